@@ -1,0 +1,28 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Strata",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "Strata", targets: ["Strata"]),
+        .executable(name: "strata", targets: ["strata"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+    ],
+    targets: [
+        // Pure core: YAML → Model, predicates, mapping, plans, SQL text. Never opens a database.
+        .target(name: "StrataCore", dependencies: [.product(name: "Yams", package: "Yams")]),
+        // The SQLite layer and orchestration.
+        .target(name: "Strata", dependencies: ["StrataCore", .product(name: "GRDB", package: "GRDB.swift")]),
+        .executableTarget(name: "strata", dependencies: [
+            "Strata",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .testTarget(name: "StrataTests", dependencies: ["Strata"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "StrataCLITests", dependencies: ["Strata"]),
+    ]
+)

@@ -1,0 +1,95 @@
+/// One version of an entity model: the contents of one file in `models/`.
+public struct Model: Hashable, Sendable {
+    public var version: Int
+    /// Entities sorted by name.
+    public private(set) var entities: [Entity]
+    /// The file it was loaded from (as given), for messages.
+    public var file: String
+    /// The YAML text, recorded in the store's metadata so the source model is always recoverable.
+    public var source: String
+    /// Warnings found while loading (inverses that do not point back, relationships without inverse).
+    public var warnings: [Diagnostic] = []
+
+    private var index: [String: Int]
+
+    public init(version: Int, entities: [Entity], file: String = "", source: String = "") {
+        self.version = version
+        self.entities = entities.sorted { $0.name < $1.name }
+        self.file = file
+        self.source = source
+        self.index = Dictionary(self.entities.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    public func entity(_ name: String) -> Entity? { index[name].map { entities[$0] } }
+
+    public var entityNames: [String] { entities.map(\.name) }
+
+    /// The chain from the entity up to its root, the entity first. Stops at a cycle.
+    public func lineage(of name: String) -> [Entity] {
+        var chain: [Entity] = []
+        var seen: Set<String> = []
+        var current = entity(name)
+        while let e = current, seen.insert(e.name).inserted {
+            chain.append(e)
+            current = e.parent.flatMap { entity($0) }
+        }
+        return chain
+    }
+
+    /// The root of the entity's hierarchy (itself when it has no parent).
+    public func root(of name: String) -> Entity? { lineage(of: name).last }
+
+    /// Direct sub-entities, sorted by name.
+    public func children(of name: String) -> [Entity] { entities.filter { $0.parent == name } }
+
+    /// The entity and all entities below it, pre-order with children sorted by name.
+    public func hierarchy(of name: String) -> [Entity] {
+        guard let e = entity(name) else { return [] }
+        var result = [e]
+        var seen: Set<String> = [name]
+        var stack = children(of: name).reversed() as [Entity]
+        while let next = stack.popLast() {
+            guard seen.insert(next.name).inserted else { continue }
+            result.append(next)
+            stack.append(contentsOf: children(of: next.name).reversed())
+        }
+        return result
+    }
+
+    /// Whether `name` is `ancestor` or below it.
+    public func isKind(_ name: String, of ancestor: String) -> Bool {
+        lineage(of: name).contains { $0.name == ancestor }
+    }
+
+    /// Attributes of the entity including inherited ones (ancestors' first).
+    public func allAttributes(of name: String) -> [(owner: String, attribute: Attribute)] {
+        lineage(of: name).reversed().flatMap { e in e.attributes.map { (e.name, $0) } }
+    }
+
+    /// Relationships of the entity including inherited ones (ancestors' first).
+    public func allRelationships(of name: String) -> [(owner: String, relationship: Relationship)] {
+        lineage(of: name).reversed().flatMap { e in e.relationships.map { (e.name, $0) } }
+    }
+
+    /// An attribute visible on the entity (declared there or inherited).
+    public func attribute(_ property: String, of entityName: String) -> (owner: String, attribute: Attribute)? {
+        allAttributes(of: entityName).last { $0.attribute.name == property }
+    }
+
+    /// A relationship visible on the entity (declared there or inherited).
+    public func relationship(_ property: String, of entityName: String) -> (owner: String, relationship: Relationship)? {
+        allRelationships(of: entityName).last { $0.relationship.name == property }
+    }
+
+    /// The inverse of a relationship when it really points back: the destination has a relationship
+    /// named `inverse` whose destination is the declaring entity (or an ancestor of it) and whose own
+    /// inverse names this relationship. Otherwise nil, and the relationship is stored as if it had no inverse.
+    public func effectiveInverse(of relationship: Relationship, in owner: String) -> (owner: String, relationship: Relationship)? {
+        guard let inverseName = relationship.inverse,
+              let found = self.relationship(inverseName, of: relationship.destination),
+              found.relationship.inverse == relationship.name,
+              isKind(owner, of: found.relationship.destination) || found.relationship.destination == owner
+        else { return nil }
+        return found
+    }
+}

@@ -1,0 +1,201 @@
+/// Computes the storage layout of a model (SPEC §2, §10).
+///
+/// Pure: it takes a `Model` (and the columns an existing store already uses) and returns
+/// a `StoreLayout`. Call it on a model that passed `ModelChecker`.
+public enum LayoutBuilder {
+    /// - Parameters:
+    ///   - model: a checked model.
+    ///   - previous: columns the store already has, as entity name → property name → column
+    ///     (property names as they are in `model`, renames already applied). Existing
+    ///     columns keep their names; new properties take the plain name when free, else `<Entity>_<name>`.
+    public static func layout(for model: Model, keeping previous: [String: [String: String]] = [:]) -> StoreLayout {
+        var storages: [String: EntityStorage] = [:]
+        var tables: [TableSpec] = []
+        let roots = model.entities.filter { $0.parent == nil }
+        let relationshipPlans = planRelationships(model)
+
+        // Columns per hierarchy.
+        var columnOf: [String: [String: String]] = [:]   // entity → own property → column
+        for root in roots {
+            let members = model.hierarchy(of: root.name)
+            var claims: [(entity: String, property: String, desired: String)] = []
+            for e in members.sorted(by: { $0.name < $1.name }) {
+                for a in e.attributes { claims.append((e.name, a.name, a.column ?? a.name)) }
+                for r in e.relationships where relationshipPlans[Key(e.name, r.name)]?.kind == .foreignKey {
+                    claims.append((e.name, r.name, r.column ?? r.name))
+                }
+            }
+            var used: Set<String> = ["_pk", "_entity"]
+            var assigned: [Key: String] = [:]
+            for claim in claims {
+                if let kept = previous[claim.entity]?[claim.property], used.insert(kept.lowercased()).inserted {
+                    assigned[Key(claim.entity, claim.property)] = kept
+                }
+            }
+            for claim in claims where assigned[Key(claim.entity, claim.property)] == nil {
+                var name = claim.desired
+                if !used.insert(name.lowercased()).inserted {
+                    name = "\(claim.entity)_\(claim.desired)"
+                    used.insert(name.lowercased())
+                }
+                assigned[Key(claim.entity, claim.property)] = name
+            }
+            for (key, column) in assigned { columnOf[key.entity, default: [:]][key.property] = column }
+        }
+
+        func tableName(_ entity: String) -> String {
+            let root = model.root(of: entity)!
+            return root.table ?? root.name
+        }
+
+        // Entity storages.
+        for e in model.entities {
+            let root = model.root(of: e.name)!
+            var attributeColumns: [String: String] = [:]
+            var relationships: [String: RelationshipStorage] = [:]
+            for ancestor in model.lineage(of: e.name).reversed() {
+                for a in ancestor.attributes { attributeColumns[a.name] = columnOf[ancestor.name]?[a.name] }
+                for r in ancestor.relationships {
+                    guard let plan = relationshipPlans[Key(ancestor.name, r.name)] else { continue }
+                    var storage = plan
+                    if storage.kind == .foreignKey { storage.column = columnOf[ancestor.name]![r.name]! }
+                    if storage.kind == .inverseForeignKey, let inv = model.effectiveInverse(of: r, in: ancestor.name) {
+                        storage.column = columnOf[inv.owner]?[inv.relationship.name] ?? storage.column
+                    }
+                    relationships[r.name] = storage
+                }
+            }
+            storages[e.name] = EntityStorage(
+                entity: e.name, root: root.name, table: tableName(e.name),
+                isDiscriminated: !model.children(of: root.name).isEmpty,
+                kinds: model.hierarchy(of: e.name).map(\.name),
+                attributeColumns: attributeColumns, relationships: relationships)
+        }
+
+        // Entity tables.
+        for root in roots {
+            let table = tableName(root.name)
+            let discriminated = !model.children(of: root.name).isEmpty
+            var columns = [ColumnSpec(name: "_pk", sqlType: "INTEGER", isPrimaryKey: true)]
+            if discriminated { columns.append(ColumnSpec(name: "_entity", sqlType: "TEXT", isNotNull: true)) }
+            var indexes: [IndexSpec] = []
+            if discriminated { indexes.append(IndexSpec(name: indexName("idx", table, ["_entity"]), columns: ["_entity"], isUnique: false)) }
+            var fkIndexes: [IndexSpec] = []
+            let members = model.hierarchy(of: root.name)
+            for e in members {
+                let own = columnOf[e.name] ?? [:]
+                for a in e.attributes {
+                    columns.append(ColumnSpec(name: own[a.name]!, sqlType: a.type.sqlType))
+                    if a.isIndexed { indexes.append(IndexSpec(name: indexName("idx", table, [own[a.name]!]), columns: [own[a.name]!], isUnique: false)) }
+                }
+                for r in e.relationships where relationshipPlans[Key(e.name, r.name)]?.kind == .foreignKey {
+                    let column = own[r.name]!
+                    let inverse = model.effectiveInverse(of: r, in: e.name)
+                    let action: String? = inverse.map { $0.relationship.deleteRule.onDeleteAction } ?? "SET NULL"
+                    columns.append(ColumnSpec(name: column, sqlType: "INTEGER",
+                                              references: action == nil ? nil : tableName(r.destination), onDelete: action))
+                    fkIndexes.append(IndexSpec(name: indexName("fk", table, [column]), columns: [column], isUnique: false))
+                }
+                let storage = storages[e.name]!
+                func resolve(_ names: [String]) -> [String] {
+                    names.compactMap { storage.attributeColumns[$0] ?? storage.relationships[$0].flatMap { $0.kind == .foreignKey ? $0.column : nil } }
+                }
+                for list in e.indexes {
+                    let cols = resolve(list)
+                    indexes.append(IndexSpec(name: indexName("idx", table, cols), columns: cols, isUnique: false))
+                }
+                for list in e.uniqueness {
+                    let cols = resolve(list)
+                    indexes.append(IndexSpec(name: indexName("uniq", table, cols), columns: cols, isUnique: true))
+                }
+            }
+            // Order columns of ordered to-many relationships whose inverse is a to-one stored here.
+            var orderColumns: [String] = []
+            for plan in relationshipPlans.values where plan.kind == .inverseForeignKey && plan.table == table {
+                if let order = plan.orderColumn { orderColumns.append(order) }
+            }
+            for order in orderColumns.sorted() { columns.append(ColumnSpec(name: order, sqlType: "INTEGER")) }
+            for fk in fkIndexes where !indexes.contains(where: { $0.columns.first == fk.columns[0] }) { indexes.append(fk) }
+            tables.append(TableSpec(name: table, kind: .entity, rootEntity: root.name, columns: columns,
+                                    indexes: unique(indexes)))
+        }
+
+        // Join tables.
+        var joins: [String: TableSpec] = [:]
+        for (key, plan) in relationshipPlans where plan.kind == .joinTable {
+            let owner = model.entity(key.entity)!
+            let relationship = owner.relationship(key.property)!
+            let sourceEntity = plan.column == "source" ? key.entity : plan.destination
+            let targetEntity = plan.column == "source" ? plan.destination : key.entity
+            var spec = joins[plan.table] ?? TableSpec(
+                name: plan.table, kind: .join,
+                columns: [
+                    ColumnSpec(name: "source", sqlType: "INTEGER", isNotNull: true, references: tableName(sourceEntity), onDelete: "CASCADE"),
+                    ColumnSpec(name: "target", sqlType: "INTEGER", isNotNull: true, references: tableName(targetEntity), onDelete: "CASCADE"),
+                ],
+                primaryKey: ["source", "target"],
+                indexes: [IndexSpec(name: indexName("fk", plan.table, ["target"]), columns: ["target"], isUnique: false)])
+            if relationship.isOrdered, let order = plan.orderColumn, spec.column(order) == nil {
+                spec.columns.append(ColumnSpec(name: order, sqlType: "INTEGER"))
+            }
+            joins[plan.table] = spec
+        }
+        for var spec in joins.values {
+            let orders = spec.columns.filter { $0.name.hasSuffix("_order") }.sorted { $0.name < $1.name }
+            spec.columns = spec.columns.filter { !$0.name.hasSuffix("_order") } + orders
+            tables.append(spec)
+        }
+        return StoreLayout(tables: tables, entities: storages)
+    }
+
+    struct Key: Hashable {
+        var entity: String
+        var property: String
+        init(_ entity: String, _ property: String) { self.entity = entity; self.property = property }
+    }
+
+    /// Where each declared relationship is stored (columns of FKs are placeholders, filled later).
+    static func planRelationships(_ model: Model) -> [Key: RelationshipStorage] {
+        func table(_ entity: String) -> String { let r = model.root(of: entity)!; return r.table ?? r.name }
+        var plans: [Key: RelationshipStorage] = [:]
+        for e in model.entities {
+            for r in e.relationships {
+                guard model.entity(r.destination) != nil else { continue }
+                let inverse = model.effectiveInverse(of: r, in: e.name)
+                let thisSideFirst = inverse.map { (e.name, r.name) < ($0.owner, $0.relationship.name) } ?? true
+                let storage: RelationshipStorage
+                if !r.isToMany {
+                    if let inverse, !inverse.relationship.isToMany, !thisSideFirst {
+                        storage = RelationshipStorage(kind: .inverseForeignKey, destination: r.destination, isToMany: false,
+                                                      table: table(r.destination), column: inverse.relationship.column ?? inverse.relationship.name)
+                    } else {
+                        storage = RelationshipStorage(kind: .foreignKey, destination: r.destination, isToMany: false,
+                                                      table: table(e.name), column: r.column ?? r.name)
+                    }
+                } else if let inverse, !inverse.relationship.isToMany {
+                    storage = RelationshipStorage(kind: .inverseForeignKey, destination: r.destination, isToMany: true,
+                                                  table: table(r.destination), column: inverse.relationship.column ?? inverse.relationship.name,
+                                                  orderColumn: r.isOrdered ? "_order_\(e.name)_\(r.name)" : nil)
+                } else {
+                    let joinOwner = thisSideFirst ? (e.name, r.name) : (inverse!.owner, inverse!.relationship.name)
+                    storage = RelationshipStorage(kind: .joinTable, destination: r.destination, isToMany: true,
+                                                  table: "_\(joinOwner.0)_\(joinOwner.1)",
+                                                  column: thisSideFirst ? "source" : "target",
+                                                  otherColumn: thisSideFirst ? "target" : "source",
+                                                  orderColumn: r.isOrdered ? (thisSideFirst ? "source_order" : "target_order") : nil)
+                }
+                plans[Key(e.name, r.name)] = storage
+            }
+        }
+        return plans
+    }
+
+    static func indexName(_ kind: String, _ table: String, _ columns: [String]) -> String {
+        "strata_\(kind)_\(table)_\(columns.joined(separator: "_"))"
+    }
+
+    static func unique(_ indexes: [IndexSpec]) -> [IndexSpec] {
+        var seen: Set<String> = []
+        return indexes.filter { seen.insert($0.name.lowercased()).inserted }
+    }
+}
