@@ -21,6 +21,8 @@ public struct Attribute: Hashable, Sendable {
     public var userInfo: [String: String] = [:]
     /// Where the attribute is declared (its name's key in the YAML file).
     public var location: SourceLocation?
+    /// Where each declared key's value is in the file (`"type"`, `"uniqueness.0"`, …), for located errors.
+    public var keyLocations: [String: SourceLocation] = [:]
 
     public init(name: String, type: AttributeType, isOptional: Bool = true, defaultValue: Value? = nil,
                 location: SourceLocation? = nil) {

@@ -32,6 +32,8 @@ public struct Entity: Hashable, Sendable {
     public var userInfo: [String: String] = [:]
     public var validation: [ValidationRule] = []
     public var location: SourceLocation?
+    /// Where each declared key's value is in the file (`"type"`, `"uniqueness.0"`, …), for located errors.
+    public var keyLocations: [String: SourceLocation] = [:]
 
     public init(name: String, parent: String? = nil, attributes: [Attribute] = [], relationships: [Relationship] = [],
                 location: SourceLocation? = nil) {

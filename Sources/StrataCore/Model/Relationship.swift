@@ -32,6 +32,8 @@ public struct Relationship: Hashable, Sendable {
     public var versionHashModifier: String?
     public var userInfo: [String: String] = [:]
     public var location: SourceLocation?
+    /// Where each declared key's value is in the file (`"type"`, `"uniqueness.0"`, …), for located errors.
+    public var keyLocations: [String: SourceLocation] = [:]
 
     public init(name: String, destination: String, inverse: String? = nil, isToMany: Bool = false,
                 deleteRule: DeleteRule = .nullify, location: SourceLocation? = nil) {

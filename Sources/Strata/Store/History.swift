@@ -1,0 +1,75 @@
+import Foundation
+import GRDB
+
+/// One row of `strata_history`: a store creation, adoption or one version step.
+public struct HistoryEntry: Sendable, Hashable, Codable {
+    public var id: Int64
+    /// `create`, `adopt` or `migrate`.
+    public var kind: String
+    public var fromVersion: Int?
+    public var toVersion: Int
+    public var started: String
+    public var finished: String
+    /// Seconds.
+    public var duration: Double
+    public var toolVersion: String
+    public var details: String?
+}
+
+/// One row of `strata_hooks`: a hook that ran (or was recorded as not needed).
+public struct HookRecord: Sendable, Hashable, Codable {
+    public var id: String
+    public var checksum: String
+    public var afterVersion: Int
+    public var modelVersion: Int
+    /// `applied` or `notNeeded`.
+    public var status: String
+    public var rowsAffected: Int
+    public var finished: String
+    /// JSON of the per-step results.
+    public var results: String?
+}
+
+public enum History {
+    /// ISO 8601 with milliseconds, UTC.
+    public static func timestamp(_ date: Date) -> String {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return f.string(from: date)
+    }
+
+    /// Appends a history row (inside the caller's transaction).
+    public static func record(_ db: Database, kind: String, from: Int?, to: Int, started: Date, finished: Date,
+                              details: String? = nil) throws {
+        try db.execute(sql: """
+            INSERT INTO "strata_history" ("kind", "fromVersion", "toVersion", "started", "finished", "duration", "toolVersion", "details")
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [kind, from, to, timestamp(started), timestamp(finished),
+                             finished.timeIntervalSince(started), StrataVersion.current, details])
+    }
+
+    public static func entries(_ db: Database) throws -> [HistoryEntry] {
+        try Row.fetchAll(db, sql: #"SELECT * FROM "strata_history" ORDER BY "id""#).map { row in
+            HistoryEntry(id: row["id"], kind: row["kind"], fromVersion: row["fromVersion"], toVersion: row["toVersion"],
+                         started: row["started"], finished: row["finished"], duration: row["duration"],
+                         toolVersion: row["toolVersion"], details: row["details"])
+        }
+    }
+
+    public static func hooks(_ db: Database) throws -> [HookRecord] {
+        try Row.fetchAll(db, sql: #"SELECT * FROM "strata_hooks" ORDER BY "afterVersion", "id""#).map { row in
+            HookRecord(id: row["id"], checksum: row["checksum"], afterVersion: row["afterVersion"],
+                       modelVersion: row["modelVersion"], status: row["status"], rowsAffected: row["rowsAffected"],
+                       finished: row["finished"], results: row["results"])
+        }
+    }
+
+    /// Records a hook as applied or not needed (inside the caller's transaction).
+    public static func recordHook(_ db: Database, _ record: HookRecord) throws {
+        try db.execute(sql: """
+            INSERT OR REPLACE INTO "strata_hooks" ("id", "checksum", "afterVersion", "modelVersion", "status", "rowsAffected", "finished", "results")
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [record.id, record.checksum, record.afterVersion, record.modelVersion, record.status,
+                             record.rowsAffected, record.finished, record.results])
+    }
+}

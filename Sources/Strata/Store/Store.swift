@@ -1,0 +1,73 @@
+import Foundation
+import GRDB
+
+/// An SQLite file that Strata manages (or is about to).
+///
+/// Every connection has `PRAGMA foreign_keys = ON` and Strata's SQL functions registered.
+/// ```swift
+/// let store = try Store.open(path: "app.sqlite")
+/// let metadata = try store.queue.read { try StoreMetadata.read($0) }
+/// ```
+public final class Store: Sendable {
+    public let path: String
+    /// The connection. All access to SQLite goes through it.
+    public let queue: DatabaseQueue
+
+    init(path: String, queue: DatabaseQueue) {
+        self.path = path
+        self.queue = queue
+    }
+
+    /// Opens an existing store.
+    /// - Parameters:
+    ///   - path: the SQLite file.
+    ///   - readOnly: open without write access (status, audit, dry-run sources).
+    ///   - busyTimeout: how long SQLite waits for another writer's lock.
+    /// - Throws: `StoreError` (missing file, not SQLite, corrupt, read-only).
+    public static func open(path: String, readOnly: Bool = false, busyTimeout: TimeInterval = 5) throws -> Store {
+        guard FileManager.default.fileExists(atPath: path) else { throw StoreError.missing(path: path) }
+        let store = try connect(path: path, readOnly: readOnly, busyTimeout: busyTimeout)
+        do {
+            // Touch the schema so that "not a database" surfaces here, not later.
+            _ = try store.queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_master") }
+        } catch {
+            throw StoreError.from(error, path: path)
+        }
+        return store
+    }
+
+    /// Opens (creating when missing) a connection with Strata's configuration.
+    static func connect(path: String, readOnly: Bool = false, busyTimeout: TimeInterval = 5) throws -> Store {
+        var config = Configuration()
+        config.foreignKeysEnabled = true
+        config.readonly = readOnly
+        config.busyMode = .timeout(busyTimeout)
+        config.prepareDatabase { db in
+            db.registerStrataFunctions()
+        }
+        do {
+            return Store(path: path, queue: try DatabaseQueue(path: path, configuration: config))
+        } catch {
+            throw StoreError.from(error, path: path)
+        }
+    }
+
+    /// Whether the file carries Strata metadata.
+    public func isManaged() throws -> Bool {
+        try wrap { try queue.read { try $0.tableExists(StoreMetadata.table) } }
+    }
+
+    /// The recorded metadata.
+    /// - Throws: `StoreError.notAdopted` when the file has none.
+    public func metadata() throws -> StoreMetadata {
+        guard let metadata = try wrap({ try queue.read { try StoreMetadata.read($0) } }) else {
+            throw StoreError.notAdopted(path: path)
+        }
+        return metadata
+    }
+
+    /// Runs `body`, turning GRDB errors into `StoreError`s.
+    public func wrap<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as DatabaseError { throw StoreError.from(error, path: path) }
+    }
+}

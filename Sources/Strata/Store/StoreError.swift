@@ -1,0 +1,69 @@
+import GRDB
+
+/// Errors about the store file itself and SQLite.
+public enum StoreError: StrataError, Sendable {
+    /// No file at the path (and `--create` was not given).
+    case missing(path: String)
+    /// The directory of the path does not exist.
+    case missingDirectory(path: String)
+    /// The file exists but is not an SQLite database.
+    case notADatabase(path: String)
+    /// `PRAGMA integrity_check` failed or SQLite reported corruption.
+    case corrupt(path: String, detail: String)
+    /// The file or its directory cannot be written.
+    case readOnly(path: String)
+    /// The store has no Strata metadata (use `strata adopt`).
+    case notAdopted(path: String)
+    /// Any other SQLite failure, with the statement.
+    case sqlite(message: String, sql: String?)
+    /// The store has a hot journal and cannot be read without a write.
+    case hotJournal(path: String)
+    case other(String)
+
+    public var exitCode: ExitStatus {
+        switch self {
+        case .missing, .missingDirectory, .notADatabase: return .invalidInput
+        case .notAdopted: return .drift
+        case .corrupt, .readOnly, .sqlite, .hotJournal, .other: return .runtimeFailure
+        }
+    }
+
+    public var diagnostics: [Diagnostic] {
+        switch self {
+        case .missing(let path):
+            return [.error("no store at '\(path)'", hint: "check the path, or pass --create to create a new store there")]
+        case .missingDirectory(let path):
+            return [.error("the directory of '\(path)' does not exist", hint: "create the directory or fix the path")]
+        case .notADatabase(let path):
+            return [.error("'\(path)' is not an SQLite database", hint: "check --store (or STRATA_STORE)")]
+        case .corrupt(let path, let detail):
+            return [.error("the store '\(path)' is corrupt: \(detail)",
+                           hint: "restore it from a backup; Strata will not migrate a corrupt store")]
+        case .readOnly(let path):
+            return [.error("the store '\(path)' is read-only", hint: "check the permissions of the file and its directory")]
+        case .notAdopted(let path):
+            return [.error("'\(path)' has no Strata metadata", hint: "baseline it with `strata adopt --version N` first")]
+        case .sqlite(let message, let sql):
+            return [.error("SQLite: \(message)" + (sql.map { " (in: \($0))" } ?? ""))]
+        case .hotJournal(let path):
+            return [.error("'\(path)' has a hot rollback journal (a writer died mid-transaction)",
+                           hint: "run `strata status` or `strata migrate` (a real run) once to recover it, then retry the dry run")]
+        case .other(let message):
+            return [.error(message)]
+        }
+    }
+
+    public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
+
+    /// Maps a GRDB error to the store error a person can act on.
+    public static func from(_ error: Error, path: String) -> Error {
+        guard let db = error as? DatabaseError else { return error }
+        switch db.resultCode {
+        case .SQLITE_NOTADB: return StoreError.notADatabase(path: path)
+        case .SQLITE_CORRUPT: return StoreError.corrupt(path: path, detail: db.message ?? "database disk image is malformed")
+        case .SQLITE_READONLY: return StoreError.readOnly(path: path)
+        case .SQLITE_CANTOPEN: return StoreError.missingDirectory(path: path)
+        default: return StoreError.sqlite(message: db.message ?? "\(db.resultCode)", sql: db.sql)
+        }
+    }
+}

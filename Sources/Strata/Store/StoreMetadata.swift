@@ -1,0 +1,119 @@
+import Foundation
+import GRDB
+
+/// What a store records about itself (SPEC §3), in the `strata_metadata` key/value table.
+///
+/// System keys start with `strata.`; any other key is a user key (`strata meta set KEY VALUE`).
+public struct StoreMetadata: Sendable, Hashable {
+    public static let table = "strata_metadata"
+
+    public var storeUUID: String
+    public var version: Int
+    public var modelHash: String
+    public var entityHashes: [String: String]
+    /// The YAML of the model the store is at.
+    public var modelYAML: String
+    /// The recorded storage layout (column names are assigned once and carried forward).
+    public var layout: StoreLayout
+    /// The version the store was created (or adopted) at: hooks with `after` ≤ this are not needed.
+    public var createdAtVersion: Int
+
+    public init(storeUUID: String, version: Int, modelHash: String, entityHashes: [String: String],
+                modelYAML: String, layout: StoreLayout, createdAtVersion: Int) {
+        self.storeUUID = storeUUID
+        self.version = version
+        self.modelHash = modelHash
+        self.entityHashes = entityHashes
+        self.modelYAML = modelYAML
+        self.layout = layout
+        self.createdAtVersion = createdAtVersion
+    }
+
+    /// Metadata for a store at `model`'s version with `layout`.
+    public init(storeUUID: String, model: Model, layout: StoreLayout, createdAtVersion: Int) {
+        let hashes = VersionHash.entityHashes(of: model)
+        self.init(storeUUID: storeUUID, version: model.version, modelHash: VersionHash.modelHash(fromEntityHashes: hashes),
+                  entityHashes: hashes, modelYAML: model.source, layout: layout, createdAtVersion: createdAtVersion)
+    }
+
+    enum Key {
+        static let uuid = "strata.uuid"
+        static let version = "strata.version"
+        static let modelHash = "strata.modelHash"
+        static let entityHashes = "strata.entityHashes"
+        static let modelYAML = "strata.modelYAML"
+        static let layout = "strata.layout"
+        static let createdAtVersion = "strata.createdAtVersion"
+    }
+
+    /// Creates Strata's bookkeeping tables when missing.
+    public static func createTables(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE IF NOT EXISTS "strata_metadata" ("key" TEXT PRIMARY KEY NOT NULL, "value" TEXT NOT NULL);
+            CREATE TABLE IF NOT EXISTS "strata_history" (
+              "id" INTEGER PRIMARY KEY AUTOINCREMENT, "kind" TEXT NOT NULL, "fromVersion" INTEGER, "toVersion" INTEGER NOT NULL,
+              "started" TEXT NOT NULL, "finished" TEXT NOT NULL, "duration" REAL NOT NULL, "toolVersion" TEXT NOT NULL,
+              "details" TEXT);
+            CREATE TABLE IF NOT EXISTS "strata_hooks" (
+              "id" TEXT PRIMARY KEY NOT NULL, "checksum" TEXT NOT NULL, "afterVersion" INTEGER NOT NULL,
+              "modelVersion" INTEGER NOT NULL, "status" TEXT NOT NULL, "rowsAffected" INTEGER NOT NULL,
+              "finished" TEXT NOT NULL, "results" TEXT);
+            """)
+    }
+
+    /// Reads the metadata, or nil when the file has no Strata tables.
+    public static func read(_ db: Database) throws -> StoreMetadata? {
+        guard try db.tableExists(table) else { return nil }
+        let rows = try Row.fetchAll(db, sql: #"SELECT "key", "value" FROM "strata_metadata" WHERE "key" LIKE 'strata.%'"#)
+        var values: [String: String] = [:]
+        for row in rows { values[row["key"]] = row["value"] }
+        func require(_ key: String) throws -> String {
+            guard let v = values[key] else { throw StoreError.corrupt(path: db.description, detail: "metadata key '\(key)' is missing") }
+            return v
+        }
+        let decoder = JSONDecoder()
+        guard let version = Int(try require(Key.version)),
+              let createdAt = Int(try require(Key.createdAtVersion)),
+              let hashes = try? decoder.decode([String: String].self, from: Data(try require(Key.entityHashes).utf8)),
+              let layout = try? decoder.decode(StoreLayout.self, from: Data(try require(Key.layout).utf8))
+        else { throw StoreError.corrupt(path: db.description, detail: "Strata metadata cannot be read") }
+        return StoreMetadata(storeUUID: try require(Key.uuid), version: version, modelHash: try require(Key.modelHash),
+                             entityHashes: hashes, modelYAML: try require(Key.modelYAML), layout: layout,
+                             createdAtVersion: createdAt)
+    }
+
+    /// Writes every system key (inside the caller's transaction).
+    public func write(_ db: Database) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let pairs: [(String, String)] = [
+            (Key.uuid, storeUUID), (Key.version, String(version)), (Key.modelHash, modelHash),
+            (Key.entityHashes, String(decoding: try encoder.encode(entityHashes), as: UTF8.self)),
+            (Key.modelYAML, modelYAML),
+            (Key.layout, String(decoding: try encoder.encode(layout), as: UTF8.self)),
+            (Key.createdAtVersion, String(createdAtVersion)),
+        ]
+        for (key, value) in pairs {
+            try db.execute(sql: #"INSERT OR REPLACE INTO "strata_metadata" ("key", "value") VALUES (?, ?)"#, arguments: [key, value])
+        }
+    }
+
+    /// User keys (everything not starting with `strata.`).
+    public static func userValues(_ db: Database) throws -> [(key: String, value: String)] {
+        try Row.fetchAll(db, sql: #"SELECT "key", "value" FROM "strata_metadata" WHERE "key" NOT LIKE 'strata.%' ORDER BY "key""#)
+            .map { ($0["key"], $0["value"]) }
+    }
+
+    /// Any key's value (system keys included), or nil.
+    public static func value(_ db: Database, key: String) throws -> String? {
+        try String.fetchOne(db, sql: #"SELECT "value" FROM "strata_metadata" WHERE "key" = ?"#, arguments: [key])
+    }
+
+    /// Sets a user key. System keys (`strata.` prefix) cannot be set.
+    public static func setUserValue(_ db: Database, key: String, value: String) throws {
+        guard !key.lowercased().hasPrefix("strata."), !key.isEmpty else {
+            throw Diagnostic.error("'\(key)' is not a user key", hint: "keys starting with 'strata.' are Strata's own")
+        }
+        try db.execute(sql: #"INSERT OR REPLACE INTO "strata_metadata" ("key", "value") VALUES (?, ?)"#, arguments: [key, value])
+    }
+}

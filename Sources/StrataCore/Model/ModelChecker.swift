@@ -1,0 +1,205 @@
+/// The structural rules of SPEC §2 that span entities: names, reserved names, destinations,
+/// inverses, hierarchy, column and table clashes, constraint references.
+enum ModelChecker {
+    /// `[A-Za-z][A-Za-z0-9_]*`
+    static func isValidName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, first.isASCIILetter else { return false }
+        return name.unicodeScalars.allSatisfy { $0.isASCIILetter || ("0"..."9").contains($0) || $0 == "_" }
+    }
+
+    static func check(_ model: Model, into r: inout YAMLReader) {
+        checkNames(model, &r)
+        checkHierarchy(model, &r)
+        checkRelationships(model, &r)
+        checkConstraints(model, &r)
+        checkClashes(model, &r)
+    }
+
+    /// Reserved: `_`-prefixed and `strata_` names are Strata's, `sqlite_` (any case) is SQLite's.
+    static func reservedReason(_ name: String) -> String? {
+        let lower = name.lowercased()
+        if lower.hasPrefix("strata_") { return "names starting with 'strata_' are reserved for Strata" }
+        if lower.hasPrefix("sqlite_") { return "names starting with 'sqlite_' are reserved by SQLite" }
+        if name.hasPrefix("_") { return "names starting with '_' are reserved for Strata's own columns" }
+        return nil
+    }
+
+    static func checkName(_ name: String, what: String, at location: SourceLocation?, _ r: inout YAMLReader) {
+        if let reason = reservedReason(name) {
+            r.add(.error("\(what) name '\(name)' is reserved: \(reason)", at: location, hint: "choose another name"))
+        } else if !isValidName(name) {
+            r.add(.error("invalid \(what) name '\(name)'", at: location,
+                         hint: "names start with a letter and contain only letters, digits and '_'"))
+        }
+    }
+
+    static func checkNames(_ model: Model, _ r: inout YAMLReader) {
+        for e in model.entities {
+            checkName(e.name, what: "entity", at: e.location, &r)
+            if let table = e.table { checkName(table, what: "table", at: e.keyLocations["table"], &r) }
+            var seen: [String: SourceLocation?] = [:]
+            for a in e.attributes {
+                checkName(a.name, what: "attribute", at: a.location, &r)
+                if let c = a.column { checkName(c, what: "column", at: a.keyLocations["column"], &r) }
+                seen[a.name] = a.location
+            }
+            for rel in e.relationships {
+                checkName(rel.name, what: "relationship", at: rel.location, &r)
+                if let c = rel.column { checkName(c, what: "column", at: rel.keyLocations["column"], &r) }
+                if seen[rel.name] != nil {
+                    r.add(.error("'\(e.name)' declares '\(rel.name)' both as an attribute and as a relationship", at: rel.location,
+                                 hint: "rename one of them"))
+                }
+            }
+        }
+    }
+
+    static func checkHierarchy(_ model: Model, _ r: inout YAMLReader) {
+        for e in model.entities {
+            if let parent = e.parent {
+                if model.entity(parent) == nil {
+                    r.add(.error("unknown parent entity '\(parent)'", at: e.keyLocations["parent"],
+                                 hint: NameSuggestion.hint(for: parent, in: model.entityNames) ?? "declare '\(parent)' or remove `parent:`"))
+                    continue
+                }
+                if e.table != nil {
+                    r.add(.error("sub-entity '\(e.name)' cannot declare a table: it is stored in its root's table",
+                                 at: e.keyLocations["table"], hint: "remove `table:` or set it on the root entity"))
+                }
+            }
+            // Cycle: walking up returns to the entity.
+            var seen: Set<String> = [e.name]
+            var current = e.parent
+            while let p = current, let pe = model.entity(p) {
+                if p == e.name {
+                    r.add(.error("entity '\(e.name)' is its own ancestor (parent cycle)", at: e.keyLocations["parent"] ?? e.location,
+                                 hint: "remove `parent:` from one entity of the cycle"))
+                    break
+                }
+                guard seen.insert(p).inserted else { break }
+                current = pe.parent
+            }
+            if e.isAbstract && model.children(of: e.name).isEmpty {
+                r.add(.error("abstract entity '\(e.name)' has no sub-entities", at: e.keyLocations["abstract"] ?? e.location,
+                             hint: "add an entity with `parent: \(e.name)` or remove `abstract: true`"))
+            }
+        }
+        // Sub-entities may not redeclare inherited properties.
+        for e in model.entities where e.parent != nil && !inCycle(e.name, model) {
+            let inherited = Set(model.lineage(of: e.name).dropFirst().flatMap { $0.attributes.map(\.name) + $0.relationships.map(\.name) })
+            for a in e.attributes where inherited.contains(a.name) {
+                r.add(.error("'\(e.name)' redeclares '\(a.name)', which it inherits", at: a.location, hint: "remove it or rename it"))
+            }
+            for rel in e.relationships where inherited.contains(rel.name) {
+                r.add(.error("'\(e.name)' redeclares '\(rel.name)', which it inherits", at: rel.location, hint: "remove it or rename it"))
+            }
+        }
+    }
+
+    static func inCycle(_ name: String, _ model: Model) -> Bool {
+        var seen: Set<String> = []
+        var current: String? = name
+        while let c = current, let e = model.entity(c) {
+            guard seen.insert(c).inserted else { return true }
+            current = e.parent
+        }
+        return false
+    }
+
+    static func checkRelationships(_ model: Model, _ r: inout YAMLReader) {
+        for e in model.entities {
+            for rel in e.relationships {
+                guard model.entity(rel.destination) != nil else {
+                    r.add(.error("unknown destination entity '\(rel.destination)'", at: rel.keyLocations["destination"],
+                                 hint: NameSuggestion.hint(for: rel.destination, in: model.entityNames) ?? "declare the entity or fix the name"))
+                    continue
+                }
+                if let inverse = rel.inverse {
+                    if model.effectiveInverse(of: rel, in: e.name) == nil {
+                        let found = model.relationship(inverse, of: rel.destination)
+                        let why = found == nil ? "'\(rel.destination)' has no relationship '\(inverse)'"
+                            : "'\(rel.destination).\(inverse)' does not point back to '\(e.name).\(rel.name)'"
+                        r.add(.warning("inverse of '\(e.name).\(rel.name)' does not point back: \(why); stored as if it had no inverse",
+                                       at: rel.keyLocations["inverse"], hint: NameSuggestion.hint(for: inverse, in: model.allRelationships(of: rel.destination).map(\.relationship.name))))
+                    }
+                } else {
+                    r.add(.warning("relationship '\(e.name).\(rel.name)' has no inverse", at: rel.location,
+                                   hint: "Core Data recommends an inverse for every relationship; it is stored without one"))
+                }
+            }
+        }
+    }
+
+    static func checkConstraints(_ model: Model, _ r: inout YAMLReader) {
+        for e in model.entities where !inCycle(e.name, model) {
+            let attributes = model.allAttributes(of: e.name).map(\.attribute.name)
+            let toOnes = model.allRelationships(of: e.name).filter { !$0.relationship.isToMany }.map(\.relationship.name)
+            for (kind, lists) in [("uniqueness", e.uniqueness), ("indexes", e.indexes)] {
+                for (i, list) in lists.enumerated() {
+                    for name in list where !attributes.contains(name) && !toOnes.contains(name) {
+                        let isToMany = model.relationship(name, of: e.name) != nil
+                        r.add(.error(isToMany ? "\(kind) cannot use the to-many relationship '\(name)'"
+                                              : "\(kind) names unknown attribute '\(name)' of '\(e.name)'",
+                                     at: e.keyLocations["\(kind).\(i)"],
+                                     hint: isToMany ? "use attributes or to-one relationships" : NameSuggestion.hint(for: name, in: attributes + toOnes)))
+                    }
+                }
+            }
+        }
+    }
+
+    /// Column names within an entity, table names across the model, generated names.
+    static func checkClashes(_ model: Model, _ r: inout YAMLReader) {
+        let hasCycle = model.entities.contains { inCycle($0.name, model) }
+        let hasUnknown = model.entities.contains { e in
+            (e.parent.map { model.entity($0) == nil } ?? false) || e.relationships.contains { model.entity($0.destination) == nil }
+        }
+        for e in model.entities {
+            var columns: [String: String] = [:]
+            for a in e.attributes {
+                let column = a.column ?? a.name
+                if let other = columns[column.lowercased()] {
+                    r.add(.error("'\(e.name).\(a.name)' would be stored in the same column as '\(other)' (names equal ignoring case)",
+                                 at: a.location, hint: "set `column:` to a different name"))
+                } else { columns[column.lowercased()] = a.name }
+            }
+            for rel in e.relationships where !rel.isToMany {
+                let column = rel.column ?? rel.name
+                if let other = columns[column.lowercased()] {
+                    r.add(.error("'\(e.name).\(rel.name)' would be stored in the same column as '\(other)' (names equal ignoring case)",
+                                 at: rel.location, hint: "set `column:` to a different name"))
+                } else { columns[column.lowercased()] = rel.name }
+            }
+        }
+        guard !hasCycle && !hasUnknown else { return }
+        // Tables: root entity tables and join tables.
+        var tables: [String: (String, SourceLocation?)] = [:]
+        for e in model.entities where e.parent == nil {
+            let table = e.table ?? e.name
+            if let other = tables[table.lowercased()] {
+                r.add(.error("table '\(table)' of '\(e.name)' has the same name as \(other.0) (ignoring case)",
+                             at: e.keyLocations["table"] ?? e.location, hint: "set `table:` to a different name"))
+            } else { tables[table.lowercased()] = ("the table of '\(e.name)'", e.keyLocations["table"] ?? e.location) }
+        }
+        let layout = LayoutBuilder.layout(for: model)
+        for table in layout.tables where table.kind == .join {
+            if let other = tables[table.name.lowercased()] {
+                r.add(.error("generated join table '\(table.name)' collides with \(other.0)", at: other.1,
+                             hint: "set `table:` to a different name"))
+            } else { tables[table.name.lowercased()] = ("join table '\(table.name)'", nil) }
+        }
+        // Generated column names (hierarchy renames, order columns) must not collide.
+        for table in layout.tables where table.kind == .entity {
+            var seen: Set<String> = []
+            for column in table.columns where !seen.insert(column.name.lowercased()).inserted {
+                let owner = table.rootEntity.flatMap { model.entity($0) }
+                r.add(.error("generated column '\(column.name)' collides with another column of table '\(table.name)'",
+                             at: owner?.location, hint: "set `column:` on one of the properties"))
+            }
+        }
+    }
+}
+
+extension Unicode.Scalar {
+    var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+/// Every version of a model: the files of a `models/` directory, sorted by version.
+public struct ModelHistory: Sendable {
+    public var models: [Model]
+    /// Warnings of all files (inverses that do not point back, …).
+    public var warnings: [Diagnostic] { models.flatMap(\.warnings) }
+
+    public init(models: [Model]) { self.models = models.sorted { $0.version < $1.version } }
+
+    public func model(version: Int) -> Model? { models.first { $0.version == version } }
+    public var latest: Model? { models.last }
+    public var versions: [Int] { models.map(\.version) }
+
+    /// Loads every `*.yaml` / `*.yml` file of `directory` (in file-name order).
+    /// - Throws: `DiagnosticList` with every error of every file; two files with one version
+    ///   is an error at the later file's `version:`.
+    public static func load(directory: String) throws(DiagnosticList) -> ModelHistory {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw DiagnosticList([.error("models directory '\(directory)' does not exist",
+                                         hint: "pass --models DIR or run from the project's root")])
+        }
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
+            .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
+            .sorted { $0.localizedStandardCompare($1) == .orderedAscending }
+        guard !files.isEmpty else {
+            throw DiagnosticList([.error("no model files (*.yaml, *.yml) in '\(directory)'", hint: "add models/1.yaml")])
+        }
+        var models: [Model] = []
+        var diagnostics: [Diagnostic] = []
+        for name in files {
+            let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
+            do { models.append(try ModelLoader.load(path: path)) } catch { diagnostics += error.diagnostics }
+        }
+        var byVersion: [Int: Model] = [:]
+        for model in models {
+            if let earlier = byVersion[model.version] {
+                let location = versionLocation(in: model)
+                diagnostics.append(Diagnostic(.error, "version \(model.version) is already declared in \(earlier.file)",
+                                              at: location, hint: "give each model file its own version").withSource(model.source))
+            } else {
+                byVersion[model.version] = model
+            }
+        }
+        if diagnostics.contains(where: { $0.severity == .error }) { throw DiagnosticList(diagnostics) }
+        return ModelHistory(models: Array(byVersion.values))
+    }
+
+    static func versionLocation(in model: Model) -> SourceLocation {
+        var line = 1
+        for text in model.source.split(separator: "\n", omittingEmptySubsequences: false) {
+            if text.hasPrefix("version:") {
+                let value = text.dropFirst("version:".count)
+                let column = "version:".count + value.prefix { $0 == " " }.count + 1
+                return SourceLocation(file: model.file, line: line, column: column)
+            }
+            line += 1
+        }
+        return SourceLocation(file: model.file, line: 1, column: 1)
+    }
+}

@@ -1,0 +1,168 @@
+import Yams
+
+/// Shared helpers for reading YAML documents with located errors (models and hooks).
+///
+/// Collects diagnostics instead of stopping at the first, so one run reports every mistake.
+struct YAMLReader {
+    let file: String
+    let text: String
+    private(set) var diagnostics: [Diagnostic] = []
+
+    init(file: String, text: String) {
+        self.file = file
+        self.text = text
+    }
+
+    /// Parses the text into a node tree, or records the syntax error.
+    mutating func compose() -> Node? {
+        do {
+            return try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            diagnostics.append(syntaxDiagnostic(error))
+            return nil
+        } catch {
+            diagnostics.append(.error("cannot read YAML: \(error)", at: SourceLocation(file: file, line: 1, column: 1)))
+            return nil
+        }
+    }
+
+    func location(_ node: Node?) -> SourceLocation {
+        guard let mark = node?.mark else { return SourceLocation(file: file, line: 1, column: 1) }
+        return SourceLocation(file: file, line: mark.line, column: mark.column)
+    }
+
+    mutating func error(_ message: String, at node: Node?, hint: String? = nil) {
+        diagnostics.append(.error(message, at: location(node), hint: hint))
+    }
+
+    mutating func warning(_ message: String, at node: Node?, hint: String? = nil) {
+        diagnostics.append(.warning(message, at: location(node), hint: hint))
+    }
+
+    mutating func add(_ diagnostic: Diagnostic) { diagnostics.append(diagnostic) }
+
+    /// The diagnostics with source lines attached, sorted by position.
+    func finished() -> [Diagnostic] {
+        diagnostics.map { $0.withSource(text) }.sorted {
+            ($0.location?.line ?? 0, $0.location?.column ?? 0) < ($1.location?.line ?? 0, $1.location?.column ?? 0)
+        }
+    }
+
+    /// A mapping's entries, reporting keys not in `allowed` (with a did-you-mean hint).
+    mutating func entries(of node: Node, what: String, allowed: [String]) -> [(key: String, keyNode: Node, value: Node)]? {
+        guard case .mapping(let mapping) = node else {
+            error("\(what) must be a mapping", at: node, hint: "write `key: value` pairs")
+            return nil
+        }
+        var result: [(String, Node, Node)] = []
+        for (keyNode, value) in mapping {
+            guard let key = keyNode.string else { error("expected a name", at: keyNode); continue }
+            if !allowed.isEmpty && !allowed.contains(key) {
+                error("unknown key '\(key)' in \(what)", at: keyNode,
+                      hint: NameSuggestion.hint(for: key, in: allowed) ?? "allowed keys: \(allowed.joined(separator: ", "))")
+                continue
+            }
+            result.append((key, keyNode, value))
+        }
+        return result
+    }
+
+    mutating func string(_ node: Node, what: String) -> String? {
+        guard case .scalar(let scalar) = node else { error("\(what) must be a single value", at: node); return nil }
+        return scalar.string
+    }
+
+    mutating func bool(_ node: Node, what: String) -> Bool? {
+        guard case .scalar(let scalar) = node else { error("\(what) must be true or false", at: node); return nil }
+        switch scalar.string.lowercased() {
+        case "true", "yes": return true
+        case "false", "no": return false
+        default:
+            error("\(what) must be true or false, not '\(scalar.string)'", at: node)
+            return nil
+        }
+    }
+
+    mutating func int(_ node: Node, what: String, minimum: Int? = nil) -> Int? {
+        guard case .scalar(let scalar) = node, let value = Int(scalar.string) else {
+            error("\(what) must be an integer", at: node)
+            return nil
+        }
+        if let minimum, value < minimum {
+            error("\(what) must be at least \(minimum), not \(value)", at: node)
+            return nil
+        }
+        return value
+    }
+
+    mutating func stringMap(_ node: Node, what: String) -> [String: String]? {
+        guard case .mapping(let mapping) = node else { error("\(what) must be a mapping", at: node); return nil }
+        var result: [String: String] = [:]
+        for (k, v) in mapping {
+            guard let key = k.string, case .scalar(let scalar) = v else { error("\(what) values must be single values", at: v); continue }
+            result[key] = scalar.string
+        }
+        return result
+    }
+
+    /// A list of lists of names (`[[a], [b, c]]`), as uniqueness and indexes are written.
+    mutating func nameLists(_ node: Node, what: String) -> [([String], Node)]? {
+        guard case .sequence(let outer) = node else {
+            error("\(what) must be a list of lists of names", at: node, hint: "e.g. [[name], [name, rating]]")
+            return nil
+        }
+        var result: [([String], Node)] = []
+        for inner in outer {
+            switch inner {
+            case .sequence(let names):
+                let list = names.compactMap { $0.string }
+                if list.count != names.count || list.isEmpty {
+                    error("\(what): each entry must be a non-empty list of names", at: inner)
+                } else {
+                    result.append((list, inner))
+                }
+            case .scalar(let scalar):
+                result.append(([scalar.string], inner))
+            default:
+                error("\(what): each entry must be a list of names", at: inner)
+            }
+        }
+        return result
+    }
+
+    private func syntaxDiagnostic(_ error: YamlError) -> Diagnostic {
+        func at(_ mark: Mark) -> SourceLocation { SourceLocation(file: file, line: mark.line, column: mark.column) }
+        switch error {
+        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
+             .composer(let context, let problem, let mark, _):
+            let extra = context.map { " (\($0.text))" } ?? ""
+            return .error("invalid YAML: \(problem)\(extra)", at: at(mark), hint: "check indentation, colons and quotes on this line")
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            let name = duplicates.first ?? "?"
+            return .error("duplicate key '\(name)'", at: laterOccurrence(of: name, after: context.mark) ?? at(context.mark),
+                          hint: "each name may appear once in a mapping; rename or remove one of them")
+        case .reader(let problem, _, _, _):
+            return .error("cannot read YAML: \(problem)", at: SourceLocation(file: file, line: 1, column: 1))
+        default:
+            return .error("cannot read YAML: \(error)", at: SourceLocation(file: file, line: 1, column: 1))
+        }
+    }
+
+    /// Yams reports a duplicate key at its first occurrence; the spec wants the later one. Find the next
+    /// line that has the same key at the same indentation (block style), else keep the first.
+    private func laterOccurrence(of key: String, after mark: Mark) -> SourceLocation? {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard mark.line >= 1, mark.line <= lines.count else { return nil }
+        let indent = mark.column - 1
+        for index in mark.line..<lines.count {
+            let line = lines[index]
+            let leading = line.prefix { $0 == " " }.count
+            if leading < indent && !line.trimmingCharacters(in: .whitespaces).isEmpty { break }
+            let rest = line.dropFirst(leading)
+            if leading == indent, rest.hasPrefix(key + ":") || rest.hasPrefix("\"\(key)\":") || rest.hasPrefix("'\(key)':") {
+                return SourceLocation(file: file, line: index + 1, column: indent + 1)
+            }
+        }
+        return nil
+    }
+}
