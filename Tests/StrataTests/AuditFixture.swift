@@ -44,27 +44,22 @@ enum AuditFixture {
             relationship("author", "Chef", inverse: "recipes", optional: false),
         ])
         recipe.uniqueness = [["name"]]
+        recipe.validation = [ValidationRule(predicate: "NOT (name BEGINSWITH 'Z')", message: "no Z names")]
         let dessert = Entity(name: "Dessert", parent: "Recipe", attributes: [
             attribute("sweetness", .int32, min: .integer(1), max: .integer(10)),
         ])
         let ingredient = Entity(name: "Ingredient", attributes: [attribute("amount", .double, min: .real(0))],
                                 relationships: [relationship("recipe", "Recipe", inverse: "ingredients")])
-        let chef = Entity(name: "Chef", attributes: [attribute("name", .string)], relationships: [
+        var chef = Entity(name: "Chef", attributes: [attribute("name", .string)], relationships: [
             relationship("recipes", "Recipe", inverse: "author", toMany: true),
             relationship("favorites", "Recipe", inverse: nil, toMany: true, maxCount: 2),
             relationship("profile", "Profile", inverse: "chef", optional: false),
             relationship("tags", "Tag", inverse: "owner", toMany: true, deleteRule: .noAction),
         ])
+        chef.validation = [ValidationRule(predicate: "name != 'Bob'")]
         let profile = Entity(name: "Profile", relationships: [relationship("chef", "Chef", inverse: "profile", optional: false)])
         let tag = Entity(name: "Tag", relationships: [relationship("owner", "Chef", inverse: "tags")])
         return Model(version: 1, entities: [recipe, dessert, ingredient, chef, profile, tag])
-    }
-
-    /// Test-only `strata_matches` until the predicate branch registers the real one.
-    static let matches = DatabaseFunction("strata_matches", argumentCount: 2, pure: true) { values in
-        guard let s = String.fromDatabaseValue(values[0]), let p = String.fromDatabaseValue(values[1]) else { return nil }
-        guard let regex = try? NSRegularExpression(pattern: "^(?:" + p + ")$") else { return nil }
-        return regex.firstMatch(in: s, range: NSRange(s.startIndex..., in: s)) != nil
     }
 
     /// A temporary database with Strata's functions, the fixture's schema and no rows.
@@ -72,7 +67,6 @@ enum AuditFixture {
         var config = Configuration()
         config.prepareDatabase { db in
             db.registerStrataFunctions()
-            db.add(function: AuditFixture.matches)
         }
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("audit-\(UUID().uuidString).sqlite").path
         let queue = try DatabaseQueue(path: path, configuration: config)

@@ -33,6 +33,8 @@ import Testing
         "Recipe.author optional": (.missingMandatory, [(F.id("Recipe", 3), nil)]),
         "Recipe.name uniqueness": (.uniqueness, [(F.id("Recipe", 1), "Ab")]),
         "Tag.owner dangling": (.danglingReference, [(F.id("Tag", 2), "99")]),
+        "Chef predicate": (.predicate, [(F.id("Chef", 2), nil)]),
+        "Recipe predicate": (.predicate, [(F.id("Dessert", 9), nil)]),
     ]
 
     static func key(_ r: AuditRuleResult) -> String { "\(r.subject) \(r.rule)" }
@@ -40,7 +42,7 @@ import Testing
     @Test func fullAuditFindsExactlyTheExpectedObjects() throws {
         let (queue, auditor) = try F.store()
         let result = try queue.read { db in try auditor.run(in: db, scope: .full) }
-        #expect(result.rulesChecked == 26)
+        #expect(result.rulesChecked == 28)
         #expect(result.scope == "full")
         #expect(result.storeUUID == F.storeUUID)
         var seen: Set<String> = []
@@ -56,9 +58,9 @@ import Testing
         #expect(seen == Set(Self.expected.keys))
         // The one clean rule passes with a zero count.
         #expect(result.rules.filter { $0.count == 0 }.map(Self.key) == ["Ingredient.amount min"])
-        #expect(result.totalViolations == 26)
-        // Every Core Data code but the predicate's is exercised.
-        #expect(Set(result.violated.map(\.code)) == Set(AuditCode.allCases).subtracting([.predicate]))
+        #expect(result.totalViolations == 28)
+        // Every code is exercised.
+        #expect(Set(result.violated.map(\.code)) == Set(AuditCode.allCases))
     }
 
     @Test func uniquenessReportsGroupsWithTheirMembers() throws {
@@ -111,6 +113,7 @@ import Testing
             "Dessert.rating max": [F.id("Dessert", 7)],
             "Dessert.sweetness min": [F.id("Dessert", 7)],
             "Dessert.sweetness max": [F.id("Dessert", 9)],
+            "Dessert predicate": [F.id("Dessert", 9)],
         ])
     }
 
@@ -174,7 +177,7 @@ import Testing
         let (queue, layout) = try F.emptyStore()
         let auditor = Auditor(model: F.model, layout: layout, storeUUID: F.storeUUID)
         let result = try queue.read { db in try auditor.run(in: db, scope: .full) }
-        #expect(result.rulesChecked == 26)
+        #expect(result.rulesChecked == 28)
         #expect(result.totalViolations == 0)
         #expect(result.failures().isEmpty)
     }
@@ -183,7 +186,8 @@ import Testing
         let (queue, auditor) = try F.store()
         let result = try queue.read { db in try auditor.run(in: db, scope: .full) }
         #expect(result.failures(failOn: [.danglingReference]).map(Self.key) == ["Tag.owner dangling"])
-        #expect(result.failures(failOn: [.predicate]).isEmpty)
-        #expect(result.failures().count == 25)
+        #expect(result.failures(failOn: [.predicate]).map(Self.key) == ["Chef predicate", "Recipe predicate"])
+        #expect(result.failures(failOn: []).isEmpty)
+        #expect(result.failures().count == 27)
     }
 }

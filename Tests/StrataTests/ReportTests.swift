@@ -90,7 +90,7 @@ final class XMLCollector: NSObject, XMLParserDelegate {
     @Test func markdownReportOfTheFixtureHasOneRowPerViolatedRule() throws {
         let md = Report(title: "Strata audit", audit: try Self.fixtureResult()).render(as: .markdown)
         let rows = md.split(separator: "\n").filter { $0.hasPrefix("| ") && !$0.hasPrefix("| Entity ") }
-        #expect(rows.count == 25)
+        #expect(rows.count == 27)
         #expect(rows.contains("| Tag | owner references an existing Chef | 1700 | 1 | failure | `\(F.id("Tag", 2))` \"99\" |"))
         #expect(rows.contains("| Recipe | rating max 5 | 1610 | 2 | failure | `\(F.id("Recipe", 3))` \"6\"<br>`\(F.id("Dessert", 7))` \"9\" |"))
     }
@@ -102,10 +102,10 @@ final class XMLCollector: NSObject, XMLParserDelegate {
         #expect(document["schemaVersion"] as? Int == 1)
         #expect(document["passed"] as? Bool == false)
         let audit = try #require(document["audit"] as? [String: Any])
-        #expect(audit["rulesChecked"] as? Int == 26)
-        #expect(audit["violatedRules"] as? Int == 25)
+        #expect(audit["rulesChecked"] as? Int == 28)
+        #expect(audit["violatedRules"] as? Int == 27)
         #expect(audit["failingRules"] as? Int == 2)
-        #expect(audit["totalViolations"] as? Int == 26)
+        #expect(audit["totalViolations"] as? Int == 28)
         #expect(audit["scope"] as? String == "full")
         #expect(audit["storeUUID"] as? String == F.storeUUID)
         let rules = try #require(audit["rules"] as? [[String: Any]])
@@ -127,16 +127,16 @@ final class XMLCollector: NSObject, XMLParserDelegate {
         #expect((author["samples"] as! [[String: Any]])[0]["value"] is NSNull)
     }
 
-    @Test(arguments: [(nil, 25, 0), (Set<AuditCode>([.danglingReference]), 1, 24)] as [(Set<AuditCode>?, Int, Int)])
+    @Test(arguments: [(nil, 27, 0), (Set<AuditCode>([.danglingReference]), 1, 26)] as [(Set<AuditCode>?, Int, Int)])
     func junitReportHasOneTestCasePerRule(failOn: Set<AuditCode>?, failures: Int, warnings: Int) throws {
         let result = try Self.fixtureResult()
         let xml = Report(title: "Strata audit", audit: result, failOn: failOn).render(as: .junit)
         let parsed = XMLCollector.parse(xml)
         #expect(parsed.error == nil)
-        #expect(parsed.named("testsuites") == [["name": "Strata audit", "tests": "26", "failures": "\(failures)", "errors": "0", "time": "0"]])
+        #expect(parsed.named("testsuites") == [["name": "Strata audit", "tests": "28", "failures": "\(failures)", "errors": "0", "time": "0"]])
         #expect(parsed.named("testsuite").map { $0["name"]! } == ["audit.Chef", "audit.Dessert", "audit.Ingredient", "audit.Profile", "audit.Recipe", "audit.Tag"])
-        #expect(parsed.named("testsuite").map { Int($0["tests"]!)! }.reduce(0, +) == 26)
-        #expect(parsed.named("testcase").count == 26)
+        #expect(parsed.named("testsuite").map { Int($0["tests"]!)! }.reduce(0, +) == 28)
+        #expect(parsed.named("testcase").count == 28)
         #expect(parsed.named("failure").count == failures)
         #expect(parsed.named("system-out").count == warnings)
         #expect(parsed.named("testcase").contains { $0 == ["classname": "audit.Recipe", "name": "name minLength 2", "time": "0"] })
@@ -157,8 +157,8 @@ final class XMLCollector: NSObject, XMLParserDelegate {
         #expect(names.isDisjoint(with: ["script", "link", "img", "iframe", "object", "embed"]))
         #expect(!parsed.elements.contains { $0.attributes.keys.contains { ["src", "href", "xlink:href"].contains($0) } })
         #expect(!html.contains("http://") && !html.contains("https://") && !html.contains("url("))
-        #expect(parsed.named("rect").count == 25)
-        #expect(parsed.named("table").count == 25)
+        #expect(parsed.named("rect").count == 27)
+        #expect(parsed.named("table").count == 27)
         #expect(parsed.text.contains("Strata audit <&>"))
         // The widest bar is the largest count.
         let widths = parsed.named("rect").map { Int($0["width"]!)! }

@@ -12,11 +12,16 @@ public struct Auditor: Sendable {
     public var model: Model
     public var layout: StoreLayout
     public var storeUUID: String
+    /// `$NOW` for validation predicates: the time the auditor was made, unless set.
+    public var now: Double
+    /// `$VARIABLES` for validation predicates (`--var`).
+    public var variables: [String: String] = [:]
 
-    public init(model: Model, layout: StoreLayout, storeUUID: String) {
+    public init(model: Model, layout: StoreLayout, storeUUID: String, now: Double = Date().timeIntervalSince1970) {
         self.model = model
         self.layout = layout
         self.storeUUID = storeUUID
+        self.now = now
     }
 
     /// Audits the objects of `scope`.
@@ -31,7 +36,7 @@ public struct Auditor: Sendable {
     ///   `DatabaseError` from SQLite.
     public func run(in db: Database, scope: AuditScope, maxSamples: Int = 20) throws -> AuditResult {
         precondition(maxSamples >= 0, "maxSamples must not be negative")
-        let rules = try AuditCompiler(model: model, layout: layout).rules(for: scope)
+        let rules = try AuditCompiler(model: model, layout: layout, now: now, variables: variables).rules(for: scope)
         let modes: [AuditRunMode]
         if scope == .touched {
             let touched = try Self.touchedTables(db)

@@ -14,13 +14,17 @@ extension AuditCompiler {
         }
 
         // Bounds: numbers (integer ranges included) and dates.
+        // Decimals are canonical TEXT, compared numerically by strata_decimal_compare.
         let isDate = a.type == .date
-        let operand = a.type == .decimal ? "CAST(\(col) AS REAL)" : col
+        func compare(_ op: String, _ bound: Value) -> SQLStatement {
+            a.type == .decimal ? SQLStatement("strata_decimal_compare(\(col), ?) \(op) 0", [bound])
+                               : SQLStatement("\(col) \(op) ?", [bound])
+        }
         if let (bound, label) = upperBound(a) {
-            add(.max, isDate ? .dateTooLate : .tooLarge, label, SQLStatement("\(operand) > ?", [bound]))
+            add(.max, isDate ? .dateTooLate : .tooLarge, label, compare(">", bound))
         }
         if let (bound, label) = lowerBound(a) {
-            add(.min, isDate ? .dateTooSoon : .tooSmall, label, SQLStatement("\(operand) < ?", [bound]))
+            add(.min, isDate ? .dateTooSoon : .tooSmall, label, compare("<", bound))
         }
 
         // Lengths in Characters, through strata_length.
@@ -66,15 +70,15 @@ extension AuditCompiler {
         return declared.map { ($0, "min \(display($0, a.type))") }
     }
 
-    /// A bound as the SQL comparison needs it: decimals compare as REAL (their column is CAST).
+    /// A bound as the SQL comparison needs it (decimals as canonical text).
     private func comparable(_ bound: Value, _ type: AttributeType) -> Value? {
         guard type.isOrdered else { return nil }
-        if type == .decimal { return bound.doubleValue.map(Value.real) }
+        if type == .decimal, case .text(let text) = bound { return DecimalText.canonical(text).map(Value.text) }
+        if type == .decimal, let d = bound.doubleValue { return DecimalText.canonical(String(d)).map(Value.text) }
         return bound
     }
 
     private func display(_ value: Value, _ type: AttributeType) -> String {
-        if type == .decimal, let d = value.doubleValue { return AuditSample.display(.real(d), as: nil) ?? "nil" }
-        return AuditSample.display(value, as: type) ?? "nil"
+        AuditSample.display(value, as: type) ?? "nil"
     }
 }

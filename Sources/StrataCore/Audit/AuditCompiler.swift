@@ -1,15 +1,21 @@
 /// Compiles the validation rules of a model into set-based SQL over a store layout (SPEC §7). Pure.
 ///
 /// ```swift
-/// let rules = try AuditCompiler(model: model, layout: layout).rules(for: .full)
+/// let rules = try AuditCompiler(model: model, layout: layout, now: now).rules(for: .full)
 /// ```
 public struct AuditCompiler: Sendable {
     public var model: Model
     public var layout: StoreLayout
+    /// `$NOW` for validation predicates (seconds since 1970).
+    public var now: Double
+    /// `$VARIABLES` for validation predicates.
+    public var variables: [String: String]
 
-    public init(model: Model, layout: StoreLayout) {
+    public init(model: Model, layout: StoreLayout, now: Double, variables: [String: String] = [:]) {
         self.model = model
         self.layout = layout
+        self.now = now
+        self.variables = variables
     }
 
     /// The rules an audit of `scope` checks, ordered by entity name then declaration order.

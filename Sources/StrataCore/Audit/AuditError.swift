@@ -18,3 +18,21 @@ public enum AuditError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 }
+
+extension AuditError: StrataError {
+    public var exitCode: ExitStatus {
+        switch self {
+        case .unknownEntity, .predicate: return .invalidInput
+        case .missingStorage: return .drift
+        }
+    }
+
+    public var diagnostics: [Diagnostic] {
+        switch self {
+        case .unknownEntity(let name, let hint): return [.error("unknown entity '\(name)'", hint: hint)]
+        case .missingStorage(let entity):
+            return [.error("the store layout has no table for entity '\(entity)'", hint: "run `strata status` to check for drift")]
+        case .predicate(let diagnostic): return [diagnostic]
+        }
+    }
+}
