@@ -167,6 +167,18 @@ import Testing
         #expect(result.violated.first { Self.key($0) == "Tag.owner dangling" }?.count == 1)
     }
 
+    @Test func touchedScopeCountsBeyondTheSamples() throws {
+        let (queue, auditor) = try F.store()
+        let result = try queue.write { db in
+            try db.execute(sql: #"CREATE TEMP TABLE "strata_touched" ("table" TEXT, "pk" INTEGER)"#)
+            try db.execute(sql: #"INSERT INTO temp."strata_touched" VALUES ('Recipe', 3), ('Recipe', 4), ('Dessert', 7), ('Recipe', 7)"#)
+            return try auditor.run(in: db, scope: .touched, maxSamples: 1)
+        }
+        let rating = try #require(result.rules.first { Self.key($0) == "Recipe.rating max" })
+        #expect(rating.count == 2)
+        #expect(rating.samples.map(\.objectID) == [F.id("Recipe", 3)])
+    }
+
     @Test func touchedWithoutTouchedTableChecksNothing() throws {
         let (queue, auditor) = try F.store()
         let result = try queue.read { db in try auditor.run(in: db, scope: .touched) }

@@ -37,7 +37,7 @@ public enum AuditSQL {
             q.append("COUNT(*) FILTER (WHERE "); q.append(condition(rule)); q.append(")")
         }
         q.append(" FROM \(SQL.quote(rules[0].table)) AS t")
-        if mode == .touchedRows { q.append(" WHERE "); q.append(restriction(rules[0].table, mode)) }
+        if mode == .touchedRows { q.append(SQLStatement(" WHERE " + touchedRowsFilter, [.text(rules[0].table)])) }
         return q.statement
     }
 
