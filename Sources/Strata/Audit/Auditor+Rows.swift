@@ -1,15 +1,19 @@
 import GRDB
 
 extension Auditor {
-    /// Runs the row rules of one table: samples first, in `_pk` order, reading only violating rows;
-    /// once a rule has `maxSamples` samples it leaves the sample query (which restarts after the last
-    /// row read) and is counted by one `COUNT(*) FILTER` scan. A rule still open when the sample query
-    /// ends has all its violations in hand, so its count is exact without another scan.
-    /// Swift reads at most `rules.count × maxSamples` rows; SQLite scans the table at most twice.
+    /// Runs the row rules of one table: one `COUNT(*) FILTER` scan counts every rule exactly; then
+    /// the violated rules' samples are read in `_pk` order, reading only violating rows. A rule leaves
+    /// the sample query once it has its samples (the query restarts after the last row read, without it),
+    /// so Swift reads at most `rules.count × maxSamples` rows and the sample query stops at the last
+    /// sample needed: with many violations, after a short prefix of the table.
     func runRowRules(_ rules: [AuditRule], mode: AuditRunMode, maxSamples: Int, _ db: Database) throws -> [Tally] {
         var tallies = [Tally](repeating: Tally(), count: rules.count)
-        var open = maxSamples > 0 ? Array(rules.indices) : []
-        var full: [Int] = maxSamples > 0 ? [] : Array(rules.indices)
+        let counts = AuditSQL.counts(rules, mode: mode)
+        let row = try Row.fetchOne(db, sql: counts.sql, arguments: counts.auditArguments)!
+        for i in rules.indices { tallies[i].count = row[i] }
+
+        let wanted = rules.indices.map { min(tallies[$0].count, maxSamples) }
+        var open = rules.indices.filter { wanted[$0] > 0 }
         var after: Int64?
         while !open.isEmpty {
             let active = open
@@ -26,26 +30,15 @@ extension Auditor {
                     let value = Value(auditing: row[2 + active.count + j])
                     tallies[i].samples.append(AuditSample(objectID: objectID(rule, pk: pk, entity: entity),
                                                           value: AuditSample.display(value, as: rule.valueType)))
-                    if tallies[i].samples.count == maxSamples { closed = true }
+                    if tallies[i].samples.count == wanted[i] { closed = true }
                 }
                 if closed {
-                    let filled = active.filter { tallies[$0].samples.count == maxSamples }
-                    full += filled
-                    open.removeAll { filled.contains($0) }
+                    open.removeAll { tallies[$0].samples.count == wanted[$0] }
                     after = pk
                     break
                 }
             }
-            if !closed {
-                for i in open { tallies[i].count = tallies[i].samples.count }
-                open = []
-            }
-        }
-        if !full.isEmpty {
-            full.sort()
-            let statement = AuditSQL.counts(full.map { rules[$0] }, mode: mode)
-            let row = try Row.fetchOne(db, sql: statement.sql, arguments: statement.auditArguments)!
-            for (j, i) in full.enumerated() { tallies[i].count = row[j] }
+            if !closed { open = [] }   // rows changed under us (not in one transaction): keep what was found
         }
         return tallies
     }
