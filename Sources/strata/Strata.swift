@@ -15,6 +15,7 @@ struct StrataCommand: AsyncParsableCommand {
             HistoryCommand.self,
             MetaCommand.self,
             BatchCommand.self,
+            AuditCommand.self,
         ]
     )
 }
