@@ -141,6 +141,16 @@ struct TablePlanner {
     func merge(_ branches: [(destinationKind: String, sourceKind: String, source: ColumnSource)],
                        sourceTable: String, copied: Set<String>) -> ColumnSource {
         guard let first = branches.first?.source else { return .constant(.null) }
+        // One source column, NULL for the other kinds that never had it: the column as it is.
+        let nonNull = Set(branches.map(\.source).filter { $0 != .constant(.null) })
+        if nonNull.count == 1, let only = nonNull.first {
+            switch only {
+            case .column(let c), .cast(let c, _):
+                let nullKinds = copied.subtracting(branches.filter { $0.source == only }.map(\.sourceKind))
+                if sourceKindsHaving(c, in: sourceTable).isDisjoint(with: nullKinds) { return only }
+            default: break
+            }
+        }
         if branches.allSatisfy({ $0.source == first }) {
             let others = copied.subtracting(branches.map(\.sourceKind))
             if others.isEmpty || first == .constant(.null) { return first }
