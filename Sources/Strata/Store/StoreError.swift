@@ -20,7 +20,7 @@ public enum StoreError: StrataError, Sendable {
     case hotJournal(path: String)
     case other(String)
 
-    public var exitCode: ExitCode {
+    public var exitCode: ExitStatus {
         switch self {
         case .missing, .missingDirectory, .notADatabase: return .invalidInput
         case .notAdopted: return .drift

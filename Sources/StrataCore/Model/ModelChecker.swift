@@ -163,7 +163,7 @@ enum ModelChecker {
                                  at: a.location, hint: "set `column:` to a different name"))
                 } else { columns[column.lowercased()] = a.name }
             }
-            for rel in e.relationships where !rel.isToMany {
+            for rel in e.relationships where !rel.isToMany && e.attribute(rel.name) == nil {
                 let column = rel.column ?? rel.name
                 if let other = columns[column.lowercased()] {
                     r.add(.error("'\(e.name).\(rel.name)' would be stored in the same column as '\(other)' (names equal ignoring case)",
@@ -181,13 +181,18 @@ enum ModelChecker {
                              at: e.keyLocations["table"] ?? e.location, hint: "set `table:` to a different name"))
             } else { tables[table.lowercased()] = ("the table of '\(e.name)'", e.keyLocations["table"] ?? e.location) }
         }
-        let layout = LayoutBuilder.layout(for: model)
-        for table in layout.tables where table.kind == .join {
-            if let other = tables[table.name.lowercased()] {
-                r.add(.error("generated join table '\(table.name)' collides with \(other.0)", at: other.1,
-                             hint: "set `table:` to a different name"))
-            } else { tables[table.name.lowercased()] = ("join table '\(table.name)'", nil) }
+        // Join tables, one per owning side (the side whose join column is `source`).
+        let plans = LayoutBuilder.planRelationships(model)
+        for key in plans.keys.sorted(by: { ($0.entity, $0.property) < ($1.entity, $1.property) }) {
+            guard let plan = plans[key], plan.kind == .joinTable, plan.column == "source" else { continue }
+            let location = model.entity(key.entity)?.relationship(key.property)?.location
+            if let other = tables[plan.table.lowercased()] {
+                let later = [other.1, location].compactMap { $0 }.max { ($0.line, $0.column) < ($1.line, $1.column) }
+                r.add(.error("generated join table '\(plan.table)' collides with \(other.0)", at: later,
+                             hint: "set `table:` to a different name, or rename the relationship"))
+            } else { tables[plan.table.lowercased()] = ("join table '\(plan.table)'", location) }
         }
+        let layout = LayoutBuilder.layout(for: model)
         // Generated column names (hierarchy renames, order columns) must not collide.
         for table in layout.tables where table.kind == .entity {
             var seen: Set<String> = []

@@ -1,5 +1,5 @@
 /// The process exit codes of SPEC §8, shared by the library's errors and the CLI.
-public enum ExitCode: Int32, Sendable, Codable, CaseIterable {
+public enum ExitStatus: Int32, Sendable, Codable, CaseIterable {
     case success = 0
     /// I/O, SQLite, disk full.
     case runtimeFailure = 1
@@ -16,16 +16,16 @@ public enum ExitCode: Int32, Sendable, Codable, CaseIterable {
 
 /// An error that knows its exit code and how to explain itself to a person.
 public protocol StrataError: Error, CustomStringConvertible {
-    var exitCode: ExitCode { get }
+    var exitCode: ExitStatus { get }
     /// The messages to print (errors first, then related warnings).
     var diagnostics: [Diagnostic] { get }
 }
 
 extension DiagnosticList: StrataError {
-    public var exitCode: ExitCode { .invalidInput }
+    public var exitCode: ExitStatus { .invalidInput }
 }
 
 extension Diagnostic: StrataError {
-    public var exitCode: ExitCode { .invalidInput }
+    public var exitCode: ExitStatus { .invalidInput }
     public var diagnostics: [Diagnostic] { [self] }
 }

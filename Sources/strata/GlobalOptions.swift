@@ -1,0 +1,64 @@
+import ArgumentParser
+import Foundation
+import Strata
+
+/// Options every subcommand takes (SPEC §8); they may follow the subcommand.
+struct GlobalOptions: ParsableArguments {
+    @Option(name: .long, help: "The SQLite store (default: $STRATA_STORE).")
+    var store: String?
+
+    @Option(name: .long, help: "Directory of model files.")
+    var models: String = "models"
+
+    @Option(name: .long, help: "Directory of post-migration hook files.")
+    var migrations: String = "migrations"
+
+    @Option(name: .long, help: "Output format: text or json.")
+    var format: OutputFormat = .text
+
+    @Option(name: .long, help: "Colored output: auto, always or never.")
+    var color: ColorMode = .auto
+
+    @Flag(name: .long, help: "Print only errors.")
+    var quiet = false
+
+    @Flag(name: .long, help: "Never draw progress bars.")
+    var noProgress = false
+
+    @Option(name: .customLong("var"), help: ArgumentHelp("A predicate variable, NAME=VALUE (repeatable).", valueName: "NAME=VALUE"))
+    var variables: [String] = []
+
+    mutating func validate() throws {
+        Output.configure(format: format, color: color, quiet: quiet)
+        for v in variables where !v.contains("=") || v.hasPrefix("=") {
+            throw ValidationError("--var expects NAME=VALUE, got '\(v)'")
+        }
+    }
+
+    /// `--var` values by name.
+    var variableValues: [String: String] {
+        var result: [String: String] = [:]
+        for v in variables {
+            let parts = v.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            result[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
+        }
+        return result
+    }
+
+    /// The store path from `--store` or `STRATA_STORE`.
+    func storePath() throws -> String {
+        if let store, !store.isEmpty { return store }
+        if let env = ProcessInfo.processInfo.environment["STRATA_STORE"], !env.isEmpty { return env }
+        throw Diagnostic.error("no store given", hint: "pass --store PATH or set STRATA_STORE")
+    }
+
+    /// Loads `--models`, printing warnings to stderr.
+    func loadModels() throws -> ModelHistory {
+        let history = try ModelHistory.load(directory: models)
+        for warning in history.warnings { Output.diagnostic(warning) }
+        return history
+    }
+}
+
+enum OutputFormat: String, ExpressibleByArgument, CaseIterable, Sendable { case text, json }
+enum ColorMode: String, ExpressibleByArgument, CaseIterable, Sendable { case auto, always, never }

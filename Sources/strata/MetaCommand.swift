@@ -1,0 +1,64 @@
+import ArgumentParser
+import Strata
+
+/// `strata meta get|set|list`: store metadata.
+struct MetaCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "meta", abstract: "Read and write store metadata.",
+        subcommands: [Get.self, Set.self, List.self])
+
+    struct Get: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print one key's value (user keys and strata.* keys).")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The key.") var key: String
+
+        struct Document: Encodable { var key: String; var value: String }
+
+        func run() async throws {
+            let store = try Store.open(path: try global.storePath(), readOnly: true)
+            _ = try store.metadata()
+            guard let value = try store.wrap({ try store.queue.read { try StoreMetadata.value($0, key: key) } }) else {
+                throw Diagnostic.error("no metadata key '\(key)'", hint: "`strata meta list` shows the keys")
+            }
+            Output.json(Document(key: key, value: value))
+            Output.result(value)
+        }
+    }
+
+    struct Set: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Set a user key.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The key (not starting with 'strata.').") var key: String
+        @Argument(help: "The value.") var value: String
+
+        struct Document: Encodable { var key: String; var value: String }
+
+        func run() async throws {
+            let store = try Store.open(path: try global.storePath())
+            _ = try store.metadata()
+            try store.wrap { try store.queue.write { try StoreMetadata.setUserValue($0, key: key, value: value) } }
+            Output.json(Document(key: key, value: value))
+            Output.line("\(key) = \(value)")
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the store's metadata (user keys and Strata's summary keys).")
+        @OptionGroup var global: GlobalOptions
+
+        struct Document: Encodable { var system: [String: String]; var user: [String: String] }
+
+        func run() async throws {
+            let store = try Store.open(path: try global.storePath(), readOnly: true)
+            let metadata = try store.metadata()
+            let user = try store.wrap { try store.queue.read { try StoreMetadata.userValues($0) } }
+            let system = [
+                "strata.uuid": metadata.storeUUID, "strata.version": String(metadata.version),
+                "strata.modelHash": metadata.modelHash, "strata.createdAtVersion": String(metadata.createdAtVersion),
+            ]
+            Output.json(Document(system: system, user: Dictionary(user.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })))
+            for (k, v) in system.sorted(by: { $0.key < $1.key }) { Output.result("\(k) = \(v)") }
+            for (k, v) in user { Output.result("\(k) = \(v)") }
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import ArgumentParser
+import Strata
+
+/// `strata status`: version, hashes, drift, pending versions and hooks.
+struct StatusCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Show the store's version, hashes, drift and pending work.",
+        discussion: "Exits 0 on a consistent store, 6 on drift; with --check, 7 when versions or hooks are pending.")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Flag(name: .long, help: "Exit 7 when versions or hooks are pending (for pipelines).")
+    var check = false
+
+    func run() async throws {
+        let history = try global.loadModels()
+        let path = try global.storePath()
+        let store = try Store.open(path: path, readOnly: true)
+        let status = try StoreStatus.read(store: store, history: history)
+        Output.json(status)
+        Output.result("""
+            store:    \(status.path)
+            uuid:     \(status.storeUUID)
+            version:  \(status.version) (latest model: \(status.latestVersion.map(String.init) ?? "none"); created at \(status.createdAtVersion))
+            hash:     \(status.modelHash)
+            drift:    \(status.drift.isEmpty ? "none" : "\(status.drift.count) item(s)")
+            pending:  \(status.pendingVersions.isEmpty ? "no versions" : "versions " + status.pendingVersions.map(String.init).joined(separator: ", ")); \
+            \(status.pendingHooks.isEmpty ? "no hooks" : "hooks " + status.pendingHooks.joined(separator: ", "))
+            """)
+        for item in status.drift { Output.result("  drift: \(item)") }
+        if !status.drift.isEmpty {
+            Output.setExitCode(.drift)
+        } else if check && status.hasPendingWork {
+            Output.setExitCode(.pendingWork)
+        }
+    }
+}

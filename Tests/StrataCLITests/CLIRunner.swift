@@ -1,0 +1,61 @@
+import Foundation
+
+/// Runs the built `strata` binary.
+enum CLI {
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static var packageRoot: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    }
+
+    /// The `strata` executable next to the test bundle (SwiftPM builds it into the same directory).
+    static var binary: String {
+        let candidates = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("strata").path,
+            Bundle.main.bundleURL.appendingPathComponent("strata").path,
+            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("strata").path,
+            packageRoot + "/.build/debug/strata",
+        ]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates.last!
+    }
+
+    /// Runs `strata args…` in `directory` and waits.
+    @discardableResult
+    static func run(_ args: [String], in directory: String? = nil, environment: [String: String] = [:]) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = args
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        var env = ProcessInfo.processInfo.environment
+        env.removeValue(forKey: "STRATA_STORE")
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                      stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// A fresh temporary directory with a copy of the example's models/ (and migrations/ when present).
+    static func exampleProject() throws -> String {
+        let dir = NSTemporaryDirectory() + "strata-cli-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        for folder in ["models", "migrations"] where FileManager.default.fileExists(atPath: packageRoot + "/" + folder) {
+            try FileManager.default.copyItem(atPath: packageRoot + "/" + folder, toPath: dir + "/" + folder)
+        }
+        return dir
+    }
+
+    static func json(_ text: String) throws -> [String: Any] {
+        try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] ?? [:]
+    }
+}
