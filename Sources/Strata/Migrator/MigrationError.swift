@@ -40,7 +40,7 @@ public enum MigrationError: StrataError, Sendable {
         public var parent: String
     }
 
-    public var exitCode: ExitCode {
+    public var exitCode: ExitStatus {
         switch self {
         case .targetBelowCurrent, .unknownVersion: return .invalidInput
         case .violations, .foreignKeyViolations: return .validationViolations

@@ -33,7 +33,7 @@ struct ChangeAnalysis {
         for e in destination.entities {
             guard let se = corr.sourceEntity[e.name], let sourceEntity = source.entity(se) else {
                 note(.addEntity, e.name, nil, e.parent.map { "new entity, sub-entity of \($0)" } ?? "new entity")
-                for a in e.attributes { noteNewAttribute(a, of: e.name, matched: &matchedSource) }
+                for a in e.attributes { note(.addAttribute, e.name, a.name, "new \(a.type.rawValue)") }
                 for r in e.relationships { analyzeRelationship(r, of: e, matched: &matchedSource) }
                 continue
             }

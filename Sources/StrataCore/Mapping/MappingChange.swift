@@ -66,7 +66,7 @@ public struct MappingRefusal: Hashable, Sendable, Codable {
 public struct MappingError: StrataError, Sendable, Hashable {
     public var refusals: [MappingRefusal]
     public init(_ refusals: [MappingRefusal]) { self.refusals = refusals }
-    public var exitCode: ExitCode { .notInferable }
+    public var exitCode: ExitStatus { .notInferable }
     public var diagnostics: [Diagnostic] { refusals.map(\.diagnostic) }
     public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
 }
