@@ -90,7 +90,7 @@ struct ChangeAnalysis {
 
     private mutating func analyzeAttribute(_ a: Attribute, of e: Entity, matched: inout Set<String>) {
         // Match through every kind that stores it: the entity itself first, then its sub-entities (a move up).
-        let kinds = destination.hierarchy(of: e.name).map(\.name)
+        let kinds = (corr.destinationKinds[e.name] ?? [])
         var found: [(kind: String, name: String, owner: String, attribute: Attribute)] = []
         for k in kinds { if let m = corr.sourceAttribute(a, kind: k) { found.append((k, m.name, m.owner, m.attribute)) } }
         for m in found { matched.insert("\(m.owner).\(m.name)") }
@@ -141,7 +141,7 @@ struct ChangeAnalysis {
     // MARK: relationships
 
     private mutating func analyzeRelationship(_ r: Relationship, of e: Entity, matched: inout Set<String>) {
-        let kinds = destination.hierarchy(of: e.name).map(\.name)
+        let kinds = (corr.destinationKinds[e.name] ?? [])
         var found: [(kind: String, name: String, owner: String, relationship: Relationship)] = []
         for k in kinds { if let m = corr.sourceRelationship(r, kind: k) { found.append((k, m.name, m.owner, m.relationship)) } }
         for m in found { matched.insert("\(m.owner).\(m.name)") }

@@ -12,6 +12,9 @@ struct ModelCorrespondence {
     /// Renames that were found (for the change list).
     private(set) var renamedEntities: [(from: String, to: String)] = []
 
+    /// Destination entity → itself and its sub-entities (pre-order), computed once.
+    private(set) var destinationKinds: [String: [String]] = [:]
+
     private var sourceAttributes: [String: [String: (owner: String, attribute: Attribute)]] = [:]
     private var sourceRelationships: [String: [String: (owner: String, relationship: Relationship)]] = [:]
 
@@ -26,6 +29,7 @@ struct ModelCorrespondence {
             for (owner, r) in source.allRelationships(of: e.name) { relationships[r.name] = (owner, r) }
             sourceRelationships[e.name] = relationships
         }
+        destinationKinds = Self.kinds(of: destination)
         resolveEntities(earlier: earlier)
         checkPropertyRenames(earlier: earlier)
     }
@@ -70,7 +74,7 @@ struct ModelCorrespondence {
     /// earlier one (then it is an old rename, kept in the file, and ignored).
     private mutating func checkPropertyRenames(earlier: EarlierNames) {
         for e in destination.entities {
-            let kinds = destination.hierarchy(of: e.name).compactMap { sourceEntity[$0.name] }
+            let kinds = (destinationKinds[e.name] ?? []).compactMap { sourceEntity[$0] }
             for a in e.attributes {
                 guard let old = a.renamedFrom, old != a.name else { continue }
                 let current = kinds.contains { sourceAttributes[$0]?[a.name] != nil }
@@ -122,6 +126,22 @@ struct ModelCorrespondence {
             return (old, found.owner, found.relationship)
         }
         return nil
+    }
+
+    /// Entity → itself and all entities below it (pre-order, children sorted by name), in O(entities).
+    static func kinds(of model: Model) -> [String: [String]] {
+        var children: [String: [String]] = [:]
+        for e in model.entities { if let p = e.parent { children[p, default: []].append(e.name) } }
+        var result: [String: [String]] = [:]
+        func visit(_ name: String, _ seen: inout Set<String>) -> [String] {
+            if let done = result[name] { return done }
+            guard seen.insert(name).inserted else { return [] }
+            let list = [name] + (children[name] ?? []).sorted().flatMap { visit($0, &seen) }
+            result[name] = list
+            return list
+        }
+        for e in model.entities { var seen: Set<String> = []; _ = visit(e.name, &seen) }
+        return result
     }
 
     func sourceKinds(of destinationKinds: [String]) -> [String] { destinationKinds.compactMap { sourceEntity[$0] } }

@@ -193,7 +193,7 @@ extension TablePlanner {
             }
         }
         // Source tables nothing keeps in place are dropped (after their rows were copied).
-        let keptInPlace = Set(plans.filter { $0.kind == .alter }.compactMap(\.sourceTable))
+        let keptInPlace = Set(plans.filter { $0.kind == .alter }.compactMap(\.sourceTable)).union(unchanged)
         var drops: [MigrationOperation] = []
         for table in src.tables where !keptInPlace.contains(table.name) {
             drops.append(.execute(SQLStatement("DROP TABLE \(q(table.name))")))
@@ -234,7 +234,7 @@ extension TablePlanner {
             + " ORDER BY \(cols.map { "t.\($0)" }.joined(separator: ", ")), t.\"_pk\""
         var columnToProperty: [String: String] = [:]
         var owner = table.rootEntity ?? table.name
-        for e in destination.hierarchy(of: owner) {
+        for e in (corr.destinationKinds[owner] ?? []).compactMap({ destination.entity($0) }) {
             let storage = dst.storage(of: e.name)!
             for (p, c) in storage.attributeColumns { columnToProperty[c] = p }
             for (p, r) in storage.relationships where r.kind == .foreignKey { columnToProperty[r.column] = p }
@@ -253,7 +253,7 @@ extension TablePlanner {
         var checks: [MigrationOperation] = []
         for p in plans where p.spec.kind == .entity && p.sourceTable != nil {
             let table = p.spec
-            let members = destination.hierarchy(of: table.rootEntity!)
+            let members = (corr.destinationKinds[table.rootEntity!] ?? []).compactMap { destination.entity($0) }
             let allKinds = Set(members.map(\.name))
             func filter(_ kinds: [String]) -> (String, [Value]) {
                 guard table.column("_entity") != nil, Set(kinds) != allKinds else { return ("", []) }
@@ -265,7 +265,7 @@ extension TablePlanner {
                     guard let column = dst.storage(of: e.name)?.attributeColumns[a.name] else { continue }
                     var nullable: [String] = []
                     var missing: [String] = []
-                    for k in destination.hierarchy(of: e.name).map(\.name) where corr.sourceEntity[k] != nil {
+                    for k in (corr.destinationKinds[e.name] ?? []) where corr.sourceEntity[k] != nil {
                         if let m = corr.sourceAttribute(a, kind: k) { if m.attribute.isOptional { nullable.append(k) } }
                         else if a.defaultValue == nil { missing.append(k) }
                     }

@@ -31,12 +31,35 @@ struct TablePlanner {
     var destination: Model { corr.destination }
     var plans: [Plan] = []
     var preChecks: [MigrationCheck] = []
+    /// Tables identical in both versions, with the same entities and optional flags: not planned at all.
+    var unchanged: Set<String> = []
+
+    /// The fast path that keeps long histories cheap: a step plans only the tables that change.
+    func isUnchanged(_ table: TableSpec) -> Bool {
+        guard let old = src.table(table.name), old == table else { return false }
+        guard table.kind == .entity, let root = table.rootEntity else {
+            // A join table: unchanged when both sides are unchanged entities (their names are in its spec).
+            return true
+        }
+        let members = (corr.destinationKinds[root] ?? []).compactMap { destination.entity($0) }
+        let sourceMembers = src.entities.values.filter { $0.table == table.name }.map(\.entity)
+        guard Set(members.map(\.name)) == Set(sourceMembers) else { return false }
+        for e in members {
+            guard corr.sourceEntity[e.name] == e.name, let s = source.entity(e.name), s.isAbstract == e.isAbstract,
+                  src.storage(of: e.name) == dst.storage(of: e.name) else { return false }
+            let a = source.allAttributes(of: e.name).map { "\($0.attribute.name):\($0.attribute.isOptional)" }
+            let b = destination.allAttributes(of: e.name).map { "\($0.attribute.name):\($0.attribute.isOptional)" }
+            if a != b { return false }
+        }
+        return true
+    }
 
     init(_ corr: ModelCorrespondence, source: StoreLayout, destination: StoreLayout) {
         self.corr = corr
         self.src = source
         self.dst = destination
         for table in destination.tables {
+            if isUnchanged(table) { unchanged.insert(table.name); continue }
             if let plan = table.kind == .entity ? planEntityTable(table) : planJoinTable(table) { plans.append(plan) }
         }
         guard refusals.isEmpty else { return }
@@ -53,7 +76,7 @@ struct TablePlanner {
 
     mutating func planEntityTable(_ table: TableSpec) -> Plan? {
         let root = table.rootEntity!
-        let members = destination.hierarchy(of: root).map(\.name)
+        let members = (corr.destinationKinds[root] ?? [])
         let mapped = members.filter { corr.sourceEntity[$0] != nil }
         let sourceTables = Set(mapped.compactMap { src.storage(of: corr.sourceEntity[$0]!)?.table })
         if sourceTables.count > 1 {
@@ -171,7 +194,7 @@ struct TablePlanner {
 
     func attributeSource(_ a: Attribute, owner: String, sourceTable: String, copied: Set<String>) -> ColumnSource {
         var branches: [(String, String, ColumnSource)] = []
-        for k in destination.hierarchy(of: owner).map(\.name) {
+        for k in (corr.destinationKinds[owner] ?? []) {
             guard let sk = corr.sourceEntity[k] else { continue }
             if let m = corr.sourceAttribute(a, kind: k), let c = src.storage(of: sk)?.attributeColumns[m.name] {
                 branches.append((k, sk, m.attribute.type.sqlType == a.type.sqlType ? .column(c) : .cast(c, a.type.sqlType)))
@@ -210,7 +233,7 @@ struct TablePlanner {
 
     mutating func relationshipSource(_ r: Relationship, owner: String, sourceTable: String, copied: Set<String>) -> ColumnSource {
         var branches: [(String, String, ColumnSource)] = []
-        for k in destination.hierarchy(of: owner).map(\.name) {
+        for k in (corr.destinationKinds[owner] ?? []) {
             guard let sk = corr.sourceEntity[k] else { continue }
             guard let found = sourceLinks(r, owner: owner, kind: k) else { branches.append((k, sk, .constant(.null))); continue }
             if !found.swapped, found.storage.kind == .foreignKey, found.storage.table == sourceTable {
