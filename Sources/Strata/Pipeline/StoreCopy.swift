@@ -1,0 +1,48 @@
+import Foundation
+import GRDB
+
+/// A consistent page-by-page copy of a database with SQLite's online backup API.
+///
+/// The whole copy runs inside one read transaction on the source, so it is one consistent state of
+/// the store even while another process writes (in WAL mode writers go on; in rollback mode they wait
+/// for the copy), and it never restarts. Used by ``Snapshot`` and ``Backup``.
+enum StoreCopy {
+    /// Pages per backup step: progress is reported after each step.
+    static let pagesPerStep: CInt = 1024
+
+    /// Copies `source` into a new file at `destination` (which must not exist) and syncs it to disk.
+    /// - Throws: `DatabaseError` from SQLite (the partial file is removed).
+    static func copy(from source: any DatabaseReader, to destination: String, progress: ProgressReporter?) throws {
+        do {
+            let target = try DatabaseQueue(path: destination)
+            try source.backup(to: target, pagesPerStep: pagesPerStep) { step in
+                progress?.setTotal(step.totalPageCount)
+                progress?.update(done: step.completedPageCount)
+            }
+            try target.close()
+            try sync(destination)
+            progress?.finish()
+        } catch {
+            progress?.finish()
+            try? FileManager.default.removeItem(atPath: destination)
+            throw error
+        }
+    }
+
+    /// `fsync` of a file or directory.
+    static func sync(_ path: String) throws {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw StoreError.other("cannot open '\(path)': \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw StoreError.other("cannot sync '\(path)': \(String(cString: strerror(errno)))") }
+    }
+
+    /// A read-only connection for copying, with no Strata setup (it must not write anything).
+    static func openReadOnly(path: String, busyTimeout: TimeInterval) throws -> DatabaseQueue {
+        var config = Configuration()
+        config.readonly = true
+        config.busyMode = .timeout(busyTimeout)
+        config.label = "strata.snapshot-source"
+        return try DatabaseQueue(path: path, configuration: config)
+    }
+}
