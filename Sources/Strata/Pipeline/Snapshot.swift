@@ -4,7 +4,7 @@ import GRDB
 /// A private, consistent copy of a store for a dry run (SPEC §9: a dry run never writes the store).
 ///
 /// The source is checked without SQLite first (``Preflight/checkFile(atPath:forWriting:)``: not SQLite,
-/// hot rollback journal), then opened read-only and copied with the online backup API inside one read
+/// hot rollback journal), then opened read-only (see `StoreCopy.openSource`) and copied with the online backup API inside one read
 /// transaction. The source's main file and `-wal` stay byte-identical; only the `-shm` index may change,
 /// as for any reader. The copy lives in its own temporary directory, removed by ``remove()``.
 /// ```swift
@@ -50,7 +50,7 @@ public final class Snapshot: @unchecked Sendable {
         }
         let copy = (directory as NSString).appendingPathComponent((storePath as NSString).lastPathComponent)
         do {
-            let source = try StoreCopy.openReadOnly(path: storePath, busyTimeout: busyTimeout)
+            let source = try StoreCopy.openSource(path: storePath, busyTimeout: busyTimeout)
             try StoreCopy.copy(from: source, to: copy, progress: progress)
             try source.close()
             return Snapshot(sourcePath: storePath, path: copy, store: try Store.open(path: copy), directory: directory)

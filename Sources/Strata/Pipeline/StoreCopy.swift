@@ -37,12 +37,22 @@ enum StoreCopy {
         guard fsync(fd) == 0 else { throw StoreError.other("cannot sync '\(path)': \(String(cString: strerror(errno)))") }
     }
 
-    /// A read-only connection for copying, with no Strata setup (it must not write anything).
-    static func openReadOnly(path: String, busyTimeout: TimeInterval) throws -> DatabaseQueue {
+    /// A connection for copying a store that must not change.
+    ///
+    /// Read-only, except for a WAL-mode store without a `-wal` file: any SQLite reader of such a store
+    /// creates the `-wal`, and only a read-write connection deletes it again when it closes (a read-only
+    /// one would leave an empty `-wal` behind). That connection runs with `PRAGMA query_only` and only
+    /// reads; closing it checkpoints nothing, since nobody wrote. (Check for a hot journal first.)
+    static func openSource(path: String, busyTimeout: TimeInterval) throws -> DatabaseQueue {
         var config = Configuration()
-        config.readonly = true
+        let walWithoutFile = HotJournal.readPrefix(path, count: 20).map { $0[18] == 2 } == true
+            && !FileManager.default.fileExists(atPath: path + "-wal")
+        config.readonly = !walWithoutFile
+        if walWithoutFile {
+            config.prepareDatabase { try $0.execute(sql: "PRAGMA query_only = 1") }
+        }
         config.busyMode = .timeout(busyTimeout)
-        config.label = "strata.snapshot-source"
+        config.label = "strata.copy-source"
         return try DatabaseQueue(path: path, configuration: config)
     }
 }
