@@ -1,15 +1,164 @@
+import Foundation
 import GRDB
 
 extension Database {
     /// Registers the SQL functions Strata's generated SQL relies on. Called on every connection.
     func registerStrataFunctions() {
-        add(function: Self.strataLength)
+        for function in Self.strataFunctions { add(function: function) }
     }
+
+    /// Every `strata_*` function, for `registerStrataFunctions()`.
+    static let strataFunctions: [DatabaseFunction] = [
+        strataLength, strataCaseFold, strataUnaccent, strataLowercase, strataUppercase,
+        strataBeginsWith, strataContains, strataEndsWith, strataLike, strataMatches, strataMatchesWithOptions,
+        strataDecimal, strataDecimalCompare, strataCheckRange,
+    ]
 
     /// `strata_length(text)`: length in Swift `Character`s (grapheme clusters), as Core Data counts
     /// string lengths; NULL for NULL.
     static let strataLength = DatabaseFunction("strata_length", argumentCount: 1, pure: true) { values in
-        guard let s = String.fromDatabaseValue(values[0]) else { return nil }
+        guard let s = StrataFunctionText.text(values[0]) else { return nil }
         return s.count
+    }
+
+    /// `strata_casefold(text)`: Unicode simple case folding, locale-independent (`[c]`).
+    static let strataCaseFold = DatabaseFunction("strata_casefold", argumentCount: 1, pure: true) { values in
+        StrataFunctionText.text(values[0]).map(TextFolding.caseFold)
+    }
+
+    /// `strata_unaccent(text)`: NFD, then combining marks removed (`[d]`).
+    static let strataUnaccent = DatabaseFunction("strata_unaccent", argumentCount: 1, pure: true) { values in
+        StrataFunctionText.text(values[0]).map(TextFolding.removeDiacritics)
+    }
+
+    /// `strata_lowercase(text)`: full Unicode lowercase (SQLite's `lower` only knows ASCII).
+    static let strataLowercase = DatabaseFunction("strata_lowercase", argumentCount: 1, pure: true) { values in
+        StrataFunctionText.text(values[0]).map { $0.lowercased() }
+    }
+
+    /// `strata_uppercase(text)`: full Unicode uppercase.
+    static let strataUppercase = DatabaseFunction("strata_uppercase", argumentCount: 1, pure: true) { values in
+        StrataFunctionText.text(values[0]).map { $0.uppercased() }
+    }
+
+    /// `strata_beginswith(text, prefix)`: 1/0, NULL when either is NULL.
+    static let strataBeginsWith = DatabaseFunction("strata_beginswith", argumentCount: 2, pure: true) { values in
+        StrataFunctionText.pair(values) { $0.unicodeScalars.starts(with: $1.unicodeScalars) }
+    }
+
+    /// `strata_contains(text, part)`
+    static let strataContains = DatabaseFunction("strata_contains", argumentCount: 2, pure: true) { values in
+        StrataFunctionText.pair(values) { $1.isEmpty || $0.contains($1) }
+    }
+
+    /// `strata_endswith(text, suffix)`
+    static let strataEndsWith = DatabaseFunction("strata_endswith", argumentCount: 2, pure: true) { values in
+        StrataFunctionText.pair(values) { $0.unicodeScalars.reversed().starts(with: $1.unicodeScalars.reversed()) }
+    }
+
+    /// `strata_like(text, pattern)`: whole-value match, `*` any run, `?` one character.
+    static let strataLike = DatabaseFunction("strata_like", argumentCount: 2, pure: true) { values in
+        StrataFunctionText.pair(values) { TextFolding.like($0, pattern: $1) }
+    }
+
+    /// `strata_matches(value, pattern)`: whole-value regular expression match (NSPredicate MATCHES,
+    /// the audit's `pattern` rule): 1/0, NULL when either is NULL. An invalid pattern is an error.
+    static let strataMatches = DatabaseFunction("strata_matches", argumentCount: 2, pure: true) { values in
+        try StrataFunctionText.matches(values, caseInsensitive: false)
+    }
+
+    /// `strata_matches(value, pattern, 'i')`: case-insensitive.
+    static let strataMatchesWithOptions = DatabaseFunction("strata_matches", argumentCount: 3, pure: true) { values in
+        let flags = String.fromDatabaseValue(values[2]) ?? ""
+        return try StrataFunctionText.matches(values, caseInsensitive: flags.contains("i"))
+    }
+
+    /// `strata_decimal(x)`: the canonical decimal text of a number or numeric text; NULL for NULL
+    /// or a non-number.
+    static let strataDecimal = DatabaseFunction("strata_decimal", argumentCount: 1, pure: true) { values in
+        StrataFunctionText.decimalText(values[0]).flatMap(TextFolding.decimal)
+    }
+
+    /// `strata_decimal_compare(a, b)`: -1, 0 or 1 comparing decimals numerically; NULL when either is NULL.
+    static let strataDecimalCompare = DatabaseFunction("strata_decimal_compare", argumentCount: 2, pure: true) { values in
+        guard let a = StrataFunctionText.decimalText(values[0]), let b = StrataFunctionText.decimalText(values[1]) else { return nil }
+        return TextFolding.compareDecimals(a, b)
+    }
+
+    /// `strata_check_range(value, min, max, label)`: the value, or an error naming the attribute when
+    /// an integer is out of range (batch updates of int16/int32 attributes with expressions).
+    static let strataCheckRange = DatabaseFunction("strata_check_range", argumentCount: 4, pure: true) { values in
+        let value = values[0]
+        if value.isNull { return nil }
+        let label = String.fromDatabaseValue(values[3]) ?? "value"
+        guard let low = Int64.fromDatabaseValue(values[1]), let high = Int64.fromDatabaseValue(values[2]) else { return value }
+        switch value.storage {
+        case .int64(let i) where i >= low && i <= high:
+            return i
+        case .double(let d) where d == d.rounded() && d >= Double(low) && d <= Double(high):
+            return Int64(d)
+        case .int64, .double:
+            throw DatabaseError(resultCode: .SQLITE_CONSTRAINT,
+                                message: "\(value) is out of range for \(label) (\(low)...\(high))")
+        default:
+            throw DatabaseError(resultCode: .SQLITE_CONSTRAINT, message: "\(value) is not an integer, for \(label)")
+        }
+    }
+}
+
+/// Helpers for the text functions: argument decoding and a cache of compiled regular expressions.
+enum StrataFunctionText {
+    static func text(_ value: DatabaseValue) -> String? {
+        switch value.storage {
+        case .string(let s): return s
+        case .int64(let i): return String(i)
+        case .double(let d): return String(d)
+        case .blob(let data): return String(data: data, encoding: .utf8)
+        case .null: return nil
+        }
+    }
+
+    static func decimalText(_ value: DatabaseValue) -> String? {
+        switch value.storage {
+        case .string(let s): return s
+        case .int64(let i): return String(i)
+        case .double(let d): return d.isFinite ? "\(d)" : nil
+        default: return nil
+        }
+    }
+
+    static func pair(_ values: [DatabaseValue], _ test: (String, String) -> Bool) -> Int? {
+        guard let a = text(values[0]), let b = text(values[1]) else { return nil }
+        return test(a, b) ? 1 : 0
+    }
+
+    static func matches(_ values: [DatabaseValue], caseInsensitive: Bool) throws -> Int? {
+        guard let value = text(values[0]), let pattern = text(values[1]) else { return nil }
+        let regex = try RegexCache.shared.regex(pattern, caseInsensitive: caseInsensitive)
+        let range = NSRange(value.startIndex..., in: value)
+        return regex.firstMatch(in: value, options: [], range: range) != nil ? 1 : 0
+    }
+}
+
+/// Compiled `\A(?:pattern)\z` expressions, shared by all connections.
+final class RegexCache: @unchecked Sendable {
+    static let shared = RegexCache()
+    private let lock = NSLock()
+    private var cache: [String: NSRegularExpression] = [:]
+
+    func regex(_ pattern: String, caseInsensitive: Bool) throws -> NSRegularExpression {
+        let key = (caseInsensitive ? "i:" : "s:") + pattern
+        lock.lock()
+        defer { lock.unlock() }
+        if let cached = cache[key] { return cached }
+        do {
+            let regex = try NSRegularExpression(pattern: "\\A(?:" + pattern + ")\\z",
+                                                options: caseInsensitive ? [.caseInsensitive] : [])
+            if cache.count > 256 { cache.removeAll() }
+            cache[key] = regex
+            return regex
+        } catch {
+            throw DatabaseError(resultCode: .SQLITE_ERROR, message: "invalid regular expression: \(pattern)")
+        }
     }
 }

@@ -1,0 +1,117 @@
+import Foundation
+import GRDB
+
+extension BatchExecutor {
+    /// Runs a batch delete, applying the model's delete rules (cascade, nullify, deny) in SQL.
+    /// - Parameters: as for updates; with `recordTouched`, rows whose relationships were nullified and
+    ///   the related objects whose relationship counts changed are recorded in `temp.strata_touched`.
+    /// - Throws: `BatchError.denied` listing the blockers (nothing is deleted), or another `BatchError`.
+    public static func execute(_ request: BatchDeleteRequest, in db: Database, model: Model, layout: StoreLayout,
+                               storeUUID: String, context: PredicateContext, recordTouched: Bool,
+                               collectObjectIDs: Bool = false) throws(BatchError) -> BatchResult {
+        var context = context
+        context.arguments = request.arguments
+        let plan = try BatchPlanner(model: model, layout: layout).planDelete(request, context: context)
+        let wantIDs = request.resultType == .objectIDs || collectObjectIDs
+        var changes = ChangeSet()
+        changes.hasObjectIDs = wantIDs
+        var ids: [ObjectID] = []
+        var count = 0
+
+        if plan.isSimple && !recordTouched {
+            try run(plan.directDelete.sql) {
+                if wantIDs || plan.isDiscriminated {
+                    let statement = plan.direct(returning: true)
+                    let rows = try Row.fetchCursor(db, sql: statement.sql, arguments: statement.statementArguments)
+                    while let row = try rows.next() {
+                        let entity: String = plan.isDiscriminated ? row[1] : plan.entity
+                        collect(entity, row[0], storeUUID: storeUUID, into: &changes, ids: &ids, keepIDs: wantIDs, updated: false)
+                        count += 1
+                    }
+                } else {
+                    try db.execute(plan.directDelete)
+                    count = db.changesCount
+                    changes.deletedCounts[plan.entity] = count
+                }
+            }
+            changes.normalize()
+            ids.sort()
+            return BatchResult(kind: .delete, entity: request.entity, count: count,
+                               objectIDs: request.resultType == .objectIDs ? ids : nil, changes: changes)
+        }
+
+        var blockers: [DeleteBlocker] = []
+        var blockerTotal = 0
+        try run(plan.seed.sql) {
+            try db.execute(sql: BatchPlanner.createDoomedTable)
+            try db.execute(sql: "DELETE FROM \(BatchPlanner.doomedTable)")
+            if recordTouched { try db.execute(sql: BatchPlanner.createTouchedTable) }
+            try db.execute(plan.seed)
+            count = db.changesCount
+            // Cascades, level by level, until no statement adds a row.
+            var added = count
+            while added > 0 && !plan.cascades.isEmpty {
+                added = 0
+                for cascade in plan.cascades {
+                    try db.execute(cascade)
+                    added += db.changesCount
+                }
+            }
+            for check in plan.denyChecks {
+                let rows = try Row.fetchCursor(db, sql: check.query.sql, arguments: check.query.statementArguments)
+                while let row = try rows.next() {
+                    blockerTotal += 1
+                    guard blockers.count < BatchError.blockerLimit else { continue }
+                    blockers.append(DeleteBlocker(
+                        object: ObjectID(storeUUID: storeUUID, entity: row[0], primaryKey: row[1]),
+                        relationship: check.relationship,
+                        related: ObjectID(storeUUID: storeUUID, entity: row[2], primaryKey: row[3])))
+                }
+            }
+            if blockerTotal > 0 {
+                try db.execute(sql: "DELETE FROM \(BatchPlanner.doomedTable)")
+                return
+            }
+            let cleanup = plan.beforeDelete
+            if recordTouched { for statement in cleanup.relatedTouched { try db.execute(statement) } }
+            for nullify in cleanup.nullify {
+                if recordTouched { try db.execute(nullify.touched) }
+                if wantIDs || layout.entities.values.contains(where: { $0.root == nullify.rootEntity && $0.isDiscriminated }) {
+                    let discriminated = nullify.returning.contains("_entity")
+                    let rows = try Row.fetchCursor(db, sql: nullify.update.sql + nullify.returning,
+                                                   arguments: nullify.update.statementArguments)
+                    while let row = try rows.next() {
+                        let entity: String = discriminated ? row[1] : nullify.rootEntity
+                        var ignored: [ObjectID] = []
+                        collect(entity, row[0], storeUUID: storeUUID, into: &changes, ids: &ignored, keepIDs: wantIDs, updated: true)
+                    }
+                } else {
+                    try db.execute(nullify.update)
+                    if db.changesCount > 0 { changes.updatedCounts[nullify.rootEntity, default: 0] += db.changesCount }
+                }
+            }
+            for statement in cleanup.unlink { try db.execute(statement) }
+            for statement in cleanup.joinDeletes { try db.execute(statement) }
+            // What is deleted: the request's own rows (result IDs) and every doomed row (change set).
+            if wantIDs {
+                let rows = try Row.fetchCursor(db, sql: "SELECT \"entity\", \"pk\", \"cascaded\" = 0 FROM \(BatchPlanner.doomedTable)")
+                var seedIDs: [ObjectID] = []
+                while let row = try rows.next() {
+                    let id = ObjectID(storeUUID: storeUUID, entity: row[0], primaryKey: row[1])
+                    changes.add(deleted: [id])
+                    if row[2] as Bool { seedIDs.append(id) }
+                }
+                ids = seedIDs
+            } else {
+                let rows = try Row.fetchCursor(db, sql: "SELECT \"entity\", COUNT(*) FROM \(BatchPlanner.doomedTable) GROUP BY \"entity\"")
+                while let row = try rows.next() { changes.deletedCounts[row[0], default: 0] += row[1] as Int }
+            }
+            for statement in plan.deletes { try db.execute(statement) }
+            try db.execute(sql: "DELETE FROM \(BatchPlanner.doomedTable)")
+        }
+        if blockerTotal > 0 { throw .denied(blockers: blockers, total: blockerTotal) }
+        changes.normalize()
+        return BatchResult(kind: .delete, entity: request.entity, count: count,
+                           objectIDs: request.resultType == .objectIDs ? ids.sorted() : nil, changes: changes)
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import GRDB
+
+/// Runs batch requests on a GRDB `Database`, inside a transaction the caller already opened
+/// (the hooks runner and `migrate` call it inside a version step's transaction; `Store.execute`
+/// opens its own). Every statement is set-based; no loop over rows in Swift.
+public enum BatchExecutor {
+    /// Runs a batch update.
+    /// - Parameters:
+    ///   - request: the update.
+    ///   - db: a connection inside an open transaction.
+    ///   - storeUUID: for object IDs.
+    ///   - context: `$NOW`, `$VARIABLES` (the request carries its own `%@` arguments).
+    ///   - recordTouched: record the updated rows in `temp.strata_touched` for the audit. With false
+    ///     (and `.statusOnly`), the batch is exactly one `UPDATE`, as fast as the bare SQL.
+    ///   - collectObjectIDs: list IDs in the change set even when the result type does not ask.
+    /// - Throws: `BatchError`.
+    public static func execute(_ request: BatchUpdateRequest, in db: Database, model: Model, layout: StoreLayout,
+                               storeUUID: String, context: PredicateContext, recordTouched: Bool,
+                               collectObjectIDs: Bool = false) throws(BatchError) -> BatchResult {
+        var context = context
+        context.arguments = request.arguments
+        let plan = try BatchPlanner(model: model, layout: layout).planUpdate(request, context: context)
+        let wantIDs = request.resultType == .updatedObjectIDs || collectObjectIDs
+        var changes = ChangeSet()
+        changes.hasObjectIDs = wantIDs
+        var count = 0
+        var ids: [ObjectID] = []
+        try run(plan.update(returning: false).sql) {
+            if recordTouched {
+                try db.execute(sql: BatchPlanner.createTouchedTable)
+                try prepareKeys(db)
+                try db.execute(plan.selectKeys)
+                try db.execute(plan.updateKeyed)
+                count = db.changesCount
+                try db.execute(plan.recordTouched)
+                if wantIDs || plan.isDiscriminated {
+                    let rows = try Row.fetchCursor(db, sql: "SELECT \"pk\", \"entity\" FROM \(BatchPlanner.keysTable) ORDER BY \"pk\"")
+                    while let row = try rows.next() {
+                        collect(row[1], row[0], storeUUID: storeUUID, into: &changes, ids: &ids, keepIDs: wantIDs, updated: true)
+                    }
+                } else {
+                    changes.updatedCounts[plan.rootEntity] = count
+                }
+                try db.execute(sql: "DELETE FROM \(BatchPlanner.keysTable)")
+            } else if wantIDs || plan.isDiscriminated {
+                let statement = plan.update(returning: true)
+                let rows = try Row.fetchCursor(db, sql: statement.sql, arguments: statement.statementArguments)
+                while let row = try rows.next() {
+                    let entity: String = plan.isDiscriminated ? row[1] : plan.rootEntity
+                    collect(entity, row[0], storeUUID: storeUUID, into: &changes, ids: &ids, keepIDs: wantIDs, updated: true)
+                    count += 1
+                }
+            } else {
+                try db.execute(plan.update(returning: false))
+                count = db.changesCount
+                changes.updatedCounts[plan.rootEntity] = count
+            }
+        }
+        changes.normalize()
+        ids.sort()
+        return BatchResult(kind: .update, entity: request.entity, count: count,
+                           objectIDs: request.resultType == .updatedObjectIDs ? ids : nil, changes: changes)
+    }
+
+    static func prepareKeys(_ db: Database) throws {
+        try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS \"strata_batch_keys\" (\"pk\" INTEGER PRIMARY KEY, \"entity\" TEXT NOT NULL)")
+        try db.execute(sql: "DELETE FROM \(BatchPlanner.keysTable)")
+    }
+
+    static func collect(_ entity: String, _ pk: Int64, storeUUID: String, into changes: inout ChangeSet, ids: inout [ObjectID],
+                        keepIDs: Bool, updated: Bool) {
+        if keepIDs {
+            let id = ObjectID(storeUUID: storeUUID, entity: entity, primaryKey: pk)
+            ids.append(id)
+            if updated { changes.add(updated: [id]) } else { changes.add(deleted: [id]) }
+        } else if updated {
+            changes.updatedCounts[entity, default: 0] += 1
+        } else {
+            changes.deletedCounts[entity, default: 0] += 1
+        }
+    }
+
+    /// Runs `body`, turning SQLite errors into `BatchError`s (uniqueness → 1551, range → 1610/1620).
+    static func run(_ sql: String, _ body: () throws -> Void) throws(BatchError) {
+        do {
+            try body()
+        } catch let error as BatchError {
+            throw error
+        } catch let error as DatabaseError {
+            throw classify(error, sql: sql)
+        } catch {
+            throw .database(message: "\(error)", sql: sql)
+        }
+    }
+
+    static func classify(_ error: DatabaseError, sql: String) -> BatchError {
+        let message = error.message ?? "\(error)"
+        if error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            return .violation(code: 1551, message: "the batch would break a uniqueness constraint: \(message)")
+        }
+        if message.contains("is out of range for") || message.contains("is not an integer, for") {
+            return .violation(code: message.hasPrefix("-") ? 1620 : 1610, message: message)
+        }
+        return .database(message: message, sql: error.sql ?? sql)
+    }
+}

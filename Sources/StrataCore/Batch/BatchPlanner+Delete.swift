@@ -1,0 +1,231 @@
+/// Batch delete planning: the model's delete rules applied in set-based SQL, independent of whether
+/// SQLite enforces foreign keys at that moment.
+///
+/// The doomed rows are collected in `temp.strata_doomed` ("table", "pk", "entity"): first the rows the
+/// request matches, then cascades until nothing new is added (each statement adds one level of the
+/// graph, through foreign keys and join tables alike). Deny rules are checked on that set; then rows
+/// still pointing at doomed rows are nullified, join-table rows go, and the doomed rows are deleted.
+extension BatchPlanner {
+    public static let doomedTable = "temp.strata_doomed"
+
+    public static let createDoomedTable = """
+        CREATE TEMP TABLE IF NOT EXISTS "strata_doomed" ("table" TEXT NOT NULL, "pk" INTEGER NOT NULL, \
+        "entity" TEXT NOT NULL, "cascaded" INTEGER NOT NULL DEFAULT 0, PRIMARY KEY ("table", "pk")) WITHOUT ROWID
+        """
+
+    /// Plans a batch delete.
+    /// - Throws: `BatchError.invalid` with a located diagnostic.
+    public func planDelete(_ request: BatchDeleteRequest, context: PredicateContext) throws(BatchError) -> BatchDeletePlan {
+        let storage = try storage(of: request.entity)
+        let (condition, used) = try condition(entity: request.entity, predicate: request.predicate,
+                                              includesSubentities: request.includesSubentities,
+                                              context: context, origin: request.predicateOrigin)
+        if used < request.arguments.count {
+            throw .invalid(.error("\(request.arguments.count) arguments given but the predicate uses \(used)",
+                                  hint: "remove the extra arguments or add %@ placeholders"))
+        }
+        let whereSQL = condition.map { SQLStatement(" WHERE " + $0.sql, $0.arguments) } ?? SQLStatement("")
+        let table = SQL.quote(storage.table)
+        let entity = Self.entityExpression(storage, alias: "t")
+        var plan = BatchDeletePlan(entity: request.entity, table: storage.table, isDiscriminated: storage.isDiscriminated)
+        plan.directDelete = SQLStatement("DELETE FROM \(table) AS t\(whereSQL.sql)", whereSQL.arguments)
+        plan.isSimple = isSimpleDelete(storage)
+        plan.seed = SQLStatement(
+            "INSERT INTO \(Self.doomedTable) (\"table\", \"pk\", \"entity\") SELECT ?, t.\(SQL.quote("_pk")), \(entity.sql) FROM \(table) AS t\(whereSQL.sql)",
+            [.text(storage.table)] + entity.arguments + whereSQL.arguments)
+        for e in model.entities {
+            guard let source = layout.storage(of: e.name) else { continue }
+            for r in e.relationships {
+                guard let link = source.relationships[r.name], let destination = layout.storage(of: r.destination) else { continue }
+                switch r.deleteRule {
+                case .cascade: plan.cascades.append(cascade(from: e.name, source, link, to: destination))
+                case .deny: plan.denyChecks.append(deny(from: e.name, r.name, source, link, to: destination))
+                default: break
+                }
+            }
+        }
+        plan.beforeDelete = cleanup()
+        for t in layout.tables where t.kind == .entity {
+            plan.deletes.append(SQLStatement(
+                "DELETE FROM \(SQL.quote(t.name)) WHERE \(SQL.quote("_pk")) IN (SELECT \"pk\" FROM \(Self.doomedTable) WHERE \"table\" = ?)",
+                [.text(t.name)]))
+        }
+        return plan
+    }
+
+    /// Rows of `table` in the doomed set, optionally only of some entities: `SELECT k."pk" FROM … WHERE …`.
+    func doomed(_ table: String, kinds: [String]? = nil) -> SQLStatement {
+        var sql = "SELECT k.\"pk\" FROM \(Self.doomedTable) AS k WHERE k.\"table\" = ?"
+        var args: [Value] = [.text(table)]
+        if let kinds {
+            sql += " AND k.\"entity\" IN (\(kinds.map { _ in "?" }.joined(separator: ", ")))"
+            args += kinds.map(Value.text)
+        }
+        return SQLStatement(sql, args)
+    }
+
+    /// The kinds filter for objects of `entity` when its table holds other entities too.
+    func kinds(_ storage: EntityStorage) -> [String]? {
+        storage.isDiscriminated && storage.entity != storage.root ? storage.kinds : nil
+    }
+
+    /// True when deleting rows of the entity's table touches nothing else: no relationship of the
+    /// hierarchy and no foreign key or join table pointing at the table.
+    func isSimpleDelete(_ storage: EntityStorage) -> Bool {
+        for t in layout.tables {
+            for c in t.columns where c.references == storage.table { return false }
+        }
+        for e in model.hierarchy(of: storage.root) where !e.relationships.isEmpty { return false }
+        return true
+    }
+
+    /// Adds the destinations of doomed `entity` objects' cascade relationship.
+    func cascade(from entity: String, _ source: EntityStorage, _ link: RelationshipStorage, to destination: EntityStorage) -> SQLStatement {
+        let d = Self.entityExpression(destination, alias: "d")
+        let head = "INSERT OR IGNORE INTO \(Self.doomedTable) (\"table\", \"pk\", \"entity\", \"cascaded\") SELECT ?, d.\(SQL.quote("_pk")), \(d.sql), 1 FROM \(SQL.quote(destination.table)) AS d WHERE "
+        let headArgs: [Value] = [.text(destination.table)] + d.arguments
+        let owners = doomed(source.table, kinds: kinds(source))
+        switch link.kind {
+        case .foreignKey:
+            let sql = head + "d.\(SQL.quote("_pk")) IN (SELECT s.\(SQL.quote(link.column)) FROM \(SQL.quote(source.table)) AS s WHERE s.\(SQL.quote("_pk")) IN (\(owners.sql)))"
+            return SQLStatement(sql, headArgs + owners.arguments)
+        case .inverseForeignKey:
+            return SQLStatement(head + "d.\(SQL.quote(link.column)) IN (\(owners.sql))", headArgs + owners.arguments)
+        case .joinTable:
+            let sql = head + "d.\(SQL.quote("_pk")) IN (SELECT j.\(SQL.quote(link.otherColumn ?? "target")) FROM \(SQL.quote(link.table)) AS j WHERE j.\(SQL.quote(link.column)) IN (\(owners.sql)))"
+            return SQLStatement(sql, headArgs + owners.arguments)
+        }
+    }
+
+    /// Doomed `entity` objects whose deny relationship holds an object that is not doomed:
+    /// rows of (object entity, object pk, related entity, related pk).
+    func deny(from entity: String, _ relationship: String, _ source: EntityStorage, _ link: RelationshipStorage,
+              to destination: EntityStorage) -> BatchDeletePlan.DenyCheck {
+        let d = Self.entityExpression(destination, alias: "d")
+        var sql = "SELECT k.\"entity\", k.\"pk\", \(d.sql), d.\(SQL.quote("_pk")) FROM \(Self.doomedTable) AS k "
+        switch link.kind {
+        case .foreignKey:
+            sql += "JOIN \(SQL.quote(source.table)) AS s ON s.\(SQL.quote("_pk")) = k.\"pk\" JOIN \(SQL.quote(destination.table)) AS d ON d.\(SQL.quote("_pk")) = s.\(SQL.quote(link.column)) "
+        case .inverseForeignKey:
+            sql += "JOIN \(SQL.quote(destination.table)) AS d ON d.\(SQL.quote(link.column)) = k.\"pk\" "
+        case .joinTable:
+            sql += "JOIN \(SQL.quote(link.table)) AS j ON j.\(SQL.quote(link.column)) = k.\"pk\" JOIN \(SQL.quote(destination.table)) AS d ON d.\(SQL.quote("_pk")) = j.\(SQL.quote(link.otherColumn ?? "target")) "
+        }
+        var args = d.arguments
+        sql += "WHERE k.\"table\" = ?"
+        args.append(.text(source.table))
+        if let kinds = kinds(source) {
+            sql += " AND k.\"entity\" IN (\(kinds.map { _ in "?" }.joined(separator: ", ")))"
+            args += kinds.map(Value.text)
+        }
+        let notDoomed = doomed(destination.table)
+        sql += " AND d.\(SQL.quote("_pk")) NOT IN (\(notDoomed.sql)) ORDER BY k.\"pk\", d.\(SQL.quote("_pk"))"
+        args += notDoomed.arguments
+        return .init(entity: entity, relationship: relationship, query: SQLStatement(sql, args))
+    }
+
+    /// Nullify rows pointing at doomed rows, unlink RESTRICT references among doomed rows, delete join rows.
+    func cleanup() -> BatchDeletePlan.Cleanup {
+        var cleanup = BatchDeletePlan.Cleanup()
+        for e in model.entities {
+            guard let source = layout.storage(of: e.name) else { continue }
+            for q in e.relationships {
+                guard let link = source.relationships[q.name], link.kind == .foreignKey,
+                      let destination = layout.storage(of: q.destination) else { continue }
+                let inverse = model.effectiveInverse(of: q, in: e.name)
+                let rule = inverse?.relationship.deleteRule ?? .nullify
+                let pointing = doomed(destination.table)
+                let alive = doomed(source.table)
+                let condition = SQLStatement(
+                    "x.\(SQL.quote(link.column)) IN (\(pointing.sql)) AND x.\(SQL.quote("_pk")) NOT IN (\(alive.sql))",
+                    pointing.arguments + alive.arguments)
+                if rule != .noAction {
+                    var sets = "\(SQL.quote(link.column)) = NULL"
+                    if let inverse, let order = destination.relationships[inverse.relationship.name]?.orderColumn {
+                        sets += ", \(SQL.quote(order)) = NULL"
+                    }
+                    cleanup.nullify.append(.init(
+                        touched: SQLStatement("INSERT OR IGNORE INTO \(Self.touchedTable) (\"table\", \"pk\") SELECT ?, x.\(SQL.quote("_pk")) FROM \(SQL.quote(source.table)) AS x WHERE \(condition.sql)",
+                                              [.text(source.table)] + condition.arguments),
+                        update: SQLStatement("UPDATE \(SQL.quote(source.table)) AS x SET \(sets) WHERE \(condition.sql)", condition.arguments),
+                        returning: " RETURNING \(SQL.quote("_pk"))" + (source.isDiscriminated ? ", \(SQL.quote("_entity"))" : ""),
+                        rootEntity: source.root))
+                }
+                // Objects on the other side whose to-many (or to-one) lost a doomed member.
+                cleanup.relatedTouched.append(SQLStatement(
+                    "INSERT OR IGNORE INTO \(Self.touchedTable) (\"table\", \"pk\") SELECT ?, s.\(SQL.quote(link.column)) FROM \(SQL.quote(source.table)) AS s WHERE s.\(SQL.quote("_pk")) IN (\(alive.sql)) AND s.\(SQL.quote(link.column)) IS NOT NULL AND s.\(SQL.quote(link.column)) NOT IN (\(pointing.sql))",
+                    [.text(destination.table)] + alive.arguments + pointing.arguments))
+            }
+        }
+        for t in layout.tables {
+            if t.kind == .entity {
+                for c in t.columns where c.onDelete == "RESTRICT" {
+                    let mine = doomed(t.name)
+                    cleanup.unlink.append(SQLStatement(
+                        "UPDATE \(SQL.quote(t.name)) SET \(SQL.quote(c.name)) = NULL WHERE \(SQL.quote("_pk")) IN (\(mine.sql)) AND \(SQL.quote(c.name)) IS NOT NULL",
+                        mine.arguments))
+                }
+                continue
+            }
+            guard let sourceTable = t.column("source")?.references, let targetTable = t.column("target")?.references else { continue }
+            let sources = doomed(sourceTable), targets = doomed(targetTable)
+            cleanup.relatedTouched.append(SQLStatement(
+                "INSERT OR IGNORE INTO \(Self.touchedTable) (\"table\", \"pk\") SELECT ?, j.\"target\" FROM \(SQL.quote(t.name)) AS j WHERE j.\"source\" IN (\(sources.sql)) AND j.\"target\" NOT IN (\(targets.sql))",
+                [.text(targetTable)] + sources.arguments + targets.arguments))
+            cleanup.relatedTouched.append(SQLStatement(
+                "INSERT OR IGNORE INTO \(Self.touchedTable) (\"table\", \"pk\") SELECT ?, j.\"source\" FROM \(SQL.quote(t.name)) AS j WHERE j.\"target\" IN (\(targets.sql)) AND j.\"source\" NOT IN (\(sources.sql))",
+                [.text(sourceTable)] + targets.arguments + sources.arguments))
+            cleanup.joinDeletes.append(SQLStatement(
+                "DELETE FROM \(SQL.quote(t.name)) WHERE \"source\" IN (\(sources.sql)) OR \"target\" IN (\(targets.sql))",
+                sources.arguments + targets.arguments))
+        }
+        return cleanup
+    }
+}
+
+/// The SQL of one batch delete, in execution order.
+public struct BatchDeletePlan: Sendable, Hashable {
+    public struct DenyCheck: Sendable, Hashable {
+        public var entity: String
+        public var relationship: String
+        public var query: SQLStatement
+    }
+    public struct Nullify: Sendable, Hashable {
+        /// Records the rows about to be nullified as touched.
+        public var touched: SQLStatement
+        public var update: SQLStatement
+        /// Appended to `update` when their IDs are wanted.
+        public var returning: String
+        public var rootEntity: String
+    }
+    public struct Cleanup: Sendable, Hashable {
+        public var nullify: [Nullify] = []
+        /// Records objects whose relationships lose doomed members as touched (audit of counts).
+        public var relatedTouched: [SQLStatement] = []
+        /// Sets RESTRICT foreign keys of doomed rows to NULL, so deleting in any table order passes.
+        public var unlink: [SQLStatement] = []
+        public var joinDeletes: [SQLStatement] = []
+    }
+
+    public var entity: String
+    public var table: String
+    public var isDiscriminated: Bool
+    /// When nothing references the table and the hierarchy has no relationships, the delete is this one statement.
+    public var isSimple = false
+    public var directDelete = SQLStatement("")
+    public var seed = SQLStatement("")
+    /// Run repeatedly until none adds a row.
+    public var cascades: [SQLStatement] = []
+    public var denyChecks: [DenyCheck] = []
+    public var beforeDelete = Cleanup()
+    public var deletes: [SQLStatement] = []
+
+    var returningClause: String {
+        " RETURNING \(SQL.quote("_pk"))" + (isDiscriminated ? ", \(SQL.quote("_entity"))" : "")
+    }
+
+    /// The direct delete, with `RETURNING` when asked.
+    public func direct(returning: Bool) -> SQLStatement {
+        returning ? SQLStatement(directDelete.sql + returningClause, directDelete.arguments) : directDelete
+    }
+}

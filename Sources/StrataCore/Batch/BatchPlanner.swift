@@ -1,0 +1,210 @@
+/// Turns batch requests into SQL (pure: no database). `BatchExecutor` (in Strata) runs the plans.
+public struct BatchPlanner: Sendable {
+    public let model: Model
+    public let layout: StoreLayout
+
+    public init(model: Model, layout: StoreLayout) {
+        self.model = model
+        self.layout = layout
+    }
+
+    var compiler: PredicateCompiler { PredicateCompiler(model: model, layout: layout) }
+
+    /// The temporary table holding the keys a batch matched, when they must be known before the
+    /// change (touched-row recording, delete-rule propagation).
+    public static let keysTable = "temp.strata_batch_keys"
+    /// The audit's record of rows a batch changed.
+    public static let touchedTable = "temp.strata_touched"
+
+    public static let createTouchedTable = """
+        CREATE TEMP TABLE IF NOT EXISTS "strata_touched" ("table" TEXT NOT NULL, "pk" INTEGER NOT NULL, \
+        PRIMARY KEY ("table", "pk")) WITHOUT ROWID
+        """
+
+    /// The storage of an entity, or an `.invalid` error naming it.
+    func storage(of entity: String) throws(BatchError) -> EntityStorage {
+        guard model.entity(entity) != nil, let storage = layout.storage(of: entity) else {
+            let hint = NameSuggestion.hint(for: entity, in: model.entityNames)
+            throw .invalid(.error("unknown entity '\(entity)'", at: nil, hint: hint ?? "entities: \(model.entityNames.joined(separator: ", "))"))
+        }
+        return storage
+    }
+
+    /// `filter AND (predicate)` over alias `t`, or nil when every row of the table qualifies.
+    func condition(entity: String, predicate: String?, includesSubentities: Bool, context: PredicateContext,
+                   origin: SourceLocation?) throws(BatchError) -> (SQLStatement?, argumentsUsed: Int) {
+        var parts: [SQLStatement] = []
+        if let filter = compiler.entityFilter(for: entity, includesSubentities: includesSubentities) { parts.append(filter) }
+        var used = 0
+        if let predicate, !predicate.trimmingCharacters(in: .whitespaces).isEmpty {
+            do throws(PredicateError) {
+                let (statement, count) = try compiler.compile(predicate, entity: entity, context: context, firstArgument: 0,
+                                                              origin: origin ?? SourceLocation(file: "predicate", line: 1, column: 1))
+                used = count
+                if statement.sql != "1" { parts.append(statement) }
+            } catch {
+                throw .invalid(error.diagnostic)
+            }
+        }
+        guard !parts.isEmpty else { return (nil, used) }
+        if parts.count == 1 { return (parts[0], used) }
+        return (SQLStatement(parts[0].sql + " AND (" + parts[1].sql + ")", parts[0].arguments + parts[1].arguments), used)
+    }
+
+    /// The expression naming each row's own entity: `t."_entity"` in a hierarchy table, else the entity name.
+    static func entityExpression(_ storage: EntityStorage, alias: String) -> SQLStatement {
+        storage.isDiscriminated ? SQLStatement("\(alias).\(SQL.quote("_entity"))") : SQLStatement("?", [.text(storage.root)])
+    }
+
+    // MARK: Update
+
+    /// Plans a batch update: the predicate and the assignments, type-checked.
+    /// - Throws: `BatchError.invalid` with a located diagnostic.
+    public func planUpdate(_ request: BatchUpdateRequest, context: PredicateContext) throws(BatchError) -> BatchUpdatePlan {
+        let storage = try storage(of: request.entity)
+        guard !request.propertiesToUpdate.isEmpty else {
+            throw .invalid(.error("nothing to update: propertiesToUpdate is empty", hint: "give at least one attribute, e.g. --set favorite=true"))
+        }
+        let (condition, predicateArguments) = try condition(entity: request.entity, predicate: request.predicate,
+                                                            includesSubentities: request.includesSubentities,
+                                                            context: context, origin: request.predicateOrigin)
+        var nextArgument = predicateArguments
+        var assignments: [SQLStatement] = []
+        for name in request.propertiesToUpdate.keys.sorted() {
+            let origin = request.valueOrigins[name]
+            do throws(PredicateError) {
+                let target = try compiler.assignmentTarget(name, of: request.entity)
+                let value: SQLStatement
+                switch request.propertiesToUpdate[name]! {
+                case .literal(let text):
+                    value = SQLStatement("?", [try compiler.literalValue(text, for: name, of: request.entity, origin: origin)])
+                case .value(let v):
+                    value = SQLStatement("?", [try compiler.checkedValue(v, for: name, of: request.entity, origin: origin)])
+                case .expression(let text):
+                    let (statement, used) = try compiler.compileValue(text, for: name, of: request.entity, context: context,
+                                                                      firstArgument: nextArgument,
+                                                                      origin: origin ?? SourceLocation(file: "value", line: 1, column: 1))
+                    nextArgument += used
+                    value = statement
+                }
+                assignments.append(SQLStatement("\(SQL.quote(target)) = \(value.sql)", value.arguments))
+            } catch {
+                throw .invalid(error.diagnostic)
+            }
+        }
+        if nextArgument < request.arguments.count {
+            throw .invalid(.error("\(request.arguments.count) arguments given but the request uses \(nextArgument)",
+                                  hint: "remove the extra arguments or add %@ placeholders"))
+        }
+        return BatchUpdatePlan(entity: request.entity, table: storage.table, rootEntity: storage.root,
+                               isDiscriminated: storage.isDiscriminated, condition: condition,
+                               assignments: SQLStatement(assignments.map(\.sql).joined(separator: ", "),
+                                                         assignments.flatMap(\.arguments)))
+    }
+}
+
+/// The SQL of one batch update.
+public struct BatchUpdatePlan: Sendable, Hashable {
+    public var entity: String
+    public var table: String
+    public var rootEntity: String
+    public var isDiscriminated: Bool
+    /// The rows to update, over alias `t`; nil for all rows of the table.
+    public var condition: SQLStatement?
+    /// `"favorite" = ?, "rating" = …`
+    public var assignments: SQLStatement
+
+    var whereClause: SQLStatement {
+        condition.map { SQLStatement(" WHERE " + $0.sql, $0.arguments) } ?? SQLStatement("")
+    }
+
+    var returningClause: String {
+        " RETURNING \(SQL.quote("_pk"))" + (isDiscriminated ? ", \(SQL.quote("_entity"))" : "")
+    }
+
+    /// `UPDATE "Recipe" AS t SET … WHERE …` (with `RETURNING "_pk"[, "_entity"]` when asked): the one
+    /// statement of a batch update.
+    public func update(returning: Bool) -> SQLStatement {
+        let w = whereClause
+        return SQLStatement("UPDATE \(SQL.quote(table)) AS t SET \(assignments.sql)\(w.sql)\(returning ? returningClause : "")",
+                            assignments.arguments + w.arguments)
+    }
+
+    /// Fills the keys table with the matched rows (for touched-row recording).
+    public var selectKeys: SQLStatement {
+        let w = whereClause
+        let entity = BatchPlanner.entityExpression(
+            EntityStorage(entity: entity, root: rootEntity, table: table, isDiscriminated: isDiscriminated, kinds: [],
+                          attributeColumns: [:], relationships: [:]), alias: "t")
+        return SQLStatement("INSERT INTO \(BatchPlanner.keysTable) (\"pk\", \"entity\") SELECT t.\(SQL.quote("_pk")), \(entity.sql) FROM \(SQL.quote(table)) AS t\(w.sql)",
+                            entity.arguments + w.arguments)
+    }
+
+    /// The update restricted to the rows in the keys table.
+    public var updateKeyed: SQLStatement {
+        SQLStatement("UPDATE \(SQL.quote(table)) AS t SET \(assignments.sql) WHERE t.\(SQL.quote("_pk")) IN (SELECT \"pk\" FROM \(BatchPlanner.keysTable))",
+                     assignments.arguments)
+    }
+
+    /// Records the keyed rows as touched.
+    public var recordTouched: SQLStatement {
+        SQLStatement("INSERT OR IGNORE INTO \(BatchPlanner.touchedTable) (\"table\", \"pk\") SELECT ?, \"pk\" FROM \(BatchPlanner.keysTable)",
+                     [.text(table)])
+    }
+}
+
+extension PredicateCompiler {
+    /// The column an update assigns, or an error for relationships and unknown attributes.
+    func assignmentTarget(_ name: String, of entity: String) throws(PredicateError) -> String {
+        do throws(PredicateSyntaxError) {
+            return try targetAttribute(name, of: entity).column
+        } catch {
+            throw PredicateError(error, in: name, origin: SourceLocation(file: "value", line: 1, column: 1))
+        }
+    }
+
+    /// A literal with an optional origin.
+    func literalValue(_ text: String, for attribute: String, of entity: String, origin: SourceLocation?) throws(PredicateError) -> Value {
+        do throws(PredicateError) {
+            return try literalValue(text, for: attribute, of: entity)
+        } catch {
+            var diagnostic = error.diagnostic
+            if let origin { diagnostic.location = origin; diagnostic.sourceLine = nil }
+            throw PredicateError(diagnostic: diagnostic)
+        }
+    }
+
+    /// A storage-form value checked against the attribute's type (and integer range).
+    func checkedValue(_ value: Value, for attribute: String, of entity: String, origin: SourceLocation?) throws(PredicateError) -> Value {
+        let location = origin ?? SourceLocation(file: "value", line: 1, column: 1)
+        do throws(PredicateSyntaxError) {
+            let type = try targetAttribute(attribute, of: entity).attribute.type
+            let ok: Bool
+            switch value {
+            case .null: ok = true
+            case .integer(let i):
+                if let range = type.integerRange, !range.contains(i) {
+                    throw PredicateSyntaxError("\(entity).\(attribute) is \(type.rawValue), but \(i) is out of range (\(range.lowerBound)...\(range.upperBound))", offset: 0)
+                }
+                ok = type.isNumeric || type == .bool || type == .date
+            case .real: ok = type == .double || type == .float || type == .date || type == .decimal
+            case .text: ok = type.isTextual || type == .decimal
+            case .blob: ok = type == .binary
+            }
+            guard ok else {
+                throw PredicateSyntaxError("\(entity).\(attribute) is \(type.rawValue), but \(value) is not", offset: 0)
+            }
+            if type == .decimal, let canonical = value.doubleValue.map({ _ in value }) {
+                switch canonical {
+                case .text(let s): return .text(DecimalText.canonical(s) ?? s)
+                case .integer(let i): return .text(String(i))
+                case .real(let d): return .text(DecimalText.canonical(String(d)) ?? String(d))
+                default: return canonical
+                }
+            }
+            return value
+        } catch {
+            throw PredicateError(error, in: "", origin: location)
+        }
+    }
+}

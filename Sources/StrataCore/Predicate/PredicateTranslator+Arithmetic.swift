@@ -1,0 +1,178 @@
+/// Arithmetic, negation and functions.
+extension PredicateTranslator {
+    mutating func arithmetic(_ op: ArithmeticOperator, _ a: Operand, _ b: Operand, offset: Int) throws(PredicateSyntaxError) -> Operand {
+        let lhs = try scalar(a, purpose: "in arithmetic"), rhs = try scalar(b, purpose: "in arithmetic")
+        // Two number literals fold to a literal.
+        if case .literal(.number(let x, let xi), _) = lhs, case .literal(.number(let y, let yi), _) = rhs {
+            let value: Double
+            switch op {
+            case .add: value = x + y
+            case .subtract: value = x - y
+            case .multiply: value = x * y
+            case .divide:
+                guard y != 0 else { throw PredicateSyntaxError("division by zero", offset: offset) }
+                value = x / y
+            }
+            return .literal(.number(value, isInteger: xi && yi && op != .divide), offset: lhs.offset)
+        }
+        let l = try arithmeticOperand(lhs, other: rhs), r = try arithmeticOperand(rhs, other: lhs)
+        let type: AttributeType
+        switch (l.type, r.type) {
+        case (.date, .date):
+            guard op == .subtract else {
+                throw PredicateSyntaxError("dates can only be subtracted from each other", offset: offset)
+            }
+            type = .double
+        case (.date, _):
+            guard op == .add || op == .subtract else {
+                throw PredicateSyntaxError("a date can only be shifted with + or -", offset: offset, hint: "as in $NOW - 30 days")
+            }
+            type = .date
+        case (_, .date):
+            guard op == .add else { throw PredicateSyntaxError("a number cannot be \(op == .subtract ? "minus" : "combined with") a date", offset: offset) }
+            type = .date
+        case let (x, y) where x.isInteger && y.isInteger:
+            type = op == .divide ? .double : .int64
+        default:
+            type = .double
+        }
+        let constant: Value?
+        if let x = l.constant?.doubleValue, let y = r.constant?.doubleValue, l.constant?.isText != true, r.constant?.isText != true {
+            var v: Double
+            switch op {
+            case .add: v = x + y
+            case .subtract: v = x - y
+            case .multiply: v = x * y
+            case .divide:
+                guard y != 0 else { throw PredicateSyntaxError("division by zero", offset: offset) }
+                v = x / y
+            }
+            if type == .int64 { constant = .integer(Int64(exactly: v.rounded()) ?? 0); v = v.rounded() } else { constant = .real(v) }
+        } else {
+            constant = nil
+        }
+        let fragment: SQLFragment
+        if let constant {
+            fragment = .bind(constant)
+        } else if op == .divide {
+            fragment = "(CAST(" + l.fragment + " AS REAL) / " + r.fragment + ")"
+        } else {
+            fragment = "(" + l.fragment + " \(op.rawValue) " + r.fragment + ")"
+        }
+        return .typed(Typed(fragment: fragment, type: type, nullable: l.nullable || r.nullable, constant: constant,
+                            offset: lhs.offset, label: "\(l.label) \(op.rawValue) \(r.label)"))
+    }
+
+    /// One side of an arithmetic expression as a typed value; a number literal becomes an integer or a real.
+    func arithmeticOperand(_ operand: Operand, other: Operand) throws(PredicateSyntaxError) -> Typed {
+        switch operand {
+        case .typed(let t):
+            guard t.type.isNumeric || t.type == .date else {
+                throw PredicateSyntaxError("arithmetic needs numbers or dates, but \(t.label) is \(t.type.rawValue)", offset: t.offset)
+            }
+            if t.type == .decimal {
+                var copy = t
+                copy.fragment = "CAST(" + t.fragment + " AS REAL)"
+                copy.type = .double
+                return copy
+            }
+            return t
+        case .literal(.number(let d, let isInteger), let offset):
+            let value: Value = isInteger ? .integer(Int64(d)) : .real(d)
+            return Typed(fragment: .bind(value), type: isInteger ? .int64 : .double, nullable: false, constant: value,
+                         offset: offset, label: Literal.number(d, isInteger: isInteger).display)
+        case .literal(.string(let s), let offset):
+            if case .typed(let t) = other, t.type == .date, let seconds = DateText.parse(s) {
+                return Typed(fragment: .bind(.real(seconds)), type: .date, nullable: false, constant: .real(seconds),
+                             offset: offset, label: "\"\(s)\"")
+            }
+            throw PredicateSyntaxError("arithmetic needs numbers or dates, but \"\(s)\" is a string", offset: offset)
+        case .literal(let literal, let offset):
+            throw PredicateSyntaxError("arithmetic needs numbers or dates, but \(literal.display) is not one", offset: offset)
+        default:
+            _ = try scalar(operand, purpose: "in arithmetic")
+            preconditionFailure()
+        }
+    }
+
+    mutating func negate(_ operand: Operand, offset: Int) throws(PredicateSyntaxError) -> Operand {
+        switch try scalar(operand, purpose: "in arithmetic") {
+        case .literal(.number(let d, let isInteger), _):
+            return .literal(.number(-d, isInteger: isInteger), offset: offset)
+        case .typed(let t) where t.type.isNumeric:
+            var copy = t
+            if let c = t.constant {
+                switch c {
+                case .integer(let i): copy.constant = .integer(-i)
+                case .real(let d): copy.constant = .real(-d)
+                default: break
+                }
+                copy.fragment = .bind(copy.constant!)
+            } else {
+                copy.fragment = "(-" + t.fragment + ")"
+            }
+            copy.offset = offset
+            copy.label = "-" + t.label
+            return .typed(copy)
+        default:
+            throw PredicateSyntaxError("only numbers can be negated", offset: offset)
+        }
+    }
+
+    static let functions = ["lowercase", "uppercase", "abs", "length", "now"]
+
+    mutating func function(_ name: String, _ arguments: [PredicateExpression], offset: Int,
+                           in scope: Position) throws(PredicateSyntaxError) -> Operand {
+        let lowered = name.lowercased()
+        guard Self.functions.contains(lowered) else {
+            throw PredicateSyntaxError("unknown function '\(name)'", offset: offset, length: name.unicodeScalars.count,
+                                       hint: NameSuggestion.hint(for: name, in: Self.functions)
+                                        ?? "functions are \(Self.functions.joined(separator: ", "))")
+        }
+        let expected = lowered == "now" ? 0 : 1
+        guard arguments.count == expected else {
+            throw PredicateSyntaxError("\(lowered)() takes \(expected) argument\(expected == 1 ? "" : "s"), got \(arguments.count)", offset: offset,
+                                       length: name.unicodeScalars.count)
+        }
+        if lowered == "now" { return try variable("NOW", offset: offset) }
+        let argument = try scalar(try operand(arguments[0], in: scope), purpose: "as a function argument")
+        switch lowered {
+        case "lowercase", "uppercase":
+            switch argument {
+            case .literal(.string(let s), let o):
+                return .literal(.string(lowered == "lowercase" ? s.lowercased() : s.uppercased()), offset: o)
+            case .typed(let t) where t.type.isTextual:
+                return .typed(Typed(fragment: .call("strata_\(lowered)", [t.fragment]), type: .string, nullable: t.nullable,
+                                    constant: nil, offset: offset, label: "\(lowered)(\(t.label))"))
+            default:
+                throw PredicateSyntaxError("\(lowered)() needs a string", offset: argument.offset)
+            }
+        case "length":
+            switch argument {
+            case .literal(.string(let s), let o):
+                return .literal(.number(Double(s.count), isInteger: true), offset: o)
+            case .typed(let t) where t.type.isTextual:
+                return .typed(Typed(fragment: .call("strata_length", [t.fragment]), type: .int64, nullable: t.nullable,
+                                    constant: nil, offset: offset, label: "length(\(t.label))"))
+            default:
+                throw PredicateSyntaxError("length() needs a string", offset: argument.offset)
+            }
+        default: // abs
+            switch argument {
+            case .literal(.number(let d, let isInteger), let o):
+                return .literal(.number(Swift.abs(d), isInteger: isInteger), offset: o)
+            case .typed(let t) where t.type.isNumeric:
+                let decimal = t.type == .decimal
+                return .typed(Typed(fragment: .call("abs", [decimal ? "CAST(" + t.fragment + " AS REAL)" : t.fragment]),
+                                    type: decimal ? .double : t.type, nullable: t.nullable, constant: nil, offset: offset,
+                                    label: "abs(\(t.label))"))
+            default:
+                throw PredicateSyntaxError("abs() needs a number", offset: argument.offset)
+            }
+        }
+    }
+}
+
+extension Value {
+    var isText: Bool { if case .text = self { return true } else { return false } }
+}
