@@ -50,7 +50,7 @@ import Testing
         #expect(try Self.rule("Recipe.lastUsed", .min).constraint == "min 2020-01-01T00:00:00Z")
         #expect(try Self.rule("Recipe.servings", .max).constraint == "int16 max 32767")
         #expect(try Self.rule("Recipe.name", .maxLength).check == .row(
-            condition: SQLStatement(#"t."name" IS NOT NULL AND (CASE WHEN length(CAST(t."name" AS BLOB)) = length(t."name") AND instr(t."name", char(13)) = 0 THEN length(t."name") ELSE strata_length(t."name") END) > ?"#, [.integer(5)]), value: SQLStatement(#"t."name""#)))
+            condition: SQLStatement(#"length(t."name") > ? AND strata_length(t."name") > ?"#, [.integer(5), .integer(5)]), value: SQLStatement(#"t."name""#)))
         #expect(try Self.rule("Recipe.name", .pattern).check == .row(
             condition: SQLStatement(#"t."name" IS NOT NULL AND COALESCE(strata_matches(t."name", ?), 0) = 0"#, [.text("[A-Z].*")]),
             value: SQLStatement(#"t."name""#)))
@@ -106,6 +106,12 @@ import Testing
                                    .text("👨‍👩‍👧👨‍👩‍👧"), .text("abcd"), .null, .text(""),
                                    .text("\r\n"), .text("a\n\r")])
                 == ["minLength": ["p1", "p7", "p8"], "maxLength": ["p5"]])
+    }
+
+    @Test func minLengthOneNeedsOnlyEmptiness() throws {
+        let a = F.attribute("a", .string, minLength: 1, maxLength: 1)
+        #expect(try Self.audit(a, [.text(""), .text("\r\n"), .text("e\u{301}"), .text("ab"), .null])
+                == ["minLength": ["p1"], "maxLength": ["p4"]])
     }
 
     @Test(arguments: [

@@ -27,15 +27,20 @@ extension AuditCompiler {
             add(.min, isDate ? .dateTooSoon : .tooSmall, label, compare("<", bound))
         }
 
-        // Lengths in Characters, through strata_length.
+        // Lengths in Characters (grapheme clusters, strata_length), with SQLite's code-point `length`
+        // in front: Characters ≤ code points, equal for ASCII without CR, and zero only when empty.
         if a.type.isTextual {
             if let max = a.maxLength {
+                let bound = Value.integer(Int64(max))
                 add(.maxLength, .tooLong, "maxLength \(max)",
-                    SQLStatement("\(col) IS NOT NULL AND \(characterCount(col)) > ?", [.integer(Int64(max))]))
+                    SQLStatement("length(\(col)) > ? AND strata_length(\(col)) > ?", [bound, bound]))
             }
             if let min = a.minLength, min > 0 {
-                add(.minLength, .tooShort, "minLength \(min)",
-                    SQLStatement("\(col) IS NOT NULL AND \(characterCount(col)) < ?", [.integer(Int64(min))]))
+                let bound = Value.integer(Int64(min))
+                let condition = min == 1
+                    ? SQLStatement("length(\(col)) < ?", [bound])
+                    : SQLStatement("(length(\(col)) < ? OR ((length(CAST(\(col) AS BLOB)) <> length(\(col)) OR instr(\(col), char(13)) > 0) AND strata_length(\(col)) < ?))", [bound, bound])
+                add(.minLength, .tooShort, "minLength \(min)", condition)
             }
         }
 
@@ -45,12 +50,6 @@ extension AuditCompiler {
                 SQLStatement("\(col) IS NOT NULL AND COALESCE(strata_matches(\(col), ?), 0) = 0", [.text(pattern)]))
         }
         return rules
-    }
-
-    /// The length in Characters: SQLite's own `length` for ASCII text without CR (one Character per
-    /// byte there), `strata_length` (grapheme clusters, in Swift) otherwise. Same result, far fewer calls into Swift.
-    func characterCount(_ col: String) -> String {
-        "(CASE WHEN length(CAST(\(col) AS BLOB)) = length(\(col)) AND instr(\(col), char(13)) = 0 THEN length(\(col)) ELSE strata_length(\(col)) END)"
     }
 
     /// The value above which the attribute is too large (or too late), bound in the column's comparison form.
