@@ -7,9 +7,10 @@ import Testing
         #expect(try CLI.run(["migrate", "--create", "--store", "app.sqlite", "--to", "1"], in: dir).status == 0)
         let r = try CLI.run(["migrate", "--store", "app.sqlite", "--format", "json"], in: dir)
         #expect(r.status == 0)
-        let doc = try CLI.json(r.stdout)
+        let doc = try #require(try CLI.json(r.stdout)["migration"] as? [String: Any])
         #expect(doc["fromVersion"] as? Int == 1)
         #expect(doc["toVersion"] as? Int == 4)
+        #expect((doc["steps"] as? [[String: Any]])?.map { "\($0["fromVersion"]!)→\($0["toVersion"]!)" } == ["1→2", "2→3", "3→4"])
         let status = try CLI.run(["status", "--check", "--store", "app.sqlite"], in: dir)
         #expect(status.status == 0)
     }
