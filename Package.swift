@@ -23,6 +23,6 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "StrataTests", dependencies: ["Strata"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "StrataCLITests", dependencies: ["Strata"]),
+        .testTarget(name: "StrataCLITests", dependencies: ["Strata", .product(name: "GRDB", package: "GRDB.swift")]),
     ]
 )

@@ -92,7 +92,7 @@ public enum MigrationRun {
         // Hooks: edited ones are drift; late ones are refused unless asked for.
         let state = try store.wrap { try store.queue.read { try HookState.read($0, metadata: metadata, hooks: hooks) } }
         report.warnings += state.deleted.map { "hook '\($0)' was applied but its file is gone" }
-        if !state.edited.isEmpty { throw DriftError(path: storePath, items: state.driftItems) }
+        if !state.edited.isEmpty { throw MigrationError.drift(DriftReport(storeVersion: metadata.version, items: state.driftItems)) }
         if !state.late.isEmpty && !options.runLateHooks { throw LateHooksError(ids: state.late, version: metadata.version) }
 
         let (_, steps) = try Migrator.plan(store, history: models, to: target)
