@@ -96,8 +96,9 @@ import Testing
         var created = MigrationRunReport(store: "new.sqlite", dryRun: false, targetVersion: 4, now: 0)
         created.created = true
         created.notNeededHooks = ["favorite-recent-recipes"]
+        created.storeUUID = "6f1c"
         #expect(Report(title: "t", migration: created).render(as: .text) == """
-            Migration: created store new.sqlite at v4
+            Migration: created store new.sqlite at v4 (UUID 6f1c)
             Hooks recorded as not needed: favorite-recent-recipes
 
             """)
@@ -234,7 +235,11 @@ import Testing
         #expect(parsed.named("system-out").count == 4)
         #expect(parsed.text.contains("tables: rebuild Ingredient (1,204 rows copied), alter Recipe\ndestructive: removeAttribute Ingredient.notes: 312 values dropped (e.g. \"fresh\", \"diced\")\n3 SQL statements, 420 ms"))
         #expect(parsed.text.contains("batchUpdate Recipe: 83 objects\nrows affected: 83\naudit: 0 violations\noutcome: ok (onViolation: rollback)"))
-        #expect(parsed.text.contains("2 × 1610 number too large (Recipe.rating: max 5)\n  x-strata://u/Recipe/p3 = \"6\""))
+        #expect(parsed.text.contains("2 × 1610 number too large (Recipe.rating: max 5)\n  x-strata://u/Recipe/p3 = \"6\"\n  x-strata://u/Recipe/p9 = \"7\""))
+        var capped = Self.migration()
+        capped.hooks[1].audit!.rules[0].count = 5
+        let cappedText = XMLCollector.parse(Report(title: "t", migration: capped).render(as: .junit)).text
+        #expect(cappedText.contains("  x-strata://u/Recipe/p9 = \"7\"\n  … and 3 more"))
     }
 
     @Test(arguments: [(nil, 1), (Set<AuditCode>([.tooLarge]), 1), (Set<AuditCode>([.tooShort]), 0)] as [(Set<AuditCode>?, Int)])

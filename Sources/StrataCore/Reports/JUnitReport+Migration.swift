@@ -24,6 +24,7 @@ extension JUnitReport {
         for rule in hook.audit?.violated ?? [] {
             details.append("\(rule.count) × \(rule.code.rawValue) \(rule.code.summary) (\(rule.subject): \(rule.constraint))")
             details += rule.samples.map { "  " + ReportText.sample($0) }
+            if rule.count > rule.samples.count { details.append("  … and \(rule.count - rule.samples.count) more") }
         }
         let failing = hook.audit?.failures(failOn: report.failOn).count ?? 0
         var failure: String?

@@ -64,7 +64,10 @@ enum MigrationText {
     /// The headline's label (`Dry run`, `Migration`) and the rest.
     static func headlineParts(_ m: MigrationRunReport) -> (label: String, rest: String) {
         let label = m.dryRun ? "Dry run" : "Migration"
-        if m.created { return (label, "\(m.dryRun ? "would create" : "created") store \(m.store) at v\(m.targetVersion)") }
+        if m.created {
+            let uuid = m.storeUUID.map { " (UUID \($0))" } ?? ""
+            return (label, "\(m.dryRun ? "would create" : "created") store \(m.store) at v\(m.targetVersion)\(uuid)")
+        }
         let from = m.fromVersion.map { "v\($0)" } ?? "?"
         if m.nothingToDo { return (label, "store \(m.store) is at \(from), nothing to do") }
         var text = "store \(m.store) at \(from) → v\(m.targetVersion)"
