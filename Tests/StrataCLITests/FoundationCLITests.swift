@@ -105,6 +105,9 @@ import Testing
         #expect(get.stdout == "ci\n")
         #expect(try CLI.run(["meta", "set", "strata.version", "1", "--store", "app.sqlite"], in: dir).status == 2)
         #expect(try CLI.run(["meta", "get", "strata.version", "--store", "app.sqlite"], in: dir).stdout == "4\n")
+        let list = try CLI.json(try CLI.run(["meta", "list", "--store", "app.sqlite", "--format", "json"], in: dir).stdout)
+        #expect(list["user"] as? [String: String] == ["deployedBy": "ci"])
+        #expect((list["system"] as? [String: String])?["strata.version"] == "4")
         let history = try CLI.run(["history", "--store", "app.sqlite", "--format", "json"], in: dir)
         let doc = try CLI.json(history.stdout)
         let migrations = doc["migrations"] as? [[String: Any]]
