@@ -65,6 +65,35 @@ import Testing
         print("CrashSafety: reference run \(String(format: "%.2f", duration))s; versions at kill: \(versionsAtKill)")
     }
 
+    /// A writer that died mid-transaction leaves a hot journal: a dry run refuses it (it would have to write
+    /// the store to read it), `status` recovers it (its read-only connection cannot), and the data is the
+    /// committed data.
+    @Test func aHotJournalIsRefusedByADryRunAndRecoveredByStatus() throws {
+        let dir = try CLI.exampleProject()
+        let path = try ExampleData.v1Store(in: dir, recipes: 5_000)
+        let names = try E2E.rows(path, #"SELECT count(*), sum(length("name")) FROM "Recipe""#)
+        try E2E.killWriterMidTransaction(path)
+        #expect((E2E.fileSize(path + "-journal") ?? 0) > 4096)
+        let hot = E2E.storeHashes(path)
+
+        let dry = try CLI.run(["migrate", "--dry-run", "--store", "app.sqlite", "--now", ExampleData.now], in: dir)
+        #expect(dry.status == 1)
+        #expect(dry.stderr == """
+            error: 'app.sqlite' has a hot rollback journal (a writer died mid-transaction)
+            hint: run `strata status` or `strata migrate` (a real run) once to recover it, then retry the dry run
+
+            """)
+        #expect(E2E.storeHashes(path) == hot)
+
+        let status = try CLI.run(["status", "--store", "app.sqlite"], in: dir)
+        #expect(status.status == 0, "\(status.stderr)")
+        #expect(status.stdout.contains("version:  1 (latest model: 4; created at 1)"))
+        #expect((E2E.fileSize(path + "-journal") ?? 0) == 0)
+        #expect(try E2E.rows(path, "PRAGMA integrity_check") == ["ok"])
+        #expect(try E2E.rows(path, #"SELECT count(*), sum(length("name")) FROM "Recipe""#) == names)
+        #expect(try CLI.run(["migrate", "--dry-run", "--store", "app.sqlite", "--now", ExampleData.now], in: dir).status == 0)
+    }
+
     static let migrate = ["migrate", "--store", "app.sqlite", "--now", ExampleData.now, "--no-progress"]
 
     /// The hooks on the path, in the order they run, with the rows each affects.

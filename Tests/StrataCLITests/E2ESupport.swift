@@ -137,3 +137,34 @@ enum E2E {
         return dir
     }
 }
+
+extension E2E {
+    /// An `sqlite3` shell killed in the middle of a big UPDATE of `Recipe` (a tiny cache makes it spill
+    /// changed pages into the store before commit): the store's `-journal` is hot afterwards.
+    static func killWriterMidTransaction(_ path: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        process.arguments = [path]
+        let stdin = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        stdin.fileHandleForWriting.write(Data("""
+            PRAGMA cache_size = 5;
+            BEGIN;
+            UPDATE "Recipe" SET "name" = "name" || '-changed';
+
+            """.utf8))
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline && (fileSize(path + "-journal") ?? 0) <= 4096 { usleep(10_000) }
+        usleep(200_000)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        try? stdin.fileHandleForWriting.close()
+    }
+
+    static func fileSize(_ path: String) -> Int? {
+        (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int
+    }
+}
