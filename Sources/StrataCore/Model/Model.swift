@@ -11,6 +11,8 @@ public struct Model: Hashable, Sendable {
     public var warnings: [Diagnostic] = []
 
     private var index: [String: Int]
+    /// Entity name → indexes of its direct sub-entities (sorted by name, as `entities` is).
+    private var childIndex: [String: [Int]]
 
     public init(version: Int, entities: [Entity], file: String = "", source: String = "") {
         self.version = version
@@ -18,6 +20,9 @@ public struct Model: Hashable, Sendable {
         self.file = file
         self.source = source
         self.index = Dictionary(self.entities.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
+        var children: [String: [Int]] = [:]
+        for (i, e) in self.entities.enumerated() { if let p = e.parent { children[p, default: []].append(i) } }
+        self.childIndex = children
     }
 
     public func entity(_ name: String) -> Entity? { index[name].map { entities[$0] } }
@@ -40,7 +45,10 @@ public struct Model: Hashable, Sendable {
     public func root(of name: String) -> Entity? { lineage(of: name).last }
 
     /// Direct sub-entities, sorted by name.
-    public func children(of name: String) -> [Entity] { entities.filter { $0.parent == name } }
+    public func children(of name: String) -> [Entity] { (childIndex[name] ?? []).map { entities[$0] } }
+
+    /// Whether the entity has sub-entities.
+    public func hasChildren(_ name: String) -> Bool { !(childIndex[name] ?? []).isEmpty }
 
     /// The entity and all entities below it, pre-order with children sorted by name.
     public func hierarchy(of name: String) -> [Entity] {

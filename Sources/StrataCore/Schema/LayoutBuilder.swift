@@ -67,7 +67,7 @@ public enum LayoutBuilder {
             }
             storages[e.name] = EntityStorage(
                 entity: e.name, root: root.name, table: tableName(e.name),
-                isDiscriminated: !model.children(of: root.name).isEmpty,
+                isDiscriminated: model.hasChildren(root.name),
                 kinds: model.hierarchy(of: e.name).map(\.name),
                 attributeColumns: attributeColumns, relationships: relationships)
         }
@@ -75,7 +75,7 @@ public enum LayoutBuilder {
         // Entity tables.
         for root in roots {
             let table = tableName(root.name)
-            let discriminated = !model.children(of: root.name).isEmpty
+            let discriminated = model.hasChildren(root.name)
             var columns = [ColumnSpec(name: "_pk", sqlType: "INTEGER", isPrimaryKey: true)]
             if discriminated { columns.append(ColumnSpec(name: "_entity", sqlType: "TEXT", isNotNull: true)) }
             var indexes: [IndexSpec] = []

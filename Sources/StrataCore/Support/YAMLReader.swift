@@ -45,6 +45,7 @@ struct YAMLReader {
 
     /// The diagnostics with source lines attached, sorted by position.
     func finished() -> [Diagnostic] {
+        if diagnostics.isEmpty { return [] }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         return diagnostics.map { d in
             guard let line = d.location?.line, d.sourceLine == nil, line >= 1, line <= lines.count else { return d }
