@@ -45,6 +45,7 @@ class Environment:
         self.strata = strata
         self.objects = objects
         self.seed = seed
+        self.root = ROOT
         self.models = os.path.join(ROOT, "models")
         self.data_dir = os.path.join(OUT, "data")
         self.work_dir = os.path.join(OUT, "work")
@@ -184,6 +185,8 @@ def run_case(env, case, rows, reps):
                 for path in command.cleanup:
                     if os.path.exists(path):
                         os.remove(path)
+        if hasattr(case, "cross_check") and not anchors_only:
+            problems += case.cross_check(n)
         result["sizes"].append(summarize(case, n, commands, samples, fingerprints, problems))
         log(f"[{case.id}] {n:,} rows: " + ", ".join(
             f"{label} {report._s(m['median'])}" for label, m in result["sizes"][-1]["measurements"].items()))

@@ -278,12 +278,35 @@ class Audit(Case):
     def unavailable(self):
         return None if self.env.help("audit") is not None else "strata audit not available in this build"
 
+    def models(self):
+        return os.path.join(self.env.root, "Benchmarks", "models-audit")
+
     def commands(self, n):
         store = self.env.store("audit", n)
         return [
-            Command("strata", "strata", self.strata("audit", "--store", store), None, ok=(0, 3)),
+            Command("strata", "strata", self.strata("audit", "--store", store, "--models", self.models()), None, ok=(0, 3)),
             Command("sqlite3 shell", "anchor", self.env.shell(store, audit_scan_sql()), None),
         ]
+
+    def cross_check(self, n):
+        """Strata's rules and counts (one unmeasured JSON run) against the scan SQL's counts."""
+        import json
+        import subprocess
+        store = self.env.store("audit", n)
+        done = subprocess.run(self.strata("audit", "--store", store, "--models", self.models(), "--format", "json"),
+                              capture_output=True, text=True)
+        try:
+            audit = json.loads(done.stdout)["audit"]
+        except (ValueError, KeyError):
+            return [f"strata audit --format json gave no audit document (exit {done.returncode})"]
+        expected = sum(query(store, f'SELECT count(*) FROM "Recipe" WHERE {c}')[0] for _, c in AUDIT_RULES)
+        problems = []
+        if audit["rulesChecked"] != len(AUDIT_RULES):
+            rules = ", ".join(f"{r['entity']}.{r['property']} {r['rule']}" for r in audit["rules"])
+            problems.append(f"strata checked {audit['rulesChecked']} rules, the scan SQL {len(AUDIT_RULES)} ({rules})")
+        if audit["totalViolations"] != expected:
+            problems.append(f"strata found {audit['totalViolations']} violations at {n:,} rows, the scan SQL {expected}")
+        return problems
 
 
 class DryRun(MigratorCase):
