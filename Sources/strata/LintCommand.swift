@@ -22,6 +22,7 @@ struct LintCommand: AsyncParsableCommand {
             let history = try ModelHistory.load(directory: global.models)
             versions = history.versions
             diagnostics += history.warnings
+            diagnostics += MappingInference.lint(history.models)
         } catch {
             diagnostics += error.diagnostics
         }

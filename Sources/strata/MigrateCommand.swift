@@ -54,6 +54,13 @@ struct MigrateCommand: AsyncParsableCommand {
             Output.line("\(path) is at version \(target): nothing to do")
             return
         }
-        throw StoreError.other("the store is at version \(metadata.version); migrating to \(target) needs the migrator")
+        let result = try Migrator.migrate(store, history: history, options: MigrationOptions(target: target))
+        for run in result.steps {
+            for warning in run.warnings { Output.diagnostic(.warning(warning)) }
+            let actions = run.step.tableActions.map { "\($0.kind.rawValue) \($0.table)" }
+            Output.line("v\(run.step.fromVersion) → v\(run.step.toVersion): \(actions.isEmpty ? "metadata only" : actions.joined(separator: ", ")) (\(String(format: "%.3f", run.duration)) s)")
+        }
+        Output.json(Document(store: path, created: false, fromVersion: result.fromVersion, toVersion: result.toVersion, storeUUID: metadata.storeUUID))
+        Output.line("migrated \(path) from version \(result.fromVersion) to \(result.toVersion)")
     }
 }

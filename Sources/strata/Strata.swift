@@ -14,6 +14,9 @@ struct StrataCommand: AsyncParsableCommand {
             LintCommand.self,
             HistoryCommand.self,
             MetaCommand.self,
+            DiffCommand.self,
+            BatchCommand.self,
+            AuditCommand.self,
         ]
     )
 }

@@ -107,3 +107,31 @@ public enum BatchError: Error, Sendable, CustomStringConvertible {
         }
     }
 }
+
+extension BatchError: StrataError {
+    public var exitCode: ExitStatus {
+        switch self {
+        case .invalid: return .invalidInput
+        case .denied, .violation: return .validationViolations
+        case .database: return .runtimeFailure
+        }
+    }
+
+    public var diagnostics: [Diagnostic] {
+        switch self {
+        case .invalid(let diagnostic): return [diagnostic]
+        case .denied(let blockers, let total):
+            var list = [Diagnostic.error("the delete is denied: \(total) related object\(total == 1 ? "" : "s") block it; nothing was deleted",
+                                         hint: "delete or unlink the related objects first, or change the deny rule")]
+            list += blockers.map { Diagnostic.error($0.description) }
+            return list
+        case .violation(let code, let message): return [.error("\(message) (\(code))", hint: "nothing was changed")]
+        case .database(let message, let sql): return [.error("SQLite: \(message)", hint: sql.map { "in: \($0)" })]
+        }
+    }
+}
+
+extension PredicateError: StrataError {
+    public var exitCode: ExitStatus { .invalidInput }
+    public var diagnostics: [Diagnostic] { [diagnostic] }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import GRDB
+
+/// Runs a model's validation rules against a store (SPEC §7): set-based SQL, exact counts,
+/// capped samples, memory flat in the number of rows and violations.
+///
+/// ```swift
+/// let auditor = Auditor(model: model, layout: metadata.layout, storeUUID: metadata.storeUUID)
+/// let result = try store.queue.read { db in try auditor.run(in: db, scope: .full) }
+/// ```
+public struct Auditor: Sendable {
+    public var model: Model
+    public var layout: StoreLayout
+    public var storeUUID: String
+    /// `$NOW` for validation predicates: the time the auditor was made, unless set.
+    public var now: Double
+    /// `$VARIABLES` for validation predicates (`--var`).
+    public var variables: [String: String] = [:]
+
+    public init(model: Model, layout: StoreLayout, storeUUID: String, now: Double = Date().timeIntervalSince1970) {
+        self.model = model
+        self.layout = layout
+        self.storeUUID = storeUUID
+        self.now = now
+    }
+
+    /// Audits the objects of `scope`.
+    ///
+    /// The connection must have Strata's SQL functions (`strata_length`, `strata_matches`), as every
+    /// `Store` connection has. Read-only: run it in a read or inside a write transaction (hooks do,
+    /// before committing).
+    /// - Parameters:
+    ///   - scope: all objects, some entities, or the rows in `temp.strata_touched`.
+    ///   - maxSamples: the most sample objects kept per rule (counts stay exact).
+    /// - Throws: `AuditError` for a scope naming an unknown entity or a rule that does not compile;
+    ///   `DatabaseError` from SQLite.
+    public func run(in db: Database, scope: AuditScope, maxSamples: Int = 20) throws -> AuditResult {
+        precondition(maxSamples >= 0, "maxSamples must not be negative")
+        let rules = try AuditCompiler(model: model, layout: layout, now: now, variables: variables).rules(for: scope)
+        let modes: [AuditRunMode]
+        if scope == .touched {
+            let touched = try Self.touchedTables(db)
+            modes = rules.map { $0.mode(touchedTables: touched) }
+        } else {
+            modes = rules.map { _ in .all }
+        }
+
+        var tallies = [Tally?](repeating: nil, count: rules.count)
+        // Row rules, together per table and mode.
+        var groups: [GroupKey: [Int]] = [:]
+        for (i, rule) in rules.enumerated() where modes[i] != .skip {
+            if case .row = rule.check { groups[GroupKey(table: rule.table, mode: modes[i]), default: []].append(i) }
+        }
+        for key in groups.keys.sorted(by: { ($0.table, $0.mode == .all ? 0 : 1) < ($1.table, $1.mode == .all ? 0 : 1) }) {
+            let indices = groups[key]!
+            let found = try runRowRules(indices.map { rules[$0] }, mode: key.mode, maxSamples: maxSamples, db)
+            for (j, i) in indices.enumerated() { tallies[i] = found[j] }
+        }
+        for (i, rule) in rules.enumerated() where modes[i] != .skip {
+            if case .uniqueness = rule.check { tallies[i] = try runUniqueness(rule, maxSamples: maxSamples, db) }
+        }
+
+        let results = rules.indices.compactMap { i -> AuditRuleResult? in
+            guard let tally = tallies[i] else { return nil }
+            let rule = rules[i]
+            return AuditRuleResult(entity: rule.entity, property: rule.property, rule: rule.kind.rawValue, code: rule.code,
+                                   constraint: rule.constraint, count: tally.count, samples: tally.samples)
+        }
+        var entities: [String] = []
+        if case .entities(let names) = scope { entities = names }
+        return AuditResult(storeUUID: storeUUID, modelVersion: model.version, scope: scope.name, entities: entities,
+                           maxSamples: maxSamples, rules: results)
+    }
+
+    struct GroupKey: Hashable {
+        var table: String
+        var mode: AuditRunMode
+    }
+
+    struct Tally {
+        var count = 0
+        var samples: [AuditSample] = []
+    }
+
+    /// The tables with rows in `temp.strata_touched` (none when the table does not exist).
+    static func touchedTables(_ db: Database) throws -> Set<String> {
+        let exists = try Bool.fetchOne(db, sql: "SELECT COUNT(*) > 0 FROM temp.sqlite_master WHERE type = 'table' AND name = 'strata_touched'") ?? false
+        guard exists else { return [] }
+        return try Set(String.fetchAll(db, sql: "SELECT DISTINCT \"table\" FROM temp.\"strata_touched\""))
+    }
+
+    func objectID(_ rule: AuditRule, pk: Int64, entity: String?) -> String {
+        ObjectID(storeUUID: storeUUID, entity: entity ?? rule.rootEntity, primaryKey: pk).uri
+    }
+}
+
+extension Value {
+    /// The storage value of a database value.
+    init(auditing dbValue: DatabaseValue) {
+        switch dbValue.storage {
+        case .null: self = .null
+        case .int64(let i): self = .integer(i)
+        case .double(let d): self = .real(d)
+        case .string(let s): self = .text(s)
+        case .blob(let data): self = .blob(Array(data))
+        }
+    }
+}
+
+extension SQLStatement {
+    /// The statement's arguments for GRDB.
+    var auditArguments: StatementArguments {
+        StatementArguments(arguments.map { value -> DatabaseValue in
+            switch value {
+            case .null: return .null
+            case .integer(let i): return i.databaseValue
+            case .real(let d): return d.databaseValue
+            case .text(let s): return s.databaseValue
+            case .blob(let b): return Data(b).databaseValue
+            }
+        })
+    }
+}

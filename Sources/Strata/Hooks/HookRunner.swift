@@ -1,0 +1,134 @@
+import Foundation
+import GRDB
+
+/// Which rows the audit after a hook (or an ad-hoc batch) checks (SPEC §8 `--audit`).
+public enum AuditMode: String, Sendable, Hashable, Codable, CaseIterable {
+    /// The rows the hook changed, plus the entity-wide rules of the entities it touched (the default).
+    case touched
+    /// Every rule over the whole store.
+    case full
+    /// No audit (benchmarks against bare SQL; the audit's cost is reported separately).
+    case none
+}
+
+/// What one step of a hook did.
+public struct HookStepResult: Sendable, Hashable, Codable {
+    public var kind: String
+    public var entity: String
+    /// Objects the step matched (updated, or deleted by the request; cascades are in `changes`).
+    public var count: Int
+    /// The matched objects' IDs when the step's result type asks for them.
+    public var objectIDs: [String]?
+    /// Every object changed, per entity (cascades and nullified relationships included).
+    public var updatedCounts: [String: Int]
+    public var deletedCounts: [String: Int]
+    /// Seconds.
+    public var duration: Double
+}
+
+/// What a hook did, in the store's `strata_hooks` row and in reports.
+public struct HookRunResult: Sendable, Hashable, Codable {
+    public var id: String
+    public var after: Int
+    public var file: String
+    public var checksum: String
+    public var onViolation: ViolationPolicy
+    public var steps: [HookStepResult]
+    /// Sum of the steps' matched counts.
+    public var rowsAffected: Int
+    /// The audit before commit (nil with `--audit none`).
+    public var audit: AuditResult?
+    /// Whether it was committed (false when its violations rolled it back).
+    public var committed: Bool
+    /// Whether it ran as a late hook (`--run-late-hooks`).
+    public var late: Bool = false
+
+    public var violationCount: Int { audit?.totalViolations ?? 0 }
+}
+
+/// A hook's audit found violations and its policy is `rollback`: exit 3, the hook and its version
+/// step are rolled back, and the run stops.
+public struct HookViolationError: StrataError, Sendable {
+    public var result: HookRunResult
+    public var exitCode: ExitStatus { .validationViolations }
+    public var diagnostics: [Diagnostic] {
+        let rules = result.audit?.violated.map { "  - \($0.code.rawValue) \($0.subject) \($0.rule): \($0.count)" } ?? []
+        return [Diagnostic(.error, "hook '\(result.id)' broke the model's rules (\(result.violationCount) violation(s)); it was rolled back with its version step\n"
+                           + rules.joined(separator: "\n"),
+                           at: SourceLocation(file: result.file, line: 1, column: 1),
+                           hint: "fix the hook or the data, or set `onViolation: warn` to commit and report")]
+    }
+    public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
+}
+
+/// Runs hooks inside a transaction the caller opened (a version step's): the steps, the audit of
+/// what they touched, and the exactly-once marker, so all of it commits or none of it does.
+public enum HookRunner {
+    public struct Options: Sendable {
+        public var context: PredicateContext
+        public var audit: AuditMode = .touched
+        public var maxSamples = 20
+        /// List changed object IDs in the change set even when no result type asks (library observers).
+        public var collectObjectIDs = false
+        public init(context: PredicateContext, audit: AuditMode = .touched, maxSamples: Int = 20, collectObjectIDs: Bool = false) {
+            self.context = context
+            self.audit = audit
+            self.maxSamples = maxSamples
+            self.collectObjectIDs = collectObjectIDs
+        }
+    }
+
+    /// Runs one hook and records its marker.
+    /// - Throws: `HookViolationError` (policy rollback), `BatchError` (deny, uniqueness, invalid), SQLite errors.
+    public static func run(_ hook: Hook, in db: Database, model: Model, layout: StoreLayout, storeUUID: String,
+                           options: Options, late: Bool = false) throws -> (result: HookRunResult, changes: ChangeSet) {
+        var context = options.context
+        context.variables = hook.variables.merging(options.context.variables) { _, cli in cli }
+        let record = options.audit == .touched
+        if record {
+            try db.execute(sql: BatchPlanner.createTouchedTable)
+            try db.execute(sql: "DELETE FROM \(BatchPlanner.touchedTable)")
+        }
+        var steps: [HookStepResult] = []
+        var changes = ChangeSet()
+        changes.hasObjectIDs = options.collectObjectIDs
+        for step in hook.steps {
+            let started = Date()
+            let batch: BatchResult
+            switch step {
+            case .batchUpdate(let request):
+                batch = try BatchExecutor.execute(request, in: db, model: model, layout: layout, storeUUID: storeUUID,
+                                                  context: context, recordTouched: record, collectObjectIDs: options.collectObjectIDs)
+            case .batchDelete(let request):
+                batch = try BatchExecutor.execute(request, in: db, model: model, layout: layout, storeUUID: storeUUID,
+                                                  context: context, recordTouched: record, collectObjectIDs: options.collectObjectIDs)
+            }
+            changes.merge(batch.changes)
+            steps.append(HookStepResult(kind: step.kind, entity: step.entity, count: batch.count,
+                                        objectIDs: batch.objectIDs?.map(\.uri), updatedCounts: batch.changes.updatedCounts,
+                                        deletedCounts: batch.changes.deletedCounts, duration: Date().timeIntervalSince(started)))
+        }
+        var audit: AuditResult?
+        if options.audit != .none {
+            var auditor = Auditor(model: model, layout: layout, storeUUID: storeUUID, now: context.now)
+            auditor.variables = context.variables
+            audit = try auditor.run(in: db, scope: options.audit == .full ? .full : .touched, maxSamples: options.maxSamples)
+        }
+        var result = HookRunResult(id: hook.id, after: hook.after, file: hook.file, checksum: hook.checksum,
+                                   onViolation: hook.onViolation, steps: steps, rowsAffected: steps.reduce(0) { $0 + $1.count },
+                                   audit: audit, committed: true, late: late)
+        if result.violationCount > 0 && hook.onViolation == .rollback {
+            result.committed = false
+            throw HookViolationError(result: result)
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let summary = try encoder.encode(steps.map { StepSummary(kind: $0.kind, entity: $0.entity, count: $0.count) })
+        try History.recordHook(db, HookRecord(
+            id: hook.id, checksum: hook.checksum, afterVersion: hook.after, modelVersion: model.version, status: "applied",
+            rowsAffected: result.rowsAffected, finished: History.timestamp(Date()), results: String(decoding: summary, as: UTF8.self)))
+        return (result, changes)
+    }
+
+    struct StepSummary: Codable { var kind: String; var entity: String; var count: Int }
+}

@@ -1,0 +1,93 @@
+import Foundation
+
+/// Objects that break a condition a version step needs (exit 3); the step was rolled back.
+public struct MigrationViolation: Hashable, Sendable, Codable {
+    public var check: MigrationCheck.Kind
+    public var entity: String
+    public var properties: [String]
+    public var code: Int
+    /// What failed, in words.
+    public var summary: String
+    /// The offending objects; for duplicates, in groups of equal values (`groups`).
+    public var objects: [ObjectID]
+    /// For duplicates: each group's values and members.
+    public var groups: [DuplicateGroup]
+
+    public struct DuplicateGroup: Hashable, Sendable, Codable {
+        public var values: [Value]
+        public var objects: [ObjectID]
+    }
+}
+
+/// Errors of a migration run, each with its exit code.
+public enum MigrationError: StrataError, Sendable {
+    /// `--to` below the store's version.
+    case targetBelowCurrent(current: Int, target: Int)
+    /// A version with no model file (the target, or the store's recorded version).
+    case unknownVersion(Int, available: [Int])
+    /// Data the step needs is not there (exit 3); nothing was changed.
+    case violations(fromVersion: Int, toVersion: Int, [MigrationViolation])
+    /// `PRAGMA foreign_key_check` found rows after a rebuild (exit 3); the step was rolled back.
+    case foreignKeyViolations(fromVersion: Int, toVersion: Int, [ForeignKeyViolation])
+    /// The store differs from what its recorded version should be (exit 6).
+    case drift(DriftReport)
+    /// Foreign keys could not be turned off for a rebuild (exit 1).
+    case foreignKeysStillOn
+
+    public struct ForeignKeyViolation: Hashable, Sendable, Codable {
+        public var table: String
+        public var rowid: Int64?
+        public var parent: String
+    }
+
+    public var exitCode: ExitStatus {
+        switch self {
+        case .targetBelowCurrent, .unknownVersion: return .invalidInput
+        case .violations, .foreignKeyViolations: return .validationViolations
+        case .drift: return .drift
+        case .foreignKeysStillOn: return .runtimeFailure
+        }
+    }
+
+    public var diagnostics: [Diagnostic] {
+        switch self {
+        case .targetBelowCurrent(let current, let target):
+            return [.error("the store is at version \(current); it cannot go back to version \(target)",
+                           hint: "migrations only go forward; restore a backup taken at version \(target) instead")]
+        case .unknownVersion(let v, let available):
+            return [.error("there is no model for version \(v) (models: \(available.map(String.init).joined(separator: ", ")))",
+                           hint: "check --to and --models")]
+        case .violations(let from, let to, let violations):
+            return violations.map { v in
+                var lines = ["v\(from) → v\(to): \(v.summary): \(v.objects.count) object\(v.objects.count == 1 ? "" : "s") (code \(v.code))"]
+                if v.groups.isEmpty {
+                    lines += v.objects.prefix(50).map { "  \($0)" }
+                    if v.objects.count > 50 { lines.append("  … and \(v.objects.count - 50) more") }
+                } else {
+                    for g in v.groups.prefix(50) {
+                        lines.append("  \(g.values.map(\.description).joined(separator: ", ")): " + g.objects.map(\.uri).joined(separator: " "))
+                    }
+                }
+                let hint: String
+                switch v.check {
+                case .nullInMandatoryAttribute: hint = "add a default to \(v.entity).\(v.properties.joined()), or fill the NULLs in a hook of an earlier version"
+                case .rowsForNewMandatoryAttribute: hint = "give \(v.entity).\(v.properties.joined()) a default, or make it optional"
+                case .duplicates: hint = "remove the duplicates in a hook of an earlier version, then add the uniqueness constraint"
+                case .rowsOfAbstractEntity: hint = "delete or convert the \(v.entity) objects in a hook of an earlier version"
+                case .multipleLinks: hint = "keep the relationship to-many, or unlink the extra objects in a hook of an earlier version"
+                }
+                return Diagnostic.error(lines.joined(separator: "\n"), hint: hint + "; the store was not changed")
+            }
+        case .foreignKeyViolations(let from, let to, let rows):
+            let list = rows.prefix(50).map { "  \($0.table) row \($0.rowid.map(String.init) ?? "?") → \($0.parent)" }
+            return [.error((["v\(from) → v\(to): foreign key check failed after the rebuild (\(rows.count) row\(rows.count == 1 ? "" : "s"))"] + list).joined(separator: "\n"),
+                           hint: "the step was rolled back; fix the dangling references (strata audit lists them) and retry")]
+        case .drift(let report):
+            return report.diagnostics
+        case .foreignKeysStillOn:
+            return [.error("foreign keys could not be turned off for a table rebuild", hint: "is another transaction open on this connection?")]
+        }
+    }
+
+    public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
+}

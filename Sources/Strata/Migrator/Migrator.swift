@@ -1,0 +1,84 @@
+import Foundation
+import GRDB
+
+/// How a migration run behaves.
+public struct MigrationOptions: Sendable {
+    /// The version to reach; nil = the newest model.
+    public var target: Int?
+    /// Runs inside each step's transaction after its SQL and metadata update (hooks plug in here).
+    public var afterStep: (@Sendable (Database, VersionStep) throws -> Void)?
+    /// Runs after each operation of a step, inside its transaction (tests inject failures here).
+    public var afterOperation: (@Sendable (MigrationOperation) throws -> Void)?
+
+    public init(target: Int? = nil, afterStep: (@Sendable (Database, VersionStep) throws -> Void)? = nil,
+                afterOperation: (@Sendable (MigrationOperation) throws -> Void)? = nil) {
+        self.target = target
+        self.afterStep = afterStep
+        self.afterOperation = afterOperation
+    }
+}
+
+/// What a migration run did.
+public struct MigrationResult: Sendable {
+    public struct StepRun: Sendable {
+        public var step: VersionStep
+        public var duration: TimeInterval
+        /// e.g. a user view that could not be re-created.
+        public var warnings: [String]
+    }
+    public var fromVersion: Int
+    public var toVersion: Int
+    public var steps: [StepRun]
+}
+
+/// Migrates an existing store version by version (SPEC §4): drift check, planning (pure), then one
+/// transaction per version step.
+///
+/// ```swift
+/// let history = try ModelHistory.load(directory: "models")
+/// let result = try Migrator.migrate(store, history: history)
+/// print("v\(result.fromVersion) → v\(result.toVersion)")
+/// ```
+public enum Migrator {
+    /// The steps that would take the store to `target`, after checking it is not in drift.
+    /// - Throws: `MigrationError` (drift, versions), `MappingError` (not inferable).
+    public static func plan(_ store: Store, history: ModelHistory, to target: Int? = nil) throws -> (metadata: StoreMetadata, steps: [VersionStep]) {
+        let metadata = try store.metadata()
+        let target = target ?? history.latest?.version ?? metadata.version
+        guard history.model(version: target) != nil else { throw MigrationError.unknownVersion(target, available: history.versions) }
+        guard target >= metadata.version else { throw MigrationError.targetBelowCurrent(current: metadata.version, target: target) }
+        let report = try store.wrap { try store.queue.read { try DriftDetector.check($0, metadata: metadata, model: history.model(version: metadata.version)) } }
+        guard report.isEmpty else { throw MigrationError.drift(report) }
+        let steps = try MappingInference.plan(models: history.models, from: metadata.version, to: target, sourceLayout: metadata.layout)
+        return (metadata, steps)
+    }
+
+    /// Migrates the store to `options.target` (default: the newest model).
+    /// - Throws: `MigrationError` (drift: exit 6, violations: exit 3, versions: exit 2), `MappingError` (exit 4,
+    ///   before anything is written), `StoreError` (SQLite).
+    @discardableResult
+    public static func migrate(_ store: Store, history: ModelHistory, options: MigrationOptions = MigrationOptions()) throws -> MigrationResult {
+        var (metadata, steps) = try plan(store, history: history, to: options.target)
+        let from = metadata.version
+        var runs: [MigrationResult.StepRun] = []
+        for step in steps {
+            let destination = history.model(version: step.toVersion)!
+            let outcome = try store.wrapMigration {
+                try store.queue.inDatabase { db in
+                    try StepExecutor.run(step, on: db, metadata: metadata, destination: destination, options: options)
+                }
+            }
+            metadata = outcome.metadata
+            runs.append(.init(step: step, duration: outcome.finished.timeIntervalSince(outcome.started), warnings: outcome.warnings))
+        }
+        steps = []
+        return MigrationResult(fromVersion: from, toVersion: metadata.version, steps: runs)
+    }
+}
+
+extension Store {
+    /// Like `wrap`, but lets migration errors through untouched.
+    func wrapMigration<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as DatabaseError { throw StoreError.from(error, path: path) }
+    }
+}

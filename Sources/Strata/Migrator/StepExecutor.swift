@@ -1,0 +1,143 @@
+import Foundation
+import GRDB
+
+/// Runs one `VersionStep` in one `BEGIN IMMEDIATE` transaction: its SQL, the metadata update, a
+/// history row and the caller's `afterStep` work commit together, or nothing does.
+///
+/// Steps that rebuild or drop tables run with foreign keys off (set outside the transaction and
+/// checked), so that no inbound `ON DELETE CASCADE` fires while a table is dropped and re-created,
+/// and end with `PRAGMA foreign_key_check`.
+enum StepExecutor {
+    struct Outcome {
+        var metadata: StoreMetadata
+        var started: Date
+        var finished: Date
+        var warnings: [String]
+    }
+
+    static func run(_ step: VersionStep, on db: Database, metadata: StoreMetadata, destination: Model,
+                    options: MigrationOptions) throws -> Outcome {
+        let started = Date()
+        var warnings: [String] = []
+        var newMetadata = StoreMetadata(storeUUID: metadata.storeUUID, model: destination, layout: step.destinationLayout,
+                                        createdAtVersion: metadata.createdAtVersion)
+        newMetadata.modelYAML = destination.source
+        let foreignKeysOff = step.needsForeignKeysOff
+        if foreignKeysOff {
+            try db.execute(sql: "PRAGMA foreign_keys = OFF")
+            guard try Int.fetchOne(db, sql: "PRAGMA foreign_keys") == 0 else { throw MigrationError.foreignKeysStillOn }
+        }
+        defer { if foreignKeysOff { try? db.execute(sql: "PRAGMA foreign_keys = ON") } }
+        try db.inTransaction(.immediate) {
+            var saved: [UserSchemaObject] = []
+            for operation in step.operations {
+                switch operation {
+                case .execute(let statement):
+                    try db.execute(sql: statement.sql, arguments: statement.databaseArguments)
+                case .check(let check):
+                    let violation = try run(check, db: db, storeUUID: metadata.storeUUID)
+                    if let violation { throw MigrationError.violations(fromVersion: step.fromVersion, toVersion: step.toVersion, [violation]) }
+                case .saveUserObjects:
+                    saved = try UserSchemaObject.saveAndDrop(db)
+                case .restoreUserObjects:
+                    warnings += UserSchemaObject.restore(saved, db: db)
+                case .foreignKeyCheck:
+                    let rows = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check")
+                    if !rows.isEmpty {
+                        throw MigrationError.foreignKeyViolations(fromVersion: step.fromVersion, toVersion: step.toVersion, rows.map {
+                            .init(table: $0[0], rowid: $0[1], parent: $0[2])
+                        })
+                    }
+                }
+                try options.afterOperation?(operation)
+            }
+            try newMetadata.write(db)
+            let summary = step.tableActions.map { "\($0.kind.rawValue) \($0.table)" }.joined(separator: ", ")
+            try History.record(db, kind: "migrate", from: step.fromVersion, to: step.toVersion, started: started, finished: Date(),
+                               details: summary.isEmpty ? "metadata only" : summary)
+            try options.afterStep?(db, step)
+            return .commit
+        }
+        return Outcome(metadata: newMetadata, started: started, finished: Date(), warnings: warnings)
+    }
+
+    /// Runs a check; rows are `(_pk, entity, values…)`.
+    static func run(_ check: MigrationCheck, db: Database, storeUUID: String) throws -> MigrationViolation? {
+        let rows = try Row.fetchAll(db, sql: check.statement.sql, arguments: check.statement.databaseArguments)
+        guard !rows.isEmpty else { return nil }
+        var objects: [ObjectID] = []
+        var groups: [MigrationViolation.DuplicateGroup] = []
+        for row in rows {
+            let id = ObjectID(storeUUID: storeUUID, entity: row[1], primaryKey: row[0])
+            objects.append(id)
+            if check.kind == .duplicates {
+                let values = (2..<row.count).map { Value(databaseValue: row[$0] as DatabaseValue) }
+                if groups.last?.values == values { groups[groups.count - 1].objects.append(id) }
+                else { groups.append(.init(values: values, objects: [id])) }
+            }
+        }
+        return MigrationViolation(check: check.kind, entity: check.entity, properties: check.properties, code: check.code,
+                                  summary: check.summary, objects: objects, groups: groups)
+    }
+}
+
+/// A trigger or view the user added: dropped before a rebuild and re-created after it (SQLite's
+/// 12-step procedure, steps 3 and 8-9).
+struct UserSchemaObject {
+    var type: String
+    var name: String
+    var sql: String
+
+    static func saveAndDrop(_ db: Database) throws -> [UserSchemaObject] {
+        let objects = try Row.fetchAll(db, sql: """
+            SELECT "type", "name", "sql" FROM "sqlite_master"
+            WHERE "type" IN ('trigger', 'view') AND "sql" IS NOT NULL AND "name" NOT LIKE 'sqlite\\_%' ESCAPE '\\'
+            ORDER BY "rowid"
+            """).map { UserSchemaObject(type: $0["type"], name: $0["name"], sql: $0["sql"]) }
+        for o in objects where o.type == "trigger" { try db.execute(sql: "DROP TRIGGER IF EXISTS \(SQL.quote(o.name))") }
+        for o in objects.reversed() where o.type == "view" { try db.execute(sql: "DROP VIEW IF EXISTS \(SQL.quote(o.name))") }
+        return objects
+    }
+
+    /// Re-creates views first (triggers may use them), then triggers; returns warnings for those that
+    /// no longer apply (they referenced something the step removed).
+    static func restore(_ objects: [UserSchemaObject], db: Database) -> [String] {
+        var warnings: [String] = []
+        for o in objects.filter({ $0.type == "view" }) + objects.filter({ $0.type == "trigger" }) {
+            do {
+                try db.execute(sql: o.sql)
+                if o.type == "view" { _ = try Row.fetchOne(db, sql: "SELECT * FROM \(SQL.quote(o.name)) LIMIT 0") }
+            } catch {
+                try? db.execute(sql: "DROP \(o.type.uppercased()) IF EXISTS \(SQL.quote(o.name))")
+                warnings.append("\(o.type) \(o.name) was not re-created: \((error as? DatabaseError)?.message ?? "\(error)")")
+            }
+        }
+        return warnings
+    }
+}
+
+extension SQLStatement {
+    var databaseArguments: StatementArguments { StatementArguments(arguments.map(\.databaseValue)) }
+}
+
+extension Value {
+    var databaseValue: DatabaseValue {
+        switch self {
+        case .null: return .null
+        case .integer(let i): return i.databaseValue
+        case .real(let d): return d.databaseValue
+        case .text(let s): return s.databaseValue
+        case .blob(let b): return Data(b).databaseValue
+        }
+    }
+
+    init(databaseValue: DatabaseValue) {
+        switch databaseValue.storage {
+        case .null: self = .null
+        case .int64(let i): self = .integer(i)
+        case .double(let d): self = .real(d)
+        case .string(let s): self = .text(s)
+        case .blob(let d): self = .blob(Array(d))
+        }
+    }
+}

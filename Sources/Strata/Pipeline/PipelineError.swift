@@ -1,0 +1,68 @@
+import Foundation
+import GRDB
+
+/// Errors of a pipeline run (lock, backup, disk space, store version) that say what to do next.
+public enum PipelineError: StrataError, Sendable {
+    /// Another process held `<store>-strata.lock` for longer than the lock timeout (exit 5).
+    case storeBusy(storePath: String, lockPath: String, holder: LockHolder?, timeout: TimeInterval)
+    /// The store is at a version above the newest model file: a later app version wrote it (exit 6).
+    case newerThanModels(path: String, storeVersion: Int, newestModel: Int)
+    /// `--backup PATH` names an existing file and `force` was not given (exit 2).
+    case backupExists(path: String)
+    /// The backup could not be written; the store was not touched (exit 1).
+    case backupFailed(path: String, detail: String)
+    /// SQLite ran out of space (disk full or `max_page_count`); the transaction was rolled back (exit 1).
+    case diskFull(path: String, detail: String)
+    /// The lock file could not be created or locked for a reason other than contention (exit 1).
+    case lockFailed(lockPath: String, detail: String)
+
+    public var exitCode: ExitStatus {
+        switch self {
+        case .storeBusy: return .storeBusy
+        case .newerThanModels: return .drift
+        case .backupExists: return .invalidInput
+        case .backupFailed, .diskFull, .lockFailed: return .runtimeFailure
+        }
+    }
+
+    public var diagnostics: [Diagnostic] {
+        switch self {
+        case let .storeBusy(storePath, lockPath, holder, timeout):
+            let who = holder.map { "\($0)" } ?? "another process"
+            return [.error("the store '\(storePath)' is busy: \(who) holds '\(lockPath)' (waited \(Self.seconds(timeout)))",
+                           hint: "wait for that run to finish, or raise --lock-timeout; if \(holder == nil ? "the holder" : "that process") "
+                               + "is gone, the lock is already free (the OS releases it when a process dies)")]
+        case let .newerThanModels(path, storeVersion, newestModel):
+            return [.error("the store '\(path)' is at version \(storeVersion), newer than the newest model (\(newestModel)): "
+                           + "it was written by a later app version",
+                           hint: "deploy the model files of version \(storeVersion) (or later); Strata never migrates a store backwards")]
+        case .backupExists(let path):
+            return [.error("the backup file '\(path)' already exists",
+                           hint: "choose another --backup path, remove the file, or pass --force to overwrite it")]
+        case let .backupFailed(path, detail):
+            return [.error("could not write the backup '\(path)': \(detail); the store was not changed",
+                           hint: "check that the backup's directory exists, is writable and has room for a copy of the store")]
+        case let .diskFull(path, detail):
+            return [.error("out of space while writing '\(path)' (\(detail)); the step was rolled back and the store is unchanged",
+                           hint: "free disk space (a table rebuild needs room for a second copy of the table) and rerun")]
+        case let .lockFailed(lockPath, detail):
+            return [.error("could not lock '\(lockPath)': \(detail)",
+                           hint: "the lock file lives next to the store; check that its directory is writable")]
+        }
+    }
+
+    public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
+
+    /// Maps an error thrown while writing `path` to the error a person can act on:
+    /// `SQLITE_FULL` becomes ``diskFull(path:detail:)``, other SQLite errors become `StoreError`s.
+    public static func mapWriteError(_ error: Error, path: String) -> Error {
+        if let db = error as? DatabaseError, db.resultCode == .SQLITE_FULL {
+            return PipelineError.diskFull(path: path, detail: db.message ?? "database or disk is full")
+        }
+        return StoreError.from(error, path: path)
+    }
+
+    static func seconds(_ t: TimeInterval) -> String {
+        t == t.rounded() ? "\(Int(t))s" : String(format: "%.1fs", t)
+    }
+}

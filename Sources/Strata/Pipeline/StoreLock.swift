@@ -1,0 +1,166 @@
+import Foundation
+
+/// Who holds a store's lock, as written into `<store>-strata.lock` by the holder.
+public struct LockHolder: Sendable, Hashable, CustomStringConvertible {
+    public var pid: Int32
+    public var host: String
+    /// When the holder took the lock (ISO 8601), when recorded.
+    public var since: String?
+
+    public init(pid: Int32, host: String, since: String? = nil) {
+        self.pid = pid
+        self.host = host
+        self.since = since
+    }
+
+    /// `pid 4242 on host build-7 (since 2024-05-01T10:00:00Z)`.
+    public var description: String {
+        "pid \(pid) on host \(host)" + (since.map { " (since \($0))" } ?? "")
+    }
+
+    /// The file's text: `pid: N`, `host: H`, `since: T` lines.
+    var fileText: String {
+        "pid: \(pid)\nhost: \(host)\n" + (since.map { "since: \($0)\n" } ?? "")
+    }
+
+    /// Parses the file's text; nil when it is empty or incomplete (the holder has not written it yet).
+    init?(fileText: String) {
+        var fields: [String: String] = [:]
+        for line in fileText.split(separator: "\n") {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            fields[String(line[..<colon])] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        guard let pidText = fields["pid"], let pid = Int32(pidText), let host = fields["host"] else { return nil }
+        self.init(pid: pid, host: host, since: fields["since"])
+    }
+
+    /// This process.
+    static var current: LockHolder {
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let ok = buffer.withUnsafeMutableBytes { gethostname($0.baseAddress!.assumingMemoryBound(to: CChar.self), 255) } == 0
+        let host = ok ? String(decoding: buffer.prefix { $0 != 0 }, as: UTF8.self) : "unknown"
+        let formatter = ISO8601DateFormatter()
+        return LockHolder(pid: getpid(), host: host, since: formatter.string(from: Date()))
+    }
+}
+
+/// An exclusive OS lock (`flock(2)`) on `<store>-strata.lock`, held for a whole run (SPEC §9).
+///
+/// The OS releases the lock when the process exits or is killed, so no stale lock survives a crash;
+/// the file itself stays (deleting lock files races with other lockers) and only names the last holder.
+/// flock locks belong to an open file description: two `acquire` calls in one process conflict too.
+/// ```swift
+/// let lock = try StoreLock.acquire(storePath: "app.sqlite", timeout: 60)
+/// defer { lock.release() }
+/// if lock.waited { /* another run finished first: re-read the store, it may have nothing to do */ }
+/// ```
+public final class StoreLock: @unchecked Sendable {
+    /// The lock file, `<store>-strata.lock`.
+    public let path: String
+    /// Whether another process held the lock when we asked, so that we had to wait for it.
+    public let waited: Bool
+    /// How long we waited, in seconds (0 when the lock was free).
+    public let waitDuration: TimeInterval
+
+    private let mutex = NSLock()
+    private var fd: Int32
+
+    private init(path: String, fd: Int32, waited: Bool, waitDuration: TimeInterval) {
+        self.path = path
+        self.fd = fd
+        self.waited = waited
+        self.waitDuration = waitDuration
+    }
+
+    deinit { release() }
+
+    /// The lock file of a store: `<store>-strata.lock`.
+    public static func lockPath(forStore storePath: String) -> String { storePath + "-strata.lock" }
+
+    /// Takes the store's lock, polling until `timeout` seconds have passed.
+    /// - Parameters:
+    ///   - storePath: the store (it need not exist yet; its directory must).
+    ///   - timeout: seconds to wait for another holder (0: try once).
+    ///   - pollInterval: seconds between attempts.
+    ///   - onWait: called once, with the current holder when known, when the lock is taken and we start waiting
+    ///     (the CLI prints "waiting for …").
+    /// - Returns: the held lock; release it with ``release()`` (or let it go out of scope).
+    /// - Throws: ``PipelineError/storeBusy(storePath:lockPath:holder:timeout:)`` (exit 5) on timeout;
+    ///   `StoreError.missingDirectory` / `.readOnly` when the lock file cannot be created;
+    ///   ``PipelineError/lockFailed(lockPath:detail:)`` for other OS errors.
+    public static func acquire(storePath: String, timeout: TimeInterval = 60, pollInterval: TimeInterval = 0.05,
+                               onWait: ((LockHolder?) -> Void)? = nil) throws -> StoreLock {
+        let lockPath = lockPath(forStore: storePath)
+        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            let code = errno
+            switch code {
+            case ENOENT, ENOTDIR: throw StoreError.missingDirectory(path: storePath)
+            case EACCES, EROFS, EPERM: throw StoreError.readOnly(path: storePath)
+            default: throw PipelineError.lockFailed(lockPath: lockPath, detail: String(cString: strerror(code)))
+            }
+        }
+        let start = Date()
+        var waited = false
+        while true {
+            if flock(fd, LOCK_EX | LOCK_NB) == 0 { break }
+            let code = errno
+            guard code == EWOULDBLOCK || code == EINTR else {
+                close(fd)
+                throw PipelineError.lockFailed(lockPath: lockPath, detail: String(cString: strerror(code)))
+            }
+            if code == EINTR { continue }
+            if !waited {
+                waited = true
+                onWait?(readHolder(fd: fd))
+            }
+            let elapsed = Date().timeIntervalSince(start)
+            if elapsed >= timeout {
+                let holder = readHolder(fd: fd)
+                close(fd)
+                throw PipelineError.storeBusy(storePath: storePath, lockPath: lockPath, holder: holder, timeout: timeout)
+            }
+            let pause = max(0.001, min(pollInterval, timeout - elapsed))
+            usleep(useconds_t(pause * 1_000_000))
+        }
+        // We hold the lock: name ourselves for whoever waits next.
+        let text = Array(LockHolder.current.fileText.utf8)
+        _ = ftruncate(fd, 0)
+        _ = text.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+        return StoreLock(path: lockPath, fd: fd, waited: waited, waitDuration: waited ? Date().timeIntervalSince(start) : 0)
+    }
+
+    /// The current holder named in a store's lock file, or nil (no file, or not written yet).
+    /// The file names the *last* holder: it says nothing about whether the lock is held now.
+    public static func recordedHolder(storePath: String) -> LockHolder? {
+        let fd = open(lockPath(forStore: storePath), O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        return readHolder(fd: fd)
+    }
+
+    /// Whether this lock is still held (false after ``release()``).
+    public var isHeld: Bool {
+        mutex.lock()
+        defer { mutex.unlock() }
+        return fd >= 0
+    }
+
+    /// Releases the lock (idempotent). The OS also releases it when the process ends.
+    public func release() {
+        mutex.lock()
+        defer { mutex.unlock() }
+        guard fd >= 0 else { return }
+        _ = ftruncate(fd, 0)
+        _ = flock(fd, LOCK_UN)
+        close(fd)
+        fd = -1
+    }
+
+    private static func readHolder(fd: Int32) -> LockHolder? {
+        var buffer = [UInt8](repeating: 0, count: 1024)
+        let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { return nil }
+        return LockHolder(fileText: String(decoding: buffer[..<count], as: UTF8.self))
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+/// Draws progress as one self-overwriting line on a terminal (stderr), never on stdout.
+///
+/// Exists only when the descriptor is a terminal and progress is enabled, so piped output,
+/// CI logs and `--format json` runs stay free of bars:
+/// ```swift
+/// let sink = TerminalProgressBar.standardError(enabled: !global.noProgress)   // nil when not a TTY
+/// ```
+public final class TerminalProgressBar: ProgressSink, @unchecked Sendable {
+    public let fileDescriptor: Int32
+    private let mutex = NSLock()
+
+    /// A bar on stderr, or nil when disabled (`--no-progress`), when stderr is not a terminal, or when `TERM=dumb`.
+    public static func standardError(enabled: Bool = true) -> TerminalProgressBar? {
+        TerminalProgressBar(fileDescriptor: STDERR_FILENO, enabled: enabled,
+                            environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// A bar on `fileDescriptor`, or nil when it is disabled, stdout, or not a terminal.
+    public init?(fileDescriptor: Int32, enabled: Bool = true, environment: [String: String] = [:]) {
+        guard enabled, fileDescriptor != STDOUT_FILENO, isatty(fileDescriptor) == 1, environment["TERM"] != "dumb" else { return nil }
+        self.fileDescriptor = fileDescriptor
+    }
+
+    public func draw(_ state: ProgressState) {
+        write("\r" + fitted(state.rendered()) + "\u{1B}[K")
+    }
+
+    public func end(_ state: ProgressState) {
+        write("\r" + fitted(state.rendered()) + "\u{1B}[K\n")
+    }
+
+    /// Cuts the line to the terminal's width so that `\r` can overwrite it.
+    private func fitted(_ line: String) -> String {
+        var size = winsize()
+        let columns = ioctl(fileDescriptor, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 ? Int(size.ws_col) : 100
+        return line.count < columns ? line : String(line.prefix(max(1, columns - 1)))
+    }
+
+    private func write(_ text: String) {
+        mutex.lock()
+        defer { mutex.unlock() }
+        let bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { Foundation.write(fileDescriptor, $0.baseAddress, $0.count) }
+            if n <= 0 { if errno == EINTR { continue }; return }
+            offset += n
+        }
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+import Yams
+
+/// Reads hook files (SPEC §5) into `Hook` values, with located errors.
+public enum HookLoader {
+    static let hookKeys = ["id", "after", "description", "steps", "onViolation", "variables"]
+    static let updateKeys = ["entity", "predicate", "arguments", "propertiesToUpdate", "includesSubentities", "resultType"]
+    static let deleteKeys = ["entity", "predicate", "arguments", "includesSubentities", "resultType"]
+
+    /// Parses one hook file. Entities, attributes and predicates are checked against the model
+    /// separately (`HookChecker`), since that needs the model of version `after`.
+    /// - Throws: `DiagnosticList` with every error.
+    public static func load(yaml: String, file: String) throws(DiagnosticList) -> Hook {
+        var r = YAMLReader(file: file, text: yaml)
+        let hook = parse(&r, yaml: yaml)
+        let diagnostics = r.finished()
+        if let hook, !diagnostics.contains(where: { $0.severity == .error }) { return hook }
+        throw DiagnosticList(diagnostics)
+    }
+
+    /// Reads a hook file from disk.
+    public static func load(path: String) throws(DiagnosticList) -> Hook {
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            throw DiagnosticList([.error("cannot read hook file", at: SourceLocation(file: path, line: 1, column: 1))])
+        }
+        var hook = try load(yaml: text, file: path)
+        hook.checksum = SHA256.hex(Array(data))
+        return hook
+    }
+
+    static func parse(_ r: inout YAMLReader, yaml: String) -> Hook? {
+        guard let root = r.compose() else {
+            if r.diagnostics.isEmpty { r.error("the hook file is empty", at: nil, hint: "start with `after: N` and `steps:`") }
+            return nil
+        }
+        guard let entries = r.entries(of: root, what: "a hook file", allowed: hookKeys) else { return nil }
+        let defaultID = ((r.file as NSString).lastPathComponent as NSString).deletingPathExtension
+        var id = defaultID, idLocation = SourceLocation(file: r.file, line: 1, column: 1)
+        var after: Int?, afterLocation = r.location(root)
+        var description: String?
+        var steps: [HookStep] = []
+        var stepLocations: [SourceLocation] = []
+        var variables: [String: String] = [:]
+        var policy = ViolationPolicy.rollback
+        var sawSteps = false
+        for (key, _, value) in entries {
+            switch key {
+            case "id":
+                id = r.string(value, what: "id") ?? id
+                idLocation = r.location(value)
+                if id.isEmpty { r.error("id cannot be empty", at: value) }
+            case "after":
+                after = r.int(value, what: "after", minimum: 1)
+                afterLocation = r.location(value)
+            case "description": description = r.string(value, what: "description")
+            case "variables": variables = r.stringMap(value, what: "variables") ?? [:]
+            case "onViolation":
+                guard let text = r.string(value, what: "onViolation") else { continue }
+                guard let p = ViolationPolicy(rawValue: text) else {
+                    r.error("unknown onViolation '\(text)'", at: value,
+                            hint: NameSuggestion.hint(for: text, in: ViolationPolicy.allCases.map(\.rawValue)) ?? "use rollback or warn")
+                    continue
+                }
+                policy = p
+            case "steps":
+                sawSteps = true
+                guard case .sequence(let list) = value, !list.isEmpty else {
+                    r.error("steps must be a non-empty list", at: value, hint: "e.g. - batchUpdate: { entity: Recipe, … }")
+                    continue
+                }
+                for item in list {
+                    if let (step, location) = parseStep(item, &r) { steps.append(step); stepLocations.append(location) }
+                }
+            default: break
+            }
+        }
+        if !entries.contains(where: { $0.key == "after" }) {
+            r.error("missing 'after'", at: root, hint: "add `after: N`: the model version after which the hook runs")
+        }
+        if !sawSteps { r.error("missing 'steps'", at: root, hint: "add a list of batchUpdate / batchDelete steps") }
+        guard let after else { return nil }
+        var hook = Hook(id: id, after: after, description: description, steps: steps, variables: variables, onViolation: policy,
+                        file: r.file, checksum: SHA256.hex(yaml), source: yaml, afterLocation: afterLocation, idLocation: idLocation)
+        hook.stepLocations = stepLocations
+        return hook
+    }
+
+    static func parseStep(_ node: Node, _ r: inout YAMLReader) -> (HookStep, SourceLocation)? {
+        guard let entries = r.entries(of: node, what: "a step", allowed: ["batchUpdate", "batchDelete"]) else { return nil }
+        guard entries.count == 1, let (kind, _, body) = entries.first else {
+            r.error("a step is exactly one of batchUpdate or batchDelete", at: node)
+            return nil
+        }
+        let allowed = kind == "batchUpdate" ? updateKeys : deleteKeys
+        guard let fields = r.entries(of: body, what: kind, allowed: allowed) else { return nil }
+        var entity: String?
+        var entityLocation = r.location(body)
+        var predicate: String?, predicateOrigin: SourceLocation?
+        var arguments: [PredicateArgument] = []
+        var properties: [String: UpdateValue] = [:]
+        var valueOrigins: [String: SourceLocation] = [:]
+        var includes = true
+        var resultType: String?
+        var resultNode: Node?
+        for (key, _, value) in fields {
+            switch key {
+            case "entity":
+                entity = r.string(value, what: "entity")
+                entityLocation = r.location(value)
+            case "predicate":
+                predicate = r.string(value, what: "predicate")
+                predicateOrigin = ModelParser.stringStart(value, &r)
+            case "arguments":
+                guard case .sequence(let list) = value else { r.error("arguments must be a list", at: value); continue }
+                for item in list {
+                    switch item {
+                    case .scalar(let s): arguments.append(.text(s.string))
+                    case .sequence(let inner): arguments.append(.list(inner.compactMap(\.string)))
+                    default: r.error("an argument is a value or a list of values", at: item)
+                    }
+                }
+            case "propertiesToUpdate":
+                guard let list = r.entries(of: value, what: "propertiesToUpdate", allowed: []) else { continue }
+                for (name, _, v) in list {
+                    switch v {
+                    case .scalar(let s):
+                        // `$VAR` and `%@` are expressions; every other scalar is a literal of the attribute's type
+                        // (write `{ value: "$x" }` for a literal starting with `$`).
+                        let text = s.string
+                        let isReference = text.hasPrefix("$") || text == "%@"
+                        properties[name] = isReference ? .expression(text) : .literal(text)
+                        valueOrigins[name] = ModelParser.stringStart(v, &r)
+                    case .mapping:
+                        guard let spec = r.entries(of: v, what: "the value of '\(name)'", allowed: ["expression", "value"]),
+                              spec.count == 1, let (form, _, inner) = spec.first, let text = r.string(inner, what: form) else {
+                            r.error("write `{ expression: \"rating + 1\" }` or `{ value: 3 }`", at: v)
+                            continue
+                        }
+                        properties[name] = form == "expression" ? .expression(text) : .literal(text)
+                        valueOrigins[name] = ModelParser.stringStart(inner, &r)
+                    default:
+                        r.error("the value of '\(name)' must be a literal or { expression: … }", at: v)
+                    }
+                }
+            case "includesSubentities": includes = r.bool(value, what: "includesSubentities") ?? true
+            case "resultType":
+                resultType = r.string(value, what: "resultType")
+                resultNode = value
+            default: break
+            }
+        }
+        guard let entity else {
+            r.error("\(kind) needs an 'entity'", at: body)
+            return nil
+        }
+        if kind == "batchUpdate" {
+            if properties.isEmpty { r.error("batchUpdate needs 'propertiesToUpdate'", at: body) }
+            var request = BatchUpdateRequest(entity: entity, predicate: predicate, arguments: arguments, propertiesToUpdate: properties)
+            request.includesSubentities = includes
+            request.predicateOrigin = predicateOrigin
+            request.valueOrigins = valueOrigins
+            if let resultType {
+                guard let t = BatchUpdateResultType(rawValue: resultType) else {
+                    r.error("unknown resultType '\(resultType)'", at: resultNode,
+                            hint: NameSuggestion.hint(for: resultType, in: BatchUpdateResultType.allCases.map(\.rawValue)))
+                    return nil
+                }
+                request.resultType = t
+            }
+            return (.batchUpdate(request), entityLocation)
+        }
+        var request = BatchDeleteRequest(entity: entity, predicate: predicate, arguments: arguments)
+        request.includesSubentities = includes
+        request.predicateOrigin = predicateOrigin
+        if let resultType {
+            guard let t = BatchDeleteResultType(rawValue: resultType) else {
+                r.error("unknown resultType '\(resultType)'", at: resultNode,
+                        hint: NameSuggestion.hint(for: resultType, in: BatchDeleteResultType.allCases.map(\.rawValue)))
+                return nil
+            }
+            request.resultType = t
+        }
+        return (.batchDelete(request), entityLocation)
+    }
+}

@@ -1,0 +1,85 @@
+/// Infers lightweight migrations between model versions (SPEC §4). Pure: models and layouts in,
+/// `VersionStep` plans (with their exact SQL) or refusals out.
+///
+/// ```swift
+/// let steps = try MappingInference.plan(models: history.models, from: 1, to: 4, sourceLayout: metadata.layout)
+/// for step in steps { print(step.sqlText.joined(separator: ";\n")) }
+/// ```
+public enum MappingInference {
+    /// The plan of one step between consecutive versions.
+    /// - Parameters:
+    ///   - source: the model the store is at.
+    ///   - sourceLayout: the store's recorded layout (never names guessed from the model).
+    ///   - destination: the next version.
+    ///   - earlier: names of every version up to `source` (a `renamedFrom` naming one of them is an old rename).
+    /// - Throws: `MappingError` listing every change that cannot be inferred.
+    public static func step(from source: Model, sourceLayout: StoreLayout, to destination: Model,
+                            earlier: EarlierNames) throws(MappingError) -> VersionStep {
+        let corr = ModelCorrespondence(source: source, destination: destination, earlier: earlier)
+        guard corr.refusals.isEmpty else { throw MappingError(corr.refusals) }
+        let analysis = ChangeAnalysis(corr, sourceLayout: sourceLayout)
+        guard analysis.refusals.isEmpty else { throw MappingError(analysis.refusals) }
+        let layout = LayoutBuilder.layout(for: destination, keeping: analysis.keeping)
+        let planner = TablePlanner(corr, source: sourceLayout, destination: layout)
+        guard planner.refusals.isEmpty else { throw MappingError(planner.refusals) }
+        return VersionStep(fromVersion: source.version, toVersion: destination.version, changes: analysis.changes,
+                           tableActions: planner.actions, operations: planner.operations,
+                           sourceLayout: sourceLayout, destinationLayout: layout)
+    }
+
+    /// The steps from version `from` to version `to`, one per consecutive pair of versions.
+    /// - Parameters:
+    ///   - models: every version (any order).
+    ///   - sourceLayout: the layout the store has at `from` (its recorded layout); nil = a store created at `from`.
+    /// - Throws: `MappingError` with the refusals of the first step that has any.
+    public static func plan(models: [Model], from: Int, to: Int, sourceLayout: StoreLayout? = nil) throws(MappingError) -> [VersionStep] {
+        let sorted = models.sorted { $0.version < $1.version }
+        guard let start = sorted.firstIndex(where: { $0.version == from }) else { return [] }
+        var earlier = EarlierNames(Array(sorted[...start]))
+        var layout = sourceLayout ?? LayoutBuilder.layout(for: sorted[start])
+        var steps: [VersionStep] = []
+        var index = start
+        while index + 1 < sorted.count, sorted[index + 1].version <= to {
+            let step = try step(from: sorted[index], sourceLayout: layout, to: sorted[index + 1], earlier: earlier)
+            steps.append(step)
+            layout = step.destinationLayout
+            index += 1
+            earlier.add(sorted[index])
+        }
+        return steps
+    }
+
+    /// `strata lint`: non-inferable changes (errors) and destructive changes (warnings) between
+    /// consecutive versions.
+    public static func lint(_ models: [Model]) -> [Diagnostic] {
+        let sorted = models.sorted { $0.version < $1.version }
+        guard let first = sorted.first else { return [] }
+        var diagnostics: [Diagnostic] = []
+        var earlier = EarlierNames([first])
+        var layout = LayoutBuilder.layout(for: first)
+        for (source, destination) in zip(sorted, sorted.dropFirst()) {
+            do {
+                let step = try step(from: source, sourceLayout: layout, to: destination, earlier: earlier)
+                layout = step.destinationLayout
+                for change in step.destructiveChanges {
+                    let location = locate(change, in: source)
+                    diagnostics.append(Diagnostic(.warning, "v\(source.version) → v\(destination.version): \(change.property.map { "\(change.entity).\($0)" } ?? change.entity) is \(change.detail)",
+                                                  at: location, hint: "data is lost when stores migrate; keep it, or move the data in a hook first")
+                        .withSource(source.source))
+                }
+            } catch {
+                diagnostics += error.refusals.map { $0.diagnostic.withSource(destination.source) }
+                layout = LayoutBuilder.layout(for: destination)
+            }
+            earlier.add(destination)
+        }
+        return diagnostics
+    }
+
+    /// Where a removed entity or property was declared (in the source model).
+    static func locate(_ change: MappingChange, in model: Model) -> SourceLocation? {
+        guard let e = model.entity(change.entity) else { return nil }
+        if let p = change.property { return e.attribute(p)?.location ?? e.relationship(p)?.location ?? e.location }
+        return e.location
+    }
+}

@@ -1,0 +1,301 @@
+extension TablePlanner {
+    static func temporaryName(_ table: String) -> String { "strata_new_\(table)" }
+
+    // MARK: in place or rebuild
+
+    mutating func classify() {
+        var consumers: [String: Int] = [:]
+        for p in plans { if let s = p.sourceTable { consumers[s, default: 0] += 1 } }
+        for i in plans.indices { firstPass(&plans[i], consumers: consumers) }
+        // Renames in place must not collide with another in-place table's current name, and foreign keys
+        // kept in place must still point at the right table once SQLite has renamed what it renames.
+        var changed = true
+        while changed {
+            changed = false
+            let inPlace = plans.filter { $0.kind == .alter }
+            let renames = Dictionary(inPlace.compactMap { p in p.sourceTable.map { ($0, p.spec.name) } }, uniquingKeysWith: { a, _ in a })
+            let inPlaceSources = Set(inPlace.compactMap { $0.sourceTable?.lowercased() })
+            for i in plans.indices where plans[i].kind == .alter {
+                let p = plans[i]
+                var reason: String?
+                if p.sourceTable != p.spec.name, inPlaceSources.contains(p.spec.name.lowercased()) {
+                    reason = "its new name is still taken by another table during the step"
+                }
+                let sourceSpec = src.table(p.sourceTable!)!
+                for (s, d) in p.carried {
+                    guard let ref = sourceSpec.column(s)?.references else { continue }
+                    if (renames[ref] ?? ref) != p.spec.column(d)?.references {
+                        reason = "the foreign key \(d) points at a table that is rebuilt under a new name"
+                    }
+                }
+                if let reason { plans[i].kind = .rebuild; plans[i].reasons = [reason]; changed = true }
+            }
+        }
+    }
+
+    private func firstPass(_ plan: inout Plan, consumers: [String: Int]) {
+        guard plan.kind != .create, let sourceTable = plan.sourceTable, let sourceSpec = src.table(sourceTable) else { return }
+        var reasons: [String] = []
+        var carried: [String: String] = [:]
+        var doubly: Set<String> = []
+        if let filter = plan.filter { reasons.append("only the objects of \(filter.joined(separator: ", ")) stay in it") }
+        if consumers[sourceTable, default: 0] > 1 { reasons.append("its objects are split over several tables") }
+        for (column, source) in plan.columns {
+            switch source {
+            case .column(let c):
+                if carried[c] != nil { doubly.insert(c) }
+                carried[c] = column.name
+                guard let old = sourceSpec.column(c) else { reasons.append("column \(column.name) changes"); continue }
+                if old.sqlType != column.sqlType || old.isPrimaryKey != column.isPrimaryKey || old.isNotNull != column.isNotNull
+                    || old.onDelete != column.onDelete || (old.references == nil) != (column.references == nil) {
+                    reasons.append(old.onDelete != column.onDelete ? "ON DELETE of \(column.name) changes" : "column \(column.name) changes")
+                }
+            case .entityName(_, nil):
+                carried["_entity"] = column.name
+            case .entityName(_, _?):
+                break   // added in place with a DEFAULT
+            case .constant(let v):
+                if column.isPrimaryKey || (column.isNotNull && v.isNull) || (column.references != nil && !v.isNull) {
+                    reasons.append("column \(column.name) cannot be added in place")
+                }
+            case .byKind(let branches) where branches.allSatisfy(\.value.isConstant) && !column.isNotNull && column.references == nil:
+                break
+            case .cast(let c, let type):
+                reasons.append("column \(column.name) converts to \(type)")
+                _ = c
+            default:
+                reasons.append("column \(column.name) is filled from other values")
+            }
+        }
+        for c in doubly { reasons.append("column \(c) is copied into several columns") }
+        let dropped = sourceSpec.columns.map(\.name).filter { carried[$0] == nil }
+        if !dropped.isEmpty { reasons.append("column\(dropped.count > 1 ? "s" : "") \(dropped.joined(separator: ", ")) dropped") }
+        if sourceSpec.primaryKey.map({ carried[$0] ?? "?" }) != plan.spec.primaryKey { reasons.append("its primary key changes") }
+        // A renamed column must not take a name another source column still holds.
+        let sourceNames = Set(sourceSpec.columns.map { $0.name.lowercased() })
+        for (s, d) in carried where s != d && sourceNames.contains(d.lowercased()) && s.lowercased() != d.lowercased() {
+            reasons.append("columns \(s) and \(d) swap names")
+        }
+        plan.carried = carried
+        if reasons.isEmpty { plan.kind = .alter } else { plan.kind = .rebuild; plan.reasons = reasons }
+    }
+
+    // MARK: SQL
+
+    mutating func emit() {
+        let q = SQL.quote
+        var dropIndexes: [MigrationOperation] = []
+        var copies: [MigrationOperation] = []
+        var alters: [MigrationOperation] = []
+        var renames: [MigrationOperation] = []
+        var backfills: [MigrationOperation] = []
+        var checks: [MigrationOperation] = []
+        var indexes: [MigrationOperation] = []
+        var reasons: [String: [String]] = [:]   // destination table → reasons for an in-place change
+
+        for p in plans {
+            let name = p.spec.name
+            switch p.kind {
+            case .create, .rebuild, .drop:
+                let temp = Self.temporaryName(name)
+                copies.append(.execute(SQLStatement(SchemaSQL.createTable(p.spec, named: temp))))
+                if let fill = p.linkFill {
+                    copies.append(.execute(SQLStatement("INSERT INTO \(q(temp)) (\(SQL.quoteList(p.spec.columns.map(\.name)))) \(fill.sql)", fill.arguments)))
+                } else if let sourceTable = p.sourceTable {
+                    var exprs: [String] = []
+                    var args: [Value] = []
+                    for (_, source) in p.columns { let s = source.selectSQL(); exprs.append(s.sql); args += s.arguments }
+                    var sql = "INSERT INTO \(q(temp)) (\(SQL.quoteList(p.columns.map(\.spec.name)))) SELECT \(exprs.joined(separator: ", ")) FROM \(q(sourceTable)) AS \(q(ColumnSource.oldAlias))"
+                    if let filter = p.filter {
+                        sql += " WHERE \(q(ColumnSource.oldAlias)).\"_entity\" IN (\(placeholders(filter.count)))"
+                        args += filter.map(Value.text)
+                    }
+                    copies.append(.execute(SQLStatement(sql, args)))
+                    if p.spec.kind == .entity {
+                        copies.append(.execute(SQLStatement(#"DELETE FROM "sqlite_sequence" WHERE "name" = ?"#, [.text(temp)])))
+                        copies.append(.execute(SQLStatement(
+                            #"INSERT INTO "sqlite_sequence" ("name", "seq") SELECT ?, max(coalesce((SELECT max("seq") FROM "sqlite_sequence" WHERE "name" = ?), 0), coalesce((SELECT max("_pk") FROM "# + q(temp) + "), 0))",
+                            [.text(temp), .text(sourceTable)])))
+                    }
+                }
+                renames.append(.execute(SQLStatement("ALTER TABLE \(q(temp)) RENAME TO \(q(name))")))
+                for index in p.spec.indexes {
+                    if index.isUnique, !hadUnique(index, plan: p) { checks.append(.check(duplicateCheck(index, table: p.spec))) }
+                    indexes.append(.execute(SQLStatement(SchemaSQL.createIndex(index, on: name))))
+                }
+                actions.append(TableAction(table: name, sourceTable: p.sourceTable, kind: p.kind, reasons: p.reasons))
+            case .alter:
+                let sourceTable = p.sourceTable!
+                let sourceSpec = src.table(sourceTable)!
+                var why: [String] = []
+                if sourceTable != name {
+                    alters.append(.execute(SQLStatement("ALTER TABLE \(q(sourceTable)) RENAME TO \(q(name))")))
+                    why.append("renamed from \(sourceTable)")
+                }
+                for (s, d) in p.carried.sorted(by: { $0.key < $1.key }) where s != d {
+                    alters.append(.execute(SQLStatement("ALTER TABLE \(q(name)) RENAME COLUMN \(q(s)) TO \(q(d))")))
+                    why.append("column \(s) renamed to \(d)")
+                }
+                var entityUpdate: [MigrationOperation] = []
+                var fills: [MigrationOperation] = []
+                for (column, source) in p.columns {
+                    switch source {
+                    case .entityName(let renamesMap, nil):
+                        let changed = renamesMap.filter { $0.key != $0.value }.sorted { $0.key < $1.key }
+                        if !changed.isEmpty {
+                            entityUpdate.append(.execute(SQLStatement(
+                                "UPDATE \(q(name)) SET \"_entity\" = CASE \"_entity\"" + String(repeating: " WHEN ? THEN ?", count: changed.count)
+                                    + " ELSE \"_entity\" END WHERE \"_entity\" IN (\(placeholders(changed.count)))",
+                                changed.flatMap { [Value.text($0.key), .text($0.value)] } + changed.map { .text($0.key) })))
+                            why.append("objects' entity renamed")
+                        }
+                    case .entityName(_, let single?):
+                        alters.append(.execute(SQLStatement("ALTER TABLE \(q(name)) ADD COLUMN \"_entity\" TEXT NOT NULL DEFAULT \(SQLLiteral.render(.text(single))!)")))
+                        why.append("column _entity added")
+                    case .constant(let v):
+                        let literal = v.isNull ? nil : SQLLiteral.render(v)
+                        var def = "ALTER TABLE \(q(name)) ADD COLUMN \(q(column.name)) \(column.sqlType)"
+                        if let literal { def += " DEFAULT \(literal)" }
+                        if let ref = column.references {
+                            def += " REFERENCES \(q(ref))(\"_pk\")"
+                            if let action = column.onDelete { def += " ON DELETE \(action)" }
+                        }
+                        alters.append(.execute(SQLStatement(def)))
+                        if !v.isNull, literal == nil { fills.append(.execute(SQLStatement("UPDATE \(q(name)) SET \(q(column.name)) = ?", [v]))) }
+                        why.append("column \(column.name) added")
+                    case .byKind(let branches):
+                        alters.append(.execute(SQLStatement("ALTER TABLE \(q(name)) ADD COLUMN \(q(column.name)) \(column.sqlType)")))
+                        for b in branches {
+                            guard case .constant(let v) = b.value, !v.isNull else { continue }
+                            fills.append(.execute(SQLStatement(
+                                "UPDATE \(q(name)) SET \(q(column.name)) = ? WHERE \"_entity\" IN (\(placeholders(b.destinationKinds.count)))",
+                                [v] + b.destinationKinds.map(Value.text))))
+                        }
+                        why.append("column \(column.name) added")
+                    default: break
+                    }
+                }
+                alters += entityUpdate + fills
+                // Indexes: keep those with the same name and (renamed) columns, drop the others, create the new.
+                var kept: Set<String> = []
+                for index in sourceSpec.indexes {
+                    let mapped = IndexSpec(name: index.name, columns: index.columns.map { p.carried[$0] ?? $0 }, isUnique: index.isUnique)
+                    if p.spec.indexes.contains(mapped) { kept.insert(index.name) }
+                    else { dropIndexes.append(.execute(SQLStatement("DROP INDEX IF EXISTS \(q(index.name))"))); why.append("index \(index.name) dropped") }
+                }
+                for index in p.spec.indexes where !kept.contains(index.name) {
+                    if index.isUnique, !hadUnique(index, plan: p) { checks.append(.check(duplicateCheck(index, table: p.spec))) }
+                    indexes.append(.execute(SQLStatement(SchemaSQL.createIndex(index, on: name))))
+                    why.append("index \(index.name) created")
+                }
+                reasons[name] = why
+                if !why.isEmpty { actions.append(TableAction(table: name, sourceTable: sourceTable, kind: .alter, reasons: why)) }
+            }
+        }
+        // Source tables nothing keeps in place are dropped (after their rows were copied).
+        let keptInPlace = Set(plans.filter { $0.kind == .alter }.compactMap(\.sourceTable)).union(unchanged)
+        var drops: [MigrationOperation] = []
+        for table in src.tables where !keptInPlace.contains(table.name) {
+            drops.append(.execute(SQLStatement("DROP TABLE \(q(table.name))")))
+            if !plans.contains(where: { $0.sourceTable == table.name }) {
+                actions.append(TableAction(table: table.name, sourceTable: table.name, kind: .drop, reasons: ["no longer in the model"]))
+            }
+        }
+        let (mandatory, mandatoryChecks) = mandatoryWork()
+        backfills += mandatory
+        checks += mandatoryChecks
+        let rebuilds = plans.contains { $0.kind == .rebuild } || !drops.isEmpty
+        var ops: [MigrationOperation] = []
+        if rebuilds { ops.append(.saveUserObjects) }
+        ops += preChecks.map(MigrationOperation.check)
+        ops += dropIndexes + copies + drops + alters + renames + backfills + checks + indexes
+        if rebuilds { ops += [.restoreUserObjects, .foreignKeyCheck] }
+        operations = ops
+        actions.sort { ($0.table, $0.kind.rawValue) < ($1.table, $1.kind.rawValue) }
+    }
+
+    /// Whether the source table already had this uniqueness (then its data is known to be unique).
+    private func hadUnique(_ index: IndexSpec, plan: Plan) -> Bool {
+        guard let sourceTable = plan.sourceTable, let spec = src.table(sourceTable) else { return plan.kind == .create }
+        return spec.indexes.contains { $0.isUnique && $0.columns.map { plan.carried[$0] ?? "?" } == index.columns }
+    }
+
+    private func entityExpression(_ table: TableSpec, alias: String) -> (String, [Value]) {
+        table.column("_entity") != nil ? ("\(alias).\"_entity\"", []) : ("?", [.text(table.rootEntity ?? table.name)])
+    }
+
+    private func duplicateCheck(_ index: IndexSpec, table: TableSpec) -> MigrationCheck {
+        let q = SQL.quote
+        let (entity, args) = entityExpression(table, alias: "t")
+        let cols = index.columns.map(q)
+        let sql = "SELECT t.\"_pk\", \(entity), \(cols.map { "t.\($0)" }.joined(separator: ", ")) FROM \(q(table.name)) AS t"
+            + " WHERE (\(cols.map { "t.\($0)" }.joined(separator: ", "))) IN (SELECT \(cols.joined(separator: ", ")) FROM \(q(table.name))"
+            + " WHERE \(cols.map { "\($0) IS NOT NULL" }.joined(separator: " AND ")) GROUP BY \(cols.joined(separator: ", ")) HAVING count(*) > 1)"
+            + " ORDER BY \(cols.map { "t.\($0)" }.joined(separator: ", ")), t.\"_pk\""
+        var columnToProperty: [String: String] = [:]
+        var owner = table.rootEntity ?? table.name
+        for e in (corr.destinationKinds[owner] ?? []).compactMap({ destination.entity($0) }) {
+            let storage = dst.storage(of: e.name)!
+            for (p, c) in storage.attributeColumns { columnToProperty[c] = p }
+            for (p, r) in storage.relationships where r.kind == .foreignKey { columnToProperty[r.column] = p }
+            if e.uniqueness.contains(where: { list in list.map { storage.attributeColumns[$0] ?? storage.relationships[$0]?.column ?? "" } == index.columns }) {
+                owner = e.name
+            }
+        }
+        return MigrationCheck(kind: .duplicates, entity: owner, properties: index.columns.map { columnToProperty[$0] ?? $0 },
+                              statement: SQLStatement(sql, args), code: 1551)
+    }
+
+    /// optional → non-optional and new non-optional attributes: NULLs get the default, or must not exist.
+    private func mandatoryWork() -> ([MigrationOperation], [MigrationOperation]) {
+        let q = SQL.quote
+        var updates: [MigrationOperation] = []
+        var checks: [MigrationOperation] = []
+        for p in plans where p.spec.kind == .entity && p.sourceTable != nil {
+            let table = p.spec
+            let members = (corr.destinationKinds[table.rootEntity!] ?? []).compactMap { destination.entity($0) }
+            let allKinds = Set(members.map(\.name))
+            func filter(_ kinds: [String]) -> (String, [Value]) {
+                guard table.column("_entity") != nil, Set(kinds) != allKinds else { return ("", []) }
+                return (" AND \"_entity\" IN (\(placeholders(kinds.count)))", kinds.map(Value.text))
+            }
+            let (entity, entityArgs) = entityExpression(table, alias: "t")
+            for e in members {
+                for a in e.attributes where !a.isOptional {
+                    guard let column = dst.storage(of: e.name)?.attributeColumns[a.name] else { continue }
+                    var nullable: [String] = []
+                    var missing: [String] = []
+                    for k in (corr.destinationKinds[e.name] ?? []) where corr.sourceEntity[k] != nil {
+                        if let m = corr.sourceAttribute(a, kind: k) { if m.attribute.isOptional { nullable.append(k) } }
+                        else if a.defaultValue == nil { missing.append(k) }
+                    }
+                    if !nullable.isEmpty {
+                        let (f, fargs) = filter(nullable)
+                        if let d = a.defaultValue {
+                            updates.append(.execute(SQLStatement("UPDATE \(q(table.name)) SET \(q(column)) = ? WHERE \(q(column)) IS NULL\(f)", [d] + fargs)))
+                        } else {
+                            checks.append(.check(MigrationCheck(
+                                kind: .nullInMandatoryAttribute, entity: e.name, properties: [a.name],
+                                statement: SQLStatement("SELECT t.\"_pk\", \(entity) FROM \(q(table.name)) AS t WHERE t.\(q(column)) IS NULL\(f.replacingOccurrences(of: "\"_entity\"", with: "t.\"_entity\"")) ORDER BY t.\"_pk\"", entityArgs + fargs),
+                                code: 1570)))
+                        }
+                    }
+                    if !missing.isEmpty {
+                        let (f, fargs) = filter(missing)
+                        checks.append(.check(MigrationCheck(
+                            kind: .rowsForNewMandatoryAttribute, entity: e.name, properties: [a.name],
+                            statement: SQLStatement("SELECT t.\"_pk\", \(entity) FROM \(q(table.name)) AS t WHERE 1\(f.replacingOccurrences(of: "\"_entity\"", with: "t.\"_entity\"")) ORDER BY t.\"_pk\"", entityArgs + fargs),
+                            code: 1570)))
+                    }
+                }
+                if e.isAbstract, let se = corr.sourceEntity[e.name], source.entity(se)?.isAbstract == false, table.column("_entity") != nil {
+                    checks.append(.check(MigrationCheck(
+                        kind: .rowsOfAbstractEntity, entity: e.name, properties: [],
+                        statement: SQLStatement("SELECT t.\"_pk\", t.\"_entity\" FROM \(q(table.name)) AS t WHERE t.\"_entity\" = ? ORDER BY t.\"_pk\"", [.text(e.name)]),
+                        code: 1550)))
+                }
+            }
+        }
+        return (updates, checks)
+    }
+}

@@ -1,0 +1,309 @@
+/// Turns a model correspondence and the two layouts into per-table actions and the ordered SQL of a
+/// version step. Pure.
+///
+/// Each destination table is derived from at most one source table: rows are copied (or kept in
+/// place) with one `ColumnSource` per column. A table whose change is only new columns (with constant
+/// values), renames, or `_entity` renames is altered in place; anything else is rebuilt with SQLite's
+/// 12-step procedure. Only the tables that change are touched.
+struct TablePlanner {
+    struct Plan {
+        var spec: TableSpec
+        var sourceTable: String?
+        /// Source entity names whose rows are copied; nil = every row.
+        var filter: [String]?
+        var columns: [(spec: ColumnSpec, source: ColumnSource)]
+        /// For a new join table filled from links held elsewhere: `SELECT own, other FROM …`.
+        var linkFill: (sql: String, arguments: [Value])?
+        var kind: TableAction.Kind = .rebuild
+        var reasons: [String] = []
+        /// Source column → destination column, for columns carried unchanged.
+        var carried: [String: String] = [:]
+    }
+
+    var refusals: [MappingRefusal] = []
+    var actions: [TableAction] = []
+    var operations: [MigrationOperation] = []
+
+    let corr: ModelCorrespondence
+    let src: StoreLayout
+    let dst: StoreLayout
+    var source: Model { corr.source }
+    var destination: Model { corr.destination }
+    var plans: [Plan] = []
+    var preChecks: [MigrationCheck] = []
+    /// Tables identical in both versions, with the same entities and optional flags: not planned at all.
+    var unchanged: Set<String> = []
+
+    /// The fast path that keeps long histories cheap: a step plans only the tables that change.
+    func isUnchanged(_ table: TableSpec) -> Bool {
+        guard let old = src.table(table.name), old == table else { return false }
+        guard table.kind == .entity, let root = table.rootEntity else {
+            // A join table: unchanged when both sides are unchanged entities (their names are in its spec).
+            return true
+        }
+        let members = (corr.destinationKinds[root] ?? []).compactMap { destination.entity($0) }
+        let sourceMembers = src.entities.values.filter { $0.table == table.name }.map(\.entity)
+        guard Set(members.map(\.name)) == Set(sourceMembers) else { return false }
+        for e in members {
+            guard corr.sourceEntity[e.name] == e.name, let s = source.entity(e.name), s.isAbstract == e.isAbstract,
+                  src.storage(of: e.name) == dst.storage(of: e.name) else { return false }
+            let a = source.allAttributes(of: e.name).map { "\($0.attribute.name):\($0.attribute.isOptional)" }
+            let b = destination.allAttributes(of: e.name).map { "\($0.attribute.name):\($0.attribute.isOptional)" }
+            if a != b { return false }
+        }
+        return true
+    }
+
+    init(_ corr: ModelCorrespondence, source: StoreLayout, destination: StoreLayout) {
+        self.corr = corr
+        self.src = source
+        self.dst = destination
+        for table in destination.tables {
+            if isUnchanged(table) { unchanged.insert(table.name); continue }
+            if let plan = table.kind == .entity ? planEntityTable(table) : planJoinTable(table) { plans.append(plan) }
+        }
+        guard refusals.isEmpty else { return }
+        classify()
+        emit()
+    }
+
+    mutating func refuse(_ entity: String, _ change: String, hint: String) {
+        refusals.append(MappingRefusal(fromVersion: source.version, toVersion: destination.version, entity: entity,
+                                       change: change, hint: hint, location: destination.entity(entity)?.location))
+    }
+
+    // MARK: entity tables
+
+    mutating func planEntityTable(_ table: TableSpec) -> Plan? {
+        let root = table.rootEntity!
+        let members = (corr.destinationKinds[root] ?? [])
+        let mapped = members.filter { corr.sourceEntity[$0] != nil }
+        let sourceTables = Set(mapped.compactMap { src.storage(of: corr.sourceEntity[$0]!)?.table })
+        if sourceTables.count > 1 {
+            let from = mapped.map { "\($0) (table \(src.storage(of: corr.sourceEntity[$0]!)!.table))" }.joined(separator: ", ")
+            refuse(root, "merges root hierarchies into one table: \(from)",
+                   hint: "keep them in separate hierarchies, or add the new hierarchy empty and move the objects in a hook")
+            return nil
+        }
+        guard let sourceTable = sourceTables.first else {
+            return Plan(spec: table, sourceTable: nil, filter: nil, columns: [], kind: .create, reasons: ["new table"])
+        }
+        let sourceKinds = mapped.map { corr.sourceEntity[$0]! }
+        let allKinds = src.entities.values.filter { $0.table == sourceTable }.map(\.entity)
+        let filter: [String]? = Set(sourceKinds) == Set(allKinds) ? nil : sourceKinds.sorted()
+        let sourceSpec = src.table(sourceTable)!
+        let owners = columnOwners(of: table, members: members)
+
+        var columns: [(ColumnSpec, ColumnSource)] = []
+        for column in table.columns {
+            let source: ColumnSource
+            switch column.name {
+            case "_pk": source = .column("_pk")
+            case "_entity":
+                if sourceSpec.column("_entity") != nil {
+                    source = .entityName(renames: Dictionary(uniqueKeysWithValues: mapped.map { (corr.sourceEntity[$0]!, $0) }), single: nil)
+                } else {
+                    source = .entityName(renames: [:], single: mapped.first!)
+                }
+            default:
+                switch owners[column.name] {
+                case .attribute(let owner, let a)?:
+                    source = attributeSource(a, owner: owner, sourceTable: sourceTable, copied: Set(sourceKinds))
+                case .relationship(let owner, let r)?:
+                    source = relationshipSource(r, owner: owner, sourceTable: sourceTable, copied: Set(sourceKinds))
+                case .order(let owner, let r)?:
+                    let m = corr.sourceRelationship(r, kind: owner)
+                    let storage = m.flatMap { src.storage(of: corr.sourceEntity[owner]!)?.relationships[$0.name] }
+                    if let storage, storage.kind == .inverseForeignKey, storage.table == sourceTable, let order = storage.orderColumn {
+                        source = .column(order)
+                    } else {
+                        source = .expression("\(SQL.quote(ColumnSource.oldAlias)).\"_pk\"", [])
+                    }
+                case nil: source = .constant(.null)
+                }
+            }
+            columns.append((column, source))
+        }
+        return Plan(spec: table, sourceTable: sourceTable, filter: filter, columns: columns)
+    }
+
+    enum ColumnOwner {
+        case attribute(String, Attribute)
+        case relationship(String, Relationship)
+        case order(String, Relationship)
+    }
+
+    func columnOwners(of table: TableSpec, members: [String]) -> [String: ColumnOwner] {
+        var owners: [String: ColumnOwner] = [:]
+        for m in members {
+            guard let e = destination.entity(m), let storage = dst.storage(of: m) else { continue }
+            for a in e.attributes { if let c = storage.attributeColumns[a.name] { owners[c] = .attribute(m, a) } }
+            for r in e.relationships {
+                if let s = storage.relationships[r.name], s.kind == .foreignKey, s.table == table.name { owners[s.column] = .relationship(m, r) }
+            }
+        }
+        for e in destination.entities {
+            for r in e.relationships {
+                if let s = dst.storage(of: e.name)?.relationships[r.name], s.kind == .inverseForeignKey, s.table == table.name,
+                   let order = s.orderColumn {
+                    owners[order] = .order(e.name, r)
+                }
+            }
+        }
+        return owners
+    }
+
+    /// Source columns (of any kind stored in the source table) holding `column`.
+    func sourceKindsHaving(_ column: String, in table: String) -> Set<String> {
+        Set(src.entities.values.filter { s in
+            s.table == table && (s.attributeColumns.values.contains(column)
+                || s.relationships.values.contains { $0.kind == .foreignKey && $0.table == table && $0.column == column })
+        }.map(\.entity))
+    }
+
+    func merge(_ branches: [(destinationKind: String, sourceKind: String, source: ColumnSource)],
+                       sourceTable: String, copied: Set<String>) -> ColumnSource {
+        guard let first = branches.first?.source else { return .constant(.null) }
+        // One source column, NULL for the other kinds that never had it: the column as it is.
+        let nonNull = Set(branches.map(\.source).filter { $0 != .constant(.null) })
+        if nonNull.count == 1, let only = nonNull.first {
+            switch only {
+            case .column(let c), .cast(let c, _):
+                let nullKinds = copied.subtracting(branches.filter { $0.source == only }.map(\.sourceKind))
+                if sourceKindsHaving(c, in: sourceTable).isDisjoint(with: nullKinds) { return only }
+            default: break
+            }
+        }
+        if branches.allSatisfy({ $0.source == first }) {
+            let others = copied.subtracting(branches.map(\.sourceKind))
+            if others.isEmpty || first == .constant(.null) { return first }
+            switch first {
+            case .column(let c), .cast(let c, _):
+                if sourceKindsHaving(c, in: sourceTable).isDisjoint(with: others) { return first }
+            default: break
+            }
+        }
+        var groups: [(source: ColumnSource, kinds: [(String, String)])] = []
+        for b in branches where b.source != .constant(.null) {
+            if let i = groups.firstIndex(where: { $0.source == b.source }) { groups[i].kinds.append((b.sourceKind, b.destinationKind)) }
+            else { groups.append((b.source, [(b.sourceKind, b.destinationKind)])) }
+        }
+        if groups.isEmpty { return .constant(.null) }
+        return .byKind(groups.map { KindBranch(sourceKinds: $0.kinds.map(\.0), destinationKinds: $0.kinds.map(\.1), value: $0.source) })
+    }
+
+    func attributeSource(_ a: Attribute, owner: String, sourceTable: String, copied: Set<String>) -> ColumnSource {
+        var branches: [(String, String, ColumnSource)] = []
+        for k in (corr.destinationKinds[owner] ?? []) {
+            guard let sk = corr.sourceEntity[k] else { continue }
+            if let m = corr.sourceAttribute(a, kind: k), let c = src.storage(of: sk)?.attributeColumns[m.name] {
+                branches.append((k, sk, m.attribute.type.sqlType == a.type.sqlType ? .column(c) : .cast(c, a.type.sqlType)))
+            } else {
+                branches.append((k, sk, .constant(a.defaultValue ?? .null)))
+            }
+        }
+        return merge(branches.map { ($0.0, $0.1, $0.2) }, sourceTable: sourceTable, copied: copied)
+    }
+
+    /// The link pairs of a source relationship, as `(table, own column, other column)`.
+    func links(_ storage: RelationshipStorage, owner sourceOwner: String, swapped: Bool) -> (table: String, own: String, other: String) {
+        let t: (String, String, String)
+        switch storage.kind {
+        case .foreignKey: t = (storage.table, "_pk", storage.column)
+        case .inverseForeignKey: t = (storage.table, storage.column, "_pk")
+        case .joinTable: t = (storage.table, storage.column, storage.otherColumn!)
+        }
+        return swapped ? (t.0, t.2, t.1) : t
+    }
+
+    /// Where a destination relationship's links are held in the source: its own source relationship,
+    /// or (when it is new) its inverse's, seen from the other side.
+    func sourceLinks(_ r: Relationship, owner: String, kind: String) -> (storage: RelationshipStorage, sourceOwner: String, swapped: Bool)? {
+        if let m = corr.sourceRelationship(r, kind: kind), let sk = corr.sourceEntity[kind],
+           let storage = src.storage(of: sk)?.relationships[m.name] {
+            return (storage, sk, false)
+        }
+        if let inverse = destination.effectiveInverse(of: r, in: owner), let sk = corr.sourceEntity[inverse.owner],
+           let m = corr.sourceRelationship(inverse.relationship, kind: inverse.owner),
+           let storage = src.storage(of: sk)?.relationships[m.name] {
+            return (storage, sk, true)
+        }
+        return nil
+    }
+
+    mutating func relationshipSource(_ r: Relationship, owner: String, sourceTable: String, copied: Set<String>) -> ColumnSource {
+        var branches: [(String, String, ColumnSource)] = []
+        for k in (corr.destinationKinds[owner] ?? []) {
+            guard let sk = corr.sourceEntity[k] else { continue }
+            guard let found = sourceLinks(r, owner: owner, kind: k) else { branches.append((k, sk, .constant(.null))); continue }
+            if !found.swapped, found.storage.kind == .foreignKey, found.storage.table == sourceTable {
+                branches.append((k, sk, .column(found.storage.column)))
+                continue
+            }
+            let l = links(found.storage, owner: found.sourceOwner, swapped: found.swapped)
+            let o = SQL.quote(ColumnSource.oldAlias)
+            let sql = "(SELECT l.\(SQL.quote(l.other)) FROM \(SQL.quote(l.table)) AS l WHERE l.\(SQL.quote(l.own)) = \(o).\"_pk\" AND l.\(SQL.quote(l.other)) IS NOT NULL ORDER BY l.\(SQL.quote(l.other)) LIMIT 1)"
+            branches.append((k, sk, .expression(sql, [])))
+            if found.storage.kind == .joinTable {
+                let check = "SELECT l.\(SQL.quote(l.own)), ? FROM \(SQL.quote(l.table)) AS l GROUP BY l.\(SQL.quote(l.own)) HAVING count(*) > 1 ORDER BY 1"
+                let c = MigrationCheck(kind: .multipleLinks, entity: k, properties: [r.name], statement: SQLStatement(check, [.text(k)]), code: 1590)
+                if !preChecks.contains(c) { preChecks.append(c) }
+            }
+        }
+        return merge(branches.map { ($0.0, $0.1, $0.2) }, sourceTable: sourceTable, copied: copied)
+    }
+
+    // MARK: join tables
+
+    mutating func planJoinTable(_ table: TableSpec) -> Plan? {
+        // The side that owns the `source` column.
+        var owner: (entity: String, relationship: Relationship)?
+        var inverseSide: (entity: String, relationship: Relationship)?
+        for e in destination.entities {
+            for r in e.relationships {
+                guard let s = dst.storage(of: e.name)?.relationships[r.name], s.kind == .joinTable, s.table == table.name else { continue }
+                if s.column == "source" { owner = (e.name, r) } else { inverseSide = (e.name, r) }
+            }
+        }
+        guard let owner else { return Plan(spec: table, sourceTable: nil, filter: nil, columns: [], kind: .create, reasons: ["new table"]) }
+        guard let found = sourceLinks(owner.relationship, owner: owner.entity, kind: owner.entity) else {
+            return Plan(spec: table, sourceTable: nil, filter: nil, columns: [], kind: .create, reasons: ["new table"])
+        }
+        let l = links(found.storage, owner: found.sourceOwner, swapped: found.swapped)
+        if found.storage.kind == .joinTable {
+            // Order columns: this side's and the inverse side's, when the source kept them.
+            func sourceOrder(_ side: (entity: String, relationship: Relationship)?) -> String? {
+                guard let side, let m = corr.sourceRelationship(side.relationship, kind: side.entity),
+                      let sk = corr.sourceEntity[side.entity], let s = src.storage(of: sk)?.relationships[m.name],
+                      s.kind == .joinTable else { return nil }
+                return s.orderColumn
+            }
+            var columns: [(ColumnSpec, ColumnSource)] = []
+            for c in table.columns {
+                switch c.name {
+                case "source": columns.append((c, .column(l.own)))
+                case "target": columns.append((c, .column(l.other)))
+                case "source_order":
+                    columns.append((c, sourceOrder(owner).map(ColumnSource.column) ?? rowNumber(partition: l.own, order: l.other)))
+                default:
+                    columns.append((c, sourceOrder(inverseSide).map(ColumnSource.column) ?? rowNumber(partition: l.other, order: l.own)))
+                }
+            }
+            return Plan(spec: table, sourceTable: found.storage.table, filter: nil, columns: columns)
+        }
+        let q = SQL.quote
+        var select = "SELECT l.\(q(l.own)), l.\(q(l.other))"
+        for c in table.columns where c.name.hasSuffix("_order") {
+            select += c.name == "source_order" ? ", row_number() OVER (PARTITION BY l.\(q(l.own)) ORDER BY l.\(q(l.other)))"
+                                               : ", row_number() OVER (PARTITION BY l.\(q(l.other)) ORDER BY l.\(q(l.own)))"
+        }
+        select += " FROM \(q(l.table)) AS l WHERE l.\(q(l.own)) IS NOT NULL AND l.\(q(l.other)) IS NOT NULL"
+        return Plan(spec: table, sourceTable: nil, filter: nil, columns: [], linkFill: (select, []), kind: .create,
+                    reasons: ["links of \(owner.entity).\(owner.relationship.name) move here from \(l.table)"])
+    }
+
+    func rowNumber(partition: String, order: String) -> ColumnSource {
+        let o = SQL.quote(ColumnSource.oldAlias)
+        return .expression("row_number() OVER (PARTITION BY \(o).\(SQL.quote(partition)) ORDER BY \(o).\(SQL.quote(order)))", [])
+    }
+}

@@ -1,0 +1,142 @@
+/// The plan of one version step (v → v+1): what changed, and the exact SQL that applies it.
+///
+/// Produced by `MappingInference` (pure), executed by the `Migrator` in one `BEGIN IMMEDIATE`
+/// transaction together with the metadata update. A store several versions behind runs one
+/// `VersionStep` per version.
+public struct VersionStep: Hashable, Sendable {
+    public var fromVersion: Int
+    public var toVersion: Int
+    /// What the model changes, as a person reads it (`strata diff`).
+    public var changes: [MappingChange]
+    /// What happens to each table the step touches.
+    public var tableActions: [TableAction]
+    /// The work, in order.
+    public var operations: [MigrationOperation]
+    /// The layout the store has before the step (its recorded layout).
+    public var sourceLayout: StoreLayout
+    /// The layout the store has after the step (recorded in the metadata).
+    public var destinationLayout: StoreLayout
+
+    public init(fromVersion: Int, toVersion: Int, changes: [MappingChange], tableActions: [TableAction],
+                operations: [MigrationOperation], sourceLayout: StoreLayout, destinationLayout: StoreLayout) {
+        self.fromVersion = fromVersion
+        self.toVersion = toVersion
+        self.changes = changes
+        self.tableActions = tableActions
+        self.operations = operations
+        self.sourceLayout = sourceLayout
+        self.destinationLayout = destinationLayout
+    }
+
+    /// Tables rebuilt with the 12-step procedure (destination names).
+    public var rebuiltTables: [String] { tableActions.filter { $0.kind == .rebuild }.map(\.table) }
+
+    /// Whether the step drops or rebuilds a table: it then runs with foreign keys off (checked by
+    /// `PRAGMA foreign_key_check` before commit), so that no inbound `ON DELETE CASCADE` fires.
+    public var needsForeignKeysOff: Bool {
+        tableActions.contains { $0.kind == .rebuild || $0.kind == .drop }
+    }
+
+    /// No SQL at all: only the metadata changes (equal hashes, or rule/default changes).
+    public var isMetadataOnly: Bool { operations.isEmpty }
+
+    /// Changes that lose data (removed entities, attributes, relationships).
+    public var destructiveChanges: [MappingChange] { changes.filter(\.isDestructive) }
+
+    /// Every SQL statement, in order, as text (checks included, user-object markers as comments).
+    public var sqlText: [String] { operations.map(\.sqlText) }
+}
+
+/// What a step does to one table.
+public struct TableAction: Hashable, Sendable, Codable {
+    public enum Kind: String, Hashable, Sendable, Codable {
+        /// A new table (possibly filled from existing links).
+        case create
+        /// Dropped (its entity or relationship was removed).
+        case drop
+        /// Rebuilt with SQLite's 12-step procedure.
+        case rebuild
+        /// Changed in place: `ALTER TABLE … RENAME / RENAME COLUMN / ADD COLUMN`, backfills, indexes.
+        case alter
+    }
+    public var table: String
+    /// The table's name before the step, when it existed.
+    public var sourceTable: String?
+    public var kind: Kind
+    /// Why, in a few words (e.g. "column rating dropped", "ON DELETE of author changes").
+    public var reasons: [String]
+
+    public init(table: String, sourceTable: String?, kind: Kind, reasons: [String]) {
+        self.table = table
+        self.sourceTable = sourceTable
+        self.kind = kind
+        self.reasons = reasons
+    }
+}
+
+/// One unit of work in a version step.
+public enum MigrationOperation: Hashable, Sendable {
+    /// DDL or DML with bound arguments.
+    case execute(SQLStatement)
+    /// A query that must return no rows; rows are violations (exit 3) and roll the step back.
+    case check(MigrationCheck)
+    /// Remember and drop the user's triggers and views (they are re-created by `.restoreUserObjects`).
+    case saveUserObjects
+    /// Re-create the user's triggers and views saved by `.saveUserObjects`, in their original order.
+    case restoreUserObjects
+    /// `PRAGMA foreign_key_check`: any row rolls the step back.
+    case foreignKeyCheck
+
+    public var sqlText: String {
+        switch self {
+        case .execute(let s): return s.description
+        case .check(let c): return "-- check: \(c.summary)\n\(c.statement.description)"
+        case .saveUserObjects: return "-- save and drop user triggers and views (re-created after the rebuild)"
+        case .restoreUserObjects: return "-- re-create user triggers and views"
+        case .foreignKeyCheck: return "PRAGMA foreign_key_check"
+        }
+    }
+}
+
+/// A data condition a step needs: violations are listed with object IDs, and the step rolls back.
+///
+/// The statement returns rows of `(_pk, entity name, values…)`.
+public struct MigrationCheck: Hashable, Sendable {
+    public enum Kind: String, Hashable, Sendable, Codable {
+        /// optional → non-optional without a default: no row may be NULL.
+        case nullInMandatoryAttribute
+        /// A new non-optional attribute without a default: the entity must have no rows.
+        case rowsForNewMandatoryAttribute
+        /// A new uniqueness constraint: no duplicates (the values columns are the group key).
+        case duplicates
+        /// An entity became abstract: it may have no objects of its own.
+        case rowsOfAbstractEntity
+        /// Links of a to-many stored in a join table move into a to-one column: at most one per object.
+        case multipleLinks
+    }
+    public var kind: Kind
+    public var entity: String
+    public var properties: [String]
+    public var statement: SQLStatement
+    /// The Core Data-style code reported for violations (1570 missing mandatory, 1551 uniqueness, …).
+    public var code: Int
+
+    public init(kind: Kind, entity: String, properties: [String], statement: SQLStatement, code: Int) {
+        self.kind = kind
+        self.entity = entity
+        self.properties = properties
+        self.statement = statement
+        self.code = code
+    }
+
+    public var summary: String {
+        let target = properties.isEmpty ? entity : "\(entity).\(properties.joined(separator: ", "))"
+        switch kind {
+        case .nullInMandatoryAttribute: return "\(target) has no NULLs (it becomes non-optional and has no default)"
+        case .rowsForNewMandatoryAttribute: return "\(entity) has no objects (new non-optional \(target) has no default)"
+        case .duplicates: return "no duplicates of \(target) (new uniqueness constraint)"
+        case .rowsOfAbstractEntity: return "\(entity) has no objects of its own (it becomes abstract)"
+        case .multipleLinks: return "each \(entity) has at most one link in \(target) (it moves into a to-one column)"
+        }
+    }
+}

@@ -1,0 +1,51 @@
+/// JUnit XML for CI dashboards: one `<testsuite>` per entity, one `<testcase>` per rule checked.
+/// A violated rule whose code counts as a failure has a `<failure>` with its count and samples;
+/// one that does not (`--fail-on`) passes, its samples in `<system-out>`.
+public struct JUnitReport: ReportRenderer {
+    public init() {}
+
+    public func render(_ report: Report) -> String {
+        var suites: [Suite] = []
+        if let audit = report.audit { suites += auditSuites(audit, report) }
+        let tests = suites.reduce(0) { $0 + $1.tests }
+        let failures = suites.reduce(0) { $0 + $1.failures }
+        var lines = [
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
+            "<testsuites name=\"\(ReportText.xml(report.title))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\" time=\"0\">",
+        ]
+        for suite in suites { lines += suite.lines }
+        lines.append("</testsuites>")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// One test suite: its name and test cases (already rendered).
+    struct Suite {
+        var name: String
+        var cases: [(lines: [String], failed: Bool)]
+        var tests: Int { cases.count }
+        var failures: Int { cases.filter(\.failed).count }
+        var lines: [String] {
+            ["  <testsuite name=\"\(ReportText.xml(name))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\" time=\"0\">"]
+                + cases.flatMap(\.lines) + ["  </testsuite>"]
+        }
+    }
+
+    func auditSuites(_ audit: AuditResult, _ report: Report) -> [Suite] {
+        ReportText.byEntity(audit.rules).map { entity, rules in
+            Suite(name: "audit.\(entity)", cases: rules.map { testCase($0, report) })
+        }
+    }
+
+    func testCase(_ rule: AuditRuleResult, _ report: Report) -> (lines: [String], failed: Bool) {
+        let open = "    <testcase classname=\"audit.\(ReportText.xml(rule.entity))\" name=\"\(ReportText.xml(ReportText.ruleName(rule)))\" time=\"0\">"
+        guard rule.count > 0 else { return (["    <testcase classname=\"audit.\(ReportText.xml(rule.entity))\" name=\"\(ReportText.xml(ReportText.ruleName(rule)))\" time=\"0\"/>"], false) }
+        var details = rule.samples.map(ReportText.sample)
+        if rule.count > rule.samples.count { details.append("… and \(rule.count - rule.samples.count) more") }
+        let body = ReportText.xml(details.joined(separator: "\n"))
+        let message = "\(rule.count) × \(rule.code.rawValue) \(rule.code.summary) (\(rule.subject): \(rule.constraint))"
+        if report.isFailure(rule) {
+            return ([open, "      <failure message=\"\(ReportText.xml(message))\" type=\"\(rule.code.rawValue)\">\(body)</failure>", "    </testcase>"], true)
+        }
+        return ([open, "      <system-out>\(ReportText.xml("warning: " + message + "\n"))\(body)</system-out>", "    </testcase>"], false)
+    }
+}

@@ -1,0 +1,53 @@
+/// GitHub-flavoured Markdown for a pull-request comment or a CI job summary: a heading, a summary
+/// line and one table row per violated rule (first samples inline).
+public struct MarkdownReport: ReportRenderer {
+    public init() {}
+
+    /// Samples shown per table row.
+    static let samplesPerRow = 3
+
+    public func render(_ report: Report) -> String {
+        var lines = ["## \(report.title)", ""]
+        if let audit = report.audit { lines += auditSection(audit, report) }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    func auditSection(_ audit: AuditResult, _ report: Report) -> [String] {
+        let failing = !audit.failures(failOn: report.failOn).isEmpty
+        var lines = ["\(failing ? "❌" : "✅") **Audit:** \(ReportText.summary(audit, report)) (\(cell(ReportText.context(audit))))", ""]
+        let violated = audit.violated
+        guard !violated.isEmpty else {
+            lines.append("No violations.")
+            return lines
+        }
+        lines.append("| Entity | Rule | Code | Count | Status | Samples |")
+        lines.append("|---|---|---:|---:|---|---|")
+        for rule in violated {
+            var samples = rule.samples.prefix(Self.samplesPerRow).map { "`\(cell($0.objectID))`" + ($0.value.map { " \(cell(quoted($0)))" } ?? " nil") }
+            if rule.count > min(rule.samples.count, Self.samplesPerRow) {
+                samples.append("… \(rule.count - min(rule.samples.count, Self.samplesPerRow)) more")
+            }
+            let status = report.isFailure(rule) ? "failure" : "warning"
+            lines.append("| \(cell(rule.entity)) | \(cell(ReportText.ruleName(rule))) | \(rule.code.rawValue) | \(rule.count) | \(status) | \(samples.joined(separator: "<br>")) |")
+        }
+        return lines
+    }
+
+    func quoted(_ s: String) -> String { "\"" + s + "\"" }
+
+    /// Text safe in a table cell: pipes, backticks, angle brackets and newlines escaped.
+    func cell(_ s: String) -> String {
+        var out = ""
+        for c in s {
+            switch c {
+            case "|": out += "\\|"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "`": out += "'"
+            case "\n", "\r": out += " "
+            default: out.append(c)
+            }
+        }
+        return out
+    }
+}

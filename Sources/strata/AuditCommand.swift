@@ -1,0 +1,109 @@
+import ArgumentParser
+import Foundation
+import Strata
+
+/// `strata audit`: checks the model's validation rules against the store's data (SPEC §7).
+struct AuditCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "audit",
+        abstract: "Audit the store's data against the model's validation rules.",
+        discussion: """
+            Exits 3 when a violation's code counts as a failure (--fail-on, default all codes), 0 otherwise.
+            Without --report the report goes to stdout; with --report FILE it is written there (its format
+            from --report-format, else from the file's extension) and stdout gets the text summary.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(name: .long, help: ArgumentHelp("Audit only this entity and its sub-entities (repeatable).", valueName: "entity"))
+    var entity: [String] = []
+
+    @Option(name: .long, help: "Report format: text, json, junit, markdown or html.")
+    var reportFormat: ReportFormat?
+
+    @Option(name: .long, help: ArgumentHelp("Write the report to this file.", valueName: "file"))
+    var report: String?
+
+    @Option(name: .long, help: "Sample objects kept per rule (counts are always exact).")
+    var maxSamples: Int = 20
+
+    @Option(name: .long, help: ArgumentHelp("Codes that count as failures, comma-separated (e.g. 1570,1610), or 'all'.", valueName: "codes"))
+    var failOn: String = "all"
+
+    mutating func validate() throws {
+        guard maxSamples >= 0 else { throw ValidationError("--max-samples must be 0 or more") }
+        _ = try failingCodes()
+    }
+
+    /// The `--fail-on` codes, nil for all.
+    func failingCodes() throws -> Set<AuditCode>? {
+        let items = failOn.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        if items.isEmpty || items == ["all"] { return nil }
+        var codes: Set<AuditCode> = []
+        for item in items {
+            guard let number = Int(item), let code = AuditCode(rawValue: number) else {
+                throw ValidationError("--fail-on: '\(item)' is not an audit code (codes: \(AuditCode.allCases.map(\.description).joined(separator: ", ")))")
+            }
+            codes.insert(code)
+        }
+        return codes
+    }
+
+    func run() async throws {
+        let path = try global.storePath()
+        let store = try Store.open(path: path, readOnly: true)
+        let metadata = try store.metadata()
+        let model = try storeModel(metadata, path: path)
+        var auditor = Auditor(model: model, layout: metadata.layout, storeUUID: metadata.storeUUID)
+        auditor.variables = global.variableValues
+        let scope: AuditScope = entity.isEmpty ? .full : .entities(entity)
+        let result = try store.wrap { try store.queue.read { db in try auditor.run(in: db, scope: scope, maxSamples: maxSamples) } }
+        let report = Report(title: "Strata audit", audit: result, failOn: try failingCodes())
+
+        if let file = self.report {
+            let format = reportFormat ?? Self.format(forFile: file)
+            do {
+                try report.render(as: format).write(toFile: file, atomically: true, encoding: .utf8)
+            } catch {
+                throw StoreError.other("cannot write the report to '\(file)': \(error.localizedDescription)")
+            }
+            if Output.isJSON {
+                print(report.render(as: .json), terminator: "")
+            } else {
+                Output.line(TextReport().render(report).trimmingCharacters(in: .newlines))
+                Output.note("report written to \(file) (\(format.rawValue))")
+            }
+        } else if Output.isJSON {
+            print(report.render(as: .json), terminator: "")
+        } else {
+            Output.result(report.render(as: reportFormat ?? .text).trimmingCharacters(in: .newlines))
+        }
+        if report.hasFailures { Output.setExitCode(.validationViolations) }
+    }
+
+    /// The model of the store's version: from `--models` when that directory exists (validation rules
+    /// change without a migration), checked against the recorded hashes; else the recorded copy.
+    func storeModel(_ metadata: StoreMetadata, path: String) throws -> Model {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: global.models, isDirectory: &isDirectory), isDirectory.boolValue {
+            let history = try global.loadModels()
+            let drift = StoreStatus.hashDrift(metadata, history: history)
+            if !drift.isEmpty { throw DriftError(path: path, items: drift) }
+            if let model = history.model(version: metadata.version) { return model }
+        }
+        return try ModelLoader.load(yaml: metadata.modelYAML, file: "\(path) (recorded model, version \(metadata.version))")
+    }
+
+    /// The report format a file name suggests: .json, .xml (JUnit), .md, .html; else text.
+    static func format(forFile file: String) -> ReportFormat {
+        switch URL(fileURLWithPath: file).pathExtension.lowercased() {
+        case "json": return .json
+        case "xml": return .junit
+        case "md", "markdown": return .markdown
+        case "html", "htm": return .html
+        default: return .text
+        }
+    }
+}
+
+extension ReportFormat: ExpressibleByArgument {}

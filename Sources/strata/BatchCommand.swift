@@ -1,0 +1,136 @@
+import ArgumentParser
+import Foundation
+import Strata
+
+/// `strata batch update|delete`: ad-hoc batch requests, one transaction each (SPEC §8).
+struct BatchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "batch", abstract: "Run a batch update or delete on the store.",
+        subcommands: [Update.self, Delete.self])
+
+    enum ResultKind: String, ExpressibleByArgument, CaseIterable, Sendable { case ids, count, status }
+    enum AuditMode: String, ExpressibleByArgument, CaseIterable, Sendable { case touched, none }
+    enum OnViolation: String, ExpressibleByArgument, CaseIterable, Sendable { case rollback, warn }
+
+    /// Options shared by both subcommands.
+    struct Common: ParsableArguments {
+        @Option(name: .long, help: "The entity.") var entity: String
+        @Option(name: .long, help: "A predicate selecting the objects (default: all).") var `where`: String?
+        @Option(name: .customLong("arg"), help: "A value for the next %@ or %K (repeatable).") var arguments: [String] = []
+        @Option(name: .long, help: "What to print: ids, count or status.") var result: ResultKind = .count
+        @Option(name: .long, help: "Write the change set as JSON to FILE.") var changesOut: String?
+        @Option(name: .long, help: "Audit the touched rows before commit: touched or none.") var audit: AuditMode = .touched
+        @Option(name: .long, help: "On violations: rollback or warn.") var onViolation: OnViolation = .rollback
+        @Option(name: .long, help: "Pin $NOW (ISO 8601).") var now: String?
+        @Flag(name: .long, help: "Only these objects, not sub-entities'.") var excludeSubentities = false
+
+        func context(_ global: GlobalOptions) throws -> PredicateContext {
+            var seconds = Date().timeIntervalSince1970
+            if let now {
+                guard let parsed = DateText.parse(now) else {
+                    throw Diagnostic.error("--now '\(now)' is not an ISO 8601 date", hint: "e.g. 2024-05-21T00:00:00Z")
+                }
+                seconds = parsed
+            }
+            return PredicateContext(variables: global.variableValues, now: seconds)
+        }
+
+        /// `--arg` values: `%K` takes them as keys, `%@` coerces them like literals.
+        var predicateArguments: [PredicateArgument] { arguments.map { .text($0) } }
+    }
+
+    struct Document: Encodable {
+        var operation: String
+        var entity: String
+        var count: Int
+        var objectIDs: [String]?
+        var changes: Changes
+    }
+
+    struct Changes: Encodable {
+        var updated: [String: [String]]
+        var deleted: [String: [String]]
+        var updatedCounts: [String: Int]
+        var deletedCounts: [String: Int]
+        init(_ c: ChangeSet) {
+            updated = c.updated.mapValues { $0.map(\.uri) }
+            deleted = c.deleted.mapValues { $0.map(\.uri) }
+            updatedCounts = c.updatedCounts
+            deletedCounts = c.deletedCounts
+        }
+    }
+
+    static func report(_ result: BatchResult, common: Common) throws {
+        if let path = common.changesOut {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            let body = ["updated": result.changes.updated.mapValues { $0.map(\.uri) },
+                        "deleted": result.changes.deleted.mapValues { $0.map(\.uri) }]
+            do {
+                try encoder.encode(body).write(to: URL(fileURLWithPath: path))
+            } catch {
+                throw StoreError.other("cannot write --changes-out '\(path)': \(error.localizedDescription)")
+            }
+        }
+        Output.json(Document(operation: result.kind.rawValue, entity: result.entity, count: result.count,
+                             objectIDs: result.objectIDs?.map(\.uri), changes: Changes(result.changes)))
+        switch common.result {
+        case .ids: for id in result.objectIDs ?? [] { Output.result(id.uri) }
+        case .count: Output.result(String(result.count))
+        case .status: Output.line(result.kind == .update ? "updated \(result.count) object(s)" : "deleted \(result.count) object(s)")
+        }
+    }
+
+    static func open(_ global: GlobalOptions) throws -> Store {
+        let store = try Store.open(path: try global.storePath())
+        _ = try store.metadata()
+        return store
+    }
+
+    struct Update: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Update every matching object in one SQL statement.")
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var common: Common
+        @Option(name: .customLong("set"), help: ArgumentHelp("KEY=VALUE: a literal of the attribute's type (repeatable).", valueName: "KEY=VALUE"))
+        var sets: [String] = []
+        @Option(name: .customLong("set-expr"), help: ArgumentHelp("KEY=EXPR: an expression over the row, e.g. rating=rating+1.", valueName: "KEY=EXPR"))
+        var setExpressions: [String] = []
+
+        func run() async throws {
+            var values: [String: UpdateValue] = [:]
+            for (list, make) in [(sets, UpdateValue.literal), (setExpressions, UpdateValue.expression)] {
+                for item in list {
+                    guard let eq = item.firstIndex(of: "="), eq != item.startIndex else {
+                        throw Diagnostic.error("'\(item)' is not KEY=VALUE", hint: "e.g. --set favorite=true")
+                    }
+                    values[String(item[..<eq])] = make(String(item[item.index(after: eq)...]))
+                }
+            }
+            guard !values.isEmpty else { throw Diagnostic.error("nothing to update", hint: "give --set KEY=VALUE or --set-expr KEY=EXPR") }
+            var request = BatchUpdateRequest(entity: common.entity, predicate: common.where, arguments: common.predicateArguments,
+                                             propertiesToUpdate: values)
+            request.includesSubentities = !common.excludeSubentities
+            request.resultType = common.result == .ids ? .updatedObjectIDs : common.result == .count ? .updatedObjectsCount : .statusOnly
+            if common.changesOut != nil { request.resultType = .updatedObjectIDs }
+            let store = try BatchCommand.open(global)
+            let result = try await store.execute(request, context: try common.context(global))
+            try BatchCommand.report(result, common: common)
+        }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete every matching object, applying the delete rules.")
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var common: Common
+
+        func run() async throws {
+            var request = BatchDeleteRequest(entity: common.entity, predicate: common.where, arguments: common.predicateArguments)
+            request.includesSubentities = !common.excludeSubentities
+            request.resultType = common.result == .ids ? .objectIDs : common.result == .count ? .count : .statusOnly
+            if common.changesOut != nil { request.resultType = .objectIDs }
+            let store = try BatchCommand.open(global)
+            let result = try await store.execute(request, context: try common.context(global))
+            try BatchCommand.report(result, common: common)
+        }
+    }
+}

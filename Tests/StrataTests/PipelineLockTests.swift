@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+@testable import Strata
+
+@Suite struct PipelineLockTests {
+    let store = TestStore.directory() + "/app.sqlite"
+
+    @Test func freeLockIsTakenAtOnceAndNamesTheHolder() throws {
+        let lock = try StoreLock.acquire(storePath: store, timeout: 0)
+        #expect(lock.path == store + "-strata.lock")
+        #expect(!lock.waited)
+        #expect(lock.waitDuration == 0)
+        let holder = try #require(StoreLock.recordedHolder(storePath: store))
+        #expect(holder.pid == getpid())
+        #expect(holder.host == LockHolder.current.host)
+        #expect(holder.since != nil)
+        lock.release()
+        #expect(!lock.isHeld)
+        #expect(StoreLock.recordedHolder(storePath: store) == nil)
+        lock.release() // idempotent
+    }
+
+    @Test func secondLockerTimesOutWithExit5NamingTheHolder() throws {
+        let first = try StoreLock.acquire(storePath: store, timeout: 0)
+        defer { first.release() }
+        let started = Date()
+        var seen: LockHolder??
+        let error = #expect(throws: PipelineError.self) {
+            // flock locks belong to open file descriptions: a second open in one process conflicts.
+            try StoreLock.acquire(storePath: store, timeout: 0.3, onWait: { seen = .some($0) })
+        }
+        #expect(Date().timeIntervalSince(started) >= 0.3)
+        #expect(error?.pipelineExit == .storeBusy)
+        #expect(seen??.pid == getpid())
+        let message = error?.pipelineMessage ?? ""
+        #expect(message.contains("error: the store '\(store)' is busy: pid \(getpid()) on host \(LockHolder.current.host)"))
+        #expect(message.contains("holds '\(store)-strata.lock' (waited 0.3s)"))
+        #expect(message.contains("raise --lock-timeout"))
+    }
+
+    @Test func waiterGetsTheLockWhenTheHolderReleasesAndKnowsItWaited() throws {
+        let first = try StoreLock.acquire(storePath: store, timeout: 0)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { first.release() }
+        var waitedFor: LockHolder?
+        let second = try StoreLock.acquire(storePath: store, timeout: 10, onWait: { waitedFor = $0 })
+        defer { second.release() }
+        #expect(second.waited)
+        #expect(second.waitDuration >= 0.2 && second.waitDuration < 5)
+        #expect(waitedFor?.pid == getpid())
+        #expect(StoreLock.recordedHolder(storePath: store)?.pid == getpid())
+    }
+
+    @Test func killedHolderLeavesNoStaleLock() throws {
+        let lockPath = StoreLock.lockPath(forStore: store)
+        // A shell that locks the file and then becomes `sleep` (same process, same descriptor).
+        let holder = try PipelineSupport.spawn("/bin/sh", ["-c", "exec 9>>\"$0\"; flock 9; exec sleep 60", lockPath])
+        var busy = false
+        PipelineSupport.waitUntil {
+            busy = (try? StoreLock.acquire(storePath: store, timeout: 0))
+                .map { $0.release(); return false } ?? true
+            return busy
+        }
+        #expect(busy)
+        let error = #expect(throws: PipelineError.self) { try StoreLock.acquire(storePath: store, timeout: 0.1) }
+        #expect(error?.pipelineExit == .storeBusy)
+        #expect(error?.pipelineMessage.contains("another process holds") == true)
+
+        PipelineSupport.kill9(holder)
+        let lock = try StoreLock.acquire(storePath: store, timeout: 2)
+        #expect(lock.waitDuration < 1)
+        lock.release()
+    }
+
+    @Test func lockHeldByChildProcessIsWaitedFor() throws {
+        let lockPath = StoreLock.lockPath(forStore: store)
+        let holder = try PipelineSupport.spawn("/usr/bin/flock", [lockPath, "sleep", "0.5"])
+        PipelineSupport.waitUntil {
+            guard let lock = try? StoreLock.acquire(storePath: store, timeout: 0) else { return true }
+            lock.release()
+            return false
+        }
+        let lock = try StoreLock.acquire(storePath: store, timeout: 10)
+        #expect(lock.waited)
+        lock.release()
+        holder.waitUntilExit()
+    }
+
+    @Test func missingDirectoryIsExit2() throws {
+        let error = #expect(throws: StoreError.self) {
+            try StoreLock.acquire(storePath: "/nonexistent-strata-dir/app.sqlite", timeout: 0)
+        }
+        #expect(error?.pipelineExit == .invalidInput)
+    }
+
+    @Test func holderFileRoundTrips() {
+        let holder = LockHolder(pid: 42, host: "build-7", since: "2024-05-01T10:00:00Z")
+        #expect(LockHolder(fileText: holder.fileText) == holder)
+        #expect(holder.description == "pid 42 on host build-7 (since 2024-05-01T10:00:00Z)")
+        #expect(LockHolder(fileText: "") == nil)
+        #expect(LockHolder(fileText: "pid: 1\n") == nil)
+    }
+}

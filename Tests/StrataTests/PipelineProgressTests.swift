@@ -1,0 +1,156 @@
+import Foundation
+import GRDB
+import Testing
+@testable import Strata
+
+/// Records what a reporter draws.
+final class RecordingSink: ProgressSink, @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var drawn: [ProgressState] = []
+    private(set) var ended: [ProgressState] = []
+    func draw(_ state: ProgressState) { lock.lock(); drawn.append(state); lock.unlock() }
+    func end(_ state: ProgressState) { lock.lock(); ended.append(state); lock.unlock() }
+}
+
+/// A clock the test moves by hand.
+final class ManualClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var t: TimeInterval = 0
+    var now: TimeInterval { lock.lock(); defer { lock.unlock() }; return t }
+    func advance(_ dt: TimeInterval) { lock.lock(); t += dt; lock.unlock() }
+}
+
+@Suite struct PipelineProgressTests {
+    @Test func renderingShowsRowsRateAndETA() {
+        let state = ProgressState(label: "copying Recipe", unit: "rows", done: 45_000, total: 100_000, elapsed: 3.6)
+        #expect(state.rendered(barWidth: 20) == "copying Recipe  [#########-----------]  45,000/100,000 rows  45%  12.5k rows/s  ETA 0:05")
+        let unknown = ProgressState(label: "scan", unit: "rows", done: 1_234_567, total: nil, elapsed: 61)
+        #expect(unknown.rendered() == "scan  1,234,567 rows  20.2k rows/s  1:01")
+        let estimate = ProgressState(label: "update Recipe", unit: "rows", done: 500, total: 1_000, elapsed: 0.5, isEstimate: true)
+        #expect(estimate.rendered(barWidth: 4) == "update Recipe  [##--]  ~500/1,000 rows  50%  1.0k rows/s  ETA 0:01")
+        let done = ProgressState(label: "snapshot", unit: "pages", done: 10, total: 10, elapsed: 3_725)
+        #expect(done.rendered(barWidth: 2) == "snapshot  [##]  10/10 pages  100%  0 pages/s  ETA 0:00")
+        #expect(ProgressState(label: "x", unit: "rows", done: 0, total: 0, elapsed: 0).fraction == 1)
+        #expect(ProgressState.clock(3_725) == "1:02:05")
+        #expect(ProgressState.compact(4_500_000) == "4.5M")
+    }
+
+    @Test func reporterThrottlesDrawsAndAlwaysDrawsTheEnd() {
+        let clock = ManualClock()
+        let sink = RecordingSink()
+        let progress = ProgressReporter(label: "copy", total: 100, sink: sink, minimumInterval: 0.1, clock: { clock.now })
+        for _ in 0..<10 {
+            progress.advance(by: 5)       // 5 updates within one interval: one draw
+            clock.advance(0.02)
+        }
+        #expect(sink.drawn.map(\.done) == [5, 30])
+        clock.advance(1)
+        progress.advance(by: 50)
+        progress.finish()
+        progress.finish()
+        #expect(sink.drawn.map(\.done) == [5, 30, 100])
+        #expect(sink.ended.count == 1)
+        #expect(sink.ended.first?.done == 100)
+        #expect(sink.ended.first?.elapsed == clock.now)
+        progress.advance(by: 1) // after the end: counted, not drawn
+        #expect(sink.drawn.count == 3)
+    }
+
+    @Test func terminalBarOnlyOnATerminal() throws {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer { close(fds[0]); close(fds[1]) }
+        #expect(TerminalProgressBar(fileDescriptor: fds[1]) == nil)              // a pipe (CI log, redirect)
+        #expect(TerminalProgressBar(fileDescriptor: STDOUT_FILENO) == nil)       // never stdout
+        if isatty(STDERR_FILENO) == 0 { #expect(TerminalProgressBar.standardError() == nil) }
+        #expect(TerminalProgressBar.standardError(enabled: false) == nil)        // --no-progress
+
+        // A pseudo-terminal gets the bar.
+        let (master, slave) = try #require(Self.pseudoTerminal())
+        defer { close(master); close(slave) }
+        #expect(TerminalProgressBar(fileDescriptor: slave, environment: ["TERM": "dumb"]) == nil)
+        let bar = try #require(TerminalProgressBar(fileDescriptor: slave))
+        bar.end(ProgressState(label: "copy", unit: "rows", done: 1, total: 2, elapsed: 1))
+        var buffer = [UInt8](repeating: 0, count: 512)
+        let n = read(master, &buffer, buffer.count)
+        let text = String(decoding: buffer[..<max(0, n)], as: UTF8.self)
+        #expect(text.contains("copy  [############------------]  1/2 rows  50%  1 rows/s  ETA 0:01\u{1B}[K"))
+    }
+
+    /// A pseudo-terminal pair (master, slave), or nil.
+    static func pseudoTerminal() -> (Int32, Int32)? {
+        let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+        guard master >= 0 else { return nil }
+        #if os(Linux)
+        var unlock: Int32 = 0
+        var number: UInt32 = 0
+        guard ioctl(master, 0x4004_5431 /* TIOCSPTLCK */, &unlock) == 0,
+              ioctl(master, 0x8004_5430 /* TIOCGPTN */, &number) == 0 else { close(master); return nil }
+        let name = "/dev/pts/\(number)"
+        #else
+        guard grantpt(master) == 0, unlockpt(master) == 0, let cName = ptsname(master) else { close(master); return nil }
+        let name = String(cString: cName)
+        #endif
+        let slave = open(name, O_RDWR | O_NOCTTY)
+        guard slave >= 0 else { close(master); return nil }
+        return (master, slave)
+    }
+
+    @Test func pkRangesCountRealRowsAcrossGaps() throws {
+        let path = try PipelineSupport.makeStore(rows: 250)
+        let store = try Store.open(path: path)
+        try store.queue.write { db in
+            // Leave gaps: delete rows 51...120.
+            try db.execute(sql: #"DELETE FROM "Item" WHERE "_pk" BETWEEN 51 AND 120"#)
+            #expect(try PKRanges.ranges(db, table: "Item", chunkSize: 100) == [
+                PKRange(lower: 0, upper: 170), PKRange(lower: 170, upper: 250),
+            ])
+            #expect(try PKRanges.ranges(db, table: "Item", chunkSize: 1_000) == [PKRange(lower: 0, upper: 250)])
+        }
+        let sink = RecordingSink()
+        let progress = ProgressReporter(label: "copying Item", total: nil, sink: sink, minimumInterval: 0)
+        let copied = try store.writeStep { db in
+            try db.execute(sql: #"CREATE TABLE "copy" ("_pk" INTEGER PRIMARY KEY, "name" TEXT)"#)
+            return try PKRanges.execute(db, table: "Item", sql: """
+                INSERT INTO "copy" ("_pk", "name") SELECT "_pk", "name" FROM "Item" WHERE "n" > ? AND "_pk" > ? AND "_pk" <= ?
+                """, arguments: [10], chunkSize: 60, progress: progress)
+        }
+        #expect(copied == 170)
+        #expect(sink.drawn.map(\.done) == [0, 50, 110, 170])
+        #expect(sink.drawn.allSatisfy { $0.total == 180 && !$0.isEstimate })
+        #expect(sink.ended.map(\.done) == [170])
+        let inCopy = try store.queue.read { try Int.fetchOne($0, sql: #"SELECT count(*) FROM "copy""#) }
+        #expect(inCopy == 170)
+    }
+
+    @Test func emptyTableHasNoRanges() throws {
+        let store = try Store.open(path: try PipelineSupport.makeStore(rows: 0))
+        let n = try store.queue.read { db in
+            try PKRanges.forEach(db, table: "Item") { _ in Issue.record("no chunk expected"); return 0 }
+        }
+        #expect(n == 0)
+    }
+
+    @Test func singleStatementReportsAnEstimateThroughTheProgressHandler() throws {
+        let store = try Store.open(path: try PipelineSupport.makeStore(rows: 50_000))
+        let sink = RecordingSink()
+        let progress = ProgressReporter(label: "update Item", total: 50_000, sink: sink, minimumInterval: 0)
+        let changed = try store.writeStep { db in
+            try db.reportingEstimatedProgress(progress) {
+                try db.execute(sql: #"UPDATE "Item" SET "n" = "n" + 1 WHERE "name" LIKE 'item-%'"#)
+                return db.changesCount
+            }
+        }
+        #expect(changed == 50_000)
+        let estimates = sink.drawn.filter(\.isEstimate).map(\.done)
+        #expect(estimates.count > 10)
+        #expect(estimates == estimates.sorted())
+        #expect(estimates.allSatisfy { $0 < 50_000 })
+        #expect(sink.drawn.last?.done == 50_000 && sink.drawn.last?.isEstimate == false)
+        #expect(sink.ended.map(\.done) == [50_000])
+        // The handler is removed afterwards.
+        let drawn = sink.drawn.count
+        try store.queue.read { db in _ = try Int.fetchOne(db, sql: #"SELECT sum(length("name")) FROM "Item""#) }
+        #expect(sink.drawn.count == drawn)
+    }
+}
