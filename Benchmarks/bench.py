@@ -107,10 +107,13 @@ class Environment:
         if key not in self._stores:
             source = data.ensure_source(self.data_dir, rows, self.seed, log)
             path = os.path.join(self.stores_dir, f"{kind}-{rows}.sqlite")
-            models, version = {"v3": (self.models, 3), "v4": (self.models, 4),
-                               "audit": (os.path.join(ROOT, "Benchmarks", "models-audit"), 1)}[kind]
+            # The example stores are created with the example's hooks, so that the hooks up to their
+            # version are recorded as not needed (a later migrate would otherwise call them late).
+            models, migrations, version = {
+                "v3": (self.models, self.example_migrations, 3), "v4": (self.models, self.example_migrations, 4),
+                "audit": (os.path.join(ROOT, "Benchmarks", "models-audit"), self.empty_dir, 1)}[kind]
             done = subprocess.run([self.strata, "migrate", "--create", "--to", str(version), "--store", path,
-                                   "--models", models, "--migrations", self.empty_dir, "--quiet"],
+                                   "--models", models, "--migrations", migrations, "--quiet"],
                                   capture_output=True, text=True)
             if done.returncode != 0:
                 raise RuntimeError(f"strata migrate --create failed ({done.returncode}): {done.stderr.strip()}")
