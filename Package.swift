@@ -26,6 +26,6 @@ let package = Package(
         // Benchmarks/bench.py's object-by-object anchor (fetch, change, save each); not part of the library.
         .executableTarget(name: "strata-bench-objects", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "StrataTests", dependencies: ["Strata"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "StrataCLITests", dependencies: ["Strata"]),
+        .testTarget(name: "StrataCLITests", dependencies: ["Strata", .product(name: "GRDB", package: "GRDB.swift")]),
     ]
 )

@@ -87,9 +87,15 @@ struct AuditCommand: AsyncParsableCommand {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: global.models, isDirectory: &isDirectory), isDirectory.boolValue {
             let history = try global.loadModels()
-            let drift = StoreStatus.hashDrift(metadata, history: history)
-            if !drift.isEmpty { throw DriftError(path: path, items: drift) }
-            if let model = history.model(version: metadata.version) { return model }
+            if let model = history.model(version: metadata.version) {
+                let hashes = VersionHash.entityHashes(of: model)
+                if hashes != metadata.entityHashes {
+                    throw MigrationError.drift(DriftReport(storeVersion: metadata.version, items: [DriftReport.Item(
+                        .modelHash, expected: "recorded model hash \(metadata.modelHash.prefix(12))…",
+                        found: "\(model.file) gives \(VersionHash.modelHash(fromEntityHashes: hashes).prefix(12))…")]))
+                }
+                return model
+            }
         }
         return try ModelLoader.load(yaml: metadata.modelYAML, file: "\(path) (recorded model, version \(metadata.version))")
     }

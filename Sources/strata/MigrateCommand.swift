@@ -2,11 +2,16 @@ import ArgumentParser
 import Foundation
 import Strata
 
-/// `strata migrate`: brings the store to the target version (creating it with --create).
+/// `strata migrate`: brings the store to the target version (creating it with --create), running
+/// pending hooks inside their version step's transaction and auditing what they touched.
 struct MigrateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate",
-        abstract: "Migrate the store to the target version (default: the newest), running pending hooks.")
+        abstract: "Migrate the store to the target version (default: the newest), running pending hooks.",
+        discussion: """
+            Exit codes: 0 done (or nothing to do), 2 invalid input, 3 violations (rolled back), 4 not inferable, \
+            5 store busy, 6 drift or late hooks.
+            """)
 
     @OptionGroup var global: GlobalOptions
 
@@ -16,51 +21,93 @@ struct MigrateCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Create the store at the target version when it does not exist.")
     var create = false
 
-    struct Document: Encodable {
-        var store: String
-        var created: Bool
-        var fromVersion: Int?
-        var toVersion: Int
-        var storeUUID: String
+    @Flag(name: .long, help: "Run everything on a private snapshot and report exact counts; never write the store.")
+    var dryRun = false
+
+    @Option(name: .long, help: ArgumentHelp("Write a consistent copy of the store here before the first change.", valueName: "PATH"))
+    var backup: String?
+
+    @Flag(name: .long, help: "Overwrite an existing --backup file.")
+    var force = false
+
+    @Option(name: .long, help: "What the audit after each hook checks: touched, full or none.")
+    var audit: AuditMode = .touched
+
+    @Option(name: .long, help: ArgumentHelp("Seconds to wait for another run's lock.", valueName: "S"))
+    var lockTimeout: Double = 60
+
+    @Option(name: .long, help: ArgumentHelp("Write the change set (object IDs per entity) as JSON.", valueName: "FILE"))
+    var changesOut: String?
+
+    @Option(name: .long, help: ArgumentHelp("Pin $NOW (ISO 8601), so a dry run and the real run match the same rows.", valueName: "ISO8601"))
+    var now: String?
+
+    @Flag(name: .long, help: "Run hooks whose version the store passed before they appeared.")
+    var runLateHooks = false
+
+    @Option(name: .long, help: "Report format for --report: text, json, junit, markdown or html.")
+    var reportFormat: ReportFormat?
+
+    @Option(name: .long, help: ArgumentHelp("Write the report (plan, hooks, audits) to FILE.", valueName: "FILE"))
+    var report: String?
+
+    @Option(name: .long, help: "Samples per violated rule in audits.")
+    var maxSamples: Int = 20
+
+    func validate() throws {
+        if let now, DateText.parse(now) == nil { throw ValidationError("--now expects an ISO 8601 date, got '\(now)'") }
+        if lockTimeout < 0 { throw ValidationError("--lock-timeout must be at least 0") }
+        if maxSamples < 0 { throw ValidationError("--max-samples must be at least 0") }
     }
 
     func run() async throws {
-        let history = try global.loadModels()
+        let models = try global.loadModels()
+        let hooks = try HookSet.load(directory: global.migrations, models: models, variables: global.variableValues)
         let path = try global.storePath()
-        guard let latest = history.latest else { throw Diagnostic.error("no model versions") }
-        let target = to ?? latest.version
-        guard let targetModel = history.model(version: target) else {
-            throw Diagnostic.error("--to \(target): there is no model version \(target)",
-                                   hint: "versions: \(history.versions.map(String.init).joined(separator: ", "))")
+        var options = MigrationRun.Options(now: now.flatMap(DateText.parse) ?? Date().timeIntervalSince1970)
+        options.target = to
+        options.create = create
+        options.dryRun = dryRun
+        options.audit = audit
+        options.maxSamples = maxSamples
+        options.variables = global.variableValues
+        options.runLateHooks = runLateHooks
+        options.collectObjectIDs = changesOut != nil
+        options.backupPath = backup
+        options.forceBackup = force
+        options.lockTimeout = lockTimeout
+        options.onLockWait = { holder in
+            Output.note("waiting for the lock on \(path)" + (holder.map { " (held by \($0))" } ?? "") + "…")
         }
-        if !FileManager.default.fileExists(atPath: path) {
-            guard create else { throw StoreError.missing(path: path) }
-            let store = try StoreCreator.create(at: path, model: targetModel)
-            let metadata = try store.metadata()
-            Output.json(Document(store: path, created: true, fromVersion: nil, toVersion: target, storeUUID: metadata.storeUUID))
-            Output.line("created \(path) at version \(target) (store \(metadata.storeUUID))")
-            return
+        options.progressSink = global.noProgress ? nil : TerminalProgressBar.standardError()
+        let result: MigrationRunReport
+        do {
+            result = try MigrationRun.run(storePath: path, models: models, hooks: hooks, options: options)
+        } catch let error as MigrationRunError {
+            try emit(error.report)
+            Output.fail(error.underlying)
         }
-        let store = try Store.open(path: path)
-        let metadata = try store.metadata()
-        if target < metadata.version {
-            throw Diagnostic.error("--to \(target) is below the store's version \(metadata.version)",
-                                   hint: "Strata migrates forward only; restore a backup to go back")
-        }
-        let drift = StoreStatus.hashDrift(metadata, history: history)
-        if !drift.isEmpty { throw DriftError(path: path, items: drift) }
-        if target == metadata.version {
-            Output.json(Document(store: path, created: false, fromVersion: metadata.version, toVersion: target, storeUUID: metadata.storeUUID))
-            Output.line("\(path) is at version \(target): nothing to do")
-            return
-        }
-        let result = try Migrator.migrate(store, history: history, options: MigrationOptions(target: target))
-        for run in result.steps {
-            for warning in run.warnings { Output.diagnostic(.warning(warning)) }
-            let actions = run.step.tableActions.map { "\($0.kind.rawValue) \($0.table)" }
-            Output.line("v\(run.step.fromVersion) → v\(run.step.toVersion): \(actions.isEmpty ? "metadata only" : actions.joined(separator: ", ")) (\(String(format: "%.3f", run.duration)) s)")
-        }
-        Output.json(Document(store: path, created: false, fromVersion: result.fromVersion, toVersion: result.toVersion, storeUUID: metadata.storeUUID))
-        Output.line("migrated \(path) from version \(result.fromVersion) to \(result.toVersion)")
+        try emit(result)
+        if result.warnedViolations > 0 { Output.note("warning: \(result.warnedViolations) violation(s) committed under `onViolation: warn`") }
     }
+
+    /// Prints the report (text or JSON), writes --report and --changes-out.
+    func emit(_ result: MigrationRunReport) throws {
+        for warning in result.warnings { Output.diagnostic(.warning(warning)) }
+        let document = Report(title: dryRun ? "Strata migrate (dry run)" : "Strata migrate", migration: result)
+        if let file = report {
+            let format = reportFormat ?? ReportFormat.allCases.first { file.hasSuffix("." + $0.fileExtension) } ?? .text
+            do { try document.render(as: format).write(toFile: file, atomically: true, encoding: .utf8) } catch {
+                throw StoreError.other("cannot write --report '\(file)': \(error.localizedDescription)")
+            }
+        }
+        if let changesOut, !dryRun { try result.changes.write(toFile: changesOut) }
+        Output.json(MigrateDocument(migration: result))
+        if Output.isJSON { return }
+        if !Output.isQuiet { print(document.render(as: .text), terminator: "") }
+    }
+
+    struct MigrateDocument: Encodable { var migration: MigrationRunReport }
 }
+
+extension AuditMode: ExpressibleByArgument {}

@@ -17,7 +17,8 @@ struct StatusCommand: AsyncParsableCommand {
         let history = try global.loadModels()
         let path = try global.storePath()
         let store = try Store.open(path: path, readOnly: true)
-        let status = try StoreStatus.read(store: store, history: history)
+        let hooks = try HookSet.load(directory: global.migrations, models: history, variables: global.variableValues)
+        let status = try StoreStatus.read(store: store, history: history, hooks: hooks)
         Output.json(status)
         Output.result("""
             store:    \(status.path)
@@ -26,7 +27,8 @@ struct StatusCommand: AsyncParsableCommand {
             hash:     \(status.modelHash)
             drift:    \(status.drift.isEmpty ? "none" : "\(status.drift.count) item(s)")
             pending:  \(status.pendingVersions.isEmpty ? "no versions" : "versions " + status.pendingVersions.map(String.init).joined(separator: ", ")); \
-            \(status.pendingHooks.isEmpty ? "no hooks" : "hooks " + status.pendingHooks.joined(separator: ", "))
+            \(status.pendingHooks.isEmpty ? "no hooks" : "hooks " + status.pendingHooks.joined(separator: ", "))\
+            \(status.lateHooks.isEmpty ? "" : "; late hooks " + status.lateHooks.joined(separator: ", ") + " (need --run-late-hooks)")
             """)
         for item in status.drift { Output.result("  drift: \(item)") }
         if !status.drift.isEmpty {

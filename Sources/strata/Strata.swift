@@ -17,6 +17,8 @@ struct StrataCommand: AsyncParsableCommand {
             DiffCommand.self,
             BatchCommand.self,
             AuditCommand.self,
+            AdoptCommand.self,
+            RepairCommand.self,
         ]
     )
 }

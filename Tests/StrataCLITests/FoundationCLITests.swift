@@ -35,7 +35,7 @@ import Testing
         #expect(r.status == 0)
         let doc = try CLI.json(r.stdout)
         #expect(Set(doc.keys) == ["schemaVersion", "path", "storeUUID", "version", "createdAtVersion", "modelHash",
-                                  "latestVersion", "pendingVersions", "pendingHooks", "drift", "userMetadata"])
+                                  "latestVersion", "pendingVersions", "pendingHooks", "lateHooks", "drift", "userMetadata"])
         #expect(doc["schemaVersion"] as? Int == 1)
         #expect(doc["version"] as? Int == 4)
         #expect(doc["latestVersion"] as? Int == 4)

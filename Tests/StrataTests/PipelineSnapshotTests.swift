@@ -76,6 +76,25 @@ import Testing
         }
     }
 
+    @Test func snapshotSeesOnlyWhatAnotherProcessCommitted() throws {
+        let path = try PipelineSupport.makeStore(rows: 1_000, wal: true)
+        let stdin = Pipe()
+        let writer = try PipelineSupport.spawn("/usr/bin/sqlite3", [path], stdin: stdin)
+        defer { PipelineSupport.kill9(writer); try? stdin.fileHandleForWriting.close() }
+        let rows = "WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < %d) "
+            + "INSERT INTO \"Item\" (\"name\", \"n\") SELECT hex(randomblob(40)), i FROM s;\n"
+        // 100 committed rows, then 5,000 rows of an open transaction (spilled into the -wal, uncommitted).
+        let script = "PRAGMA cache_size = 5;\n" + String(format: rows, 100) + "BEGIN;\n" + String(format: rows, 5_000)
+        stdin.fileHandleForWriting.write(Data(script.utf8))
+        let walSize = HotJournal.fileSize(path + "-wal")
+        #expect(PipelineSupport.waitUntil { HotJournal.fileSize(path + "-wal") > walSize + 100_000 })
+
+        let snapshot = try Snapshot.make(of: path)
+        defer { snapshot.remove() }
+        #expect(try PipelineSupport.rowCount(snapshot.path) == 1_100)
+        try Preflight.checkIntegrity(snapshot.store, full: true)
+    }
+
     @Test func hotJournalIsRefusedBeforeOpeningAndLeftAlone() throws {
         let path = try PipelineSupport.storeWithHotJournal()
         #expect(HotJournal.isHot(storePath: path))

@@ -1,51 +1,6 @@
 import Foundation
 import GRDB
 
-/// Which rows the audit after a hook (or an ad-hoc batch) checks (SPEC §8 `--audit`).
-public enum AuditMode: String, Sendable, Hashable, Codable, CaseIterable {
-    /// The rows the hook changed, plus the entity-wide rules of the entities it touched (the default).
-    case touched
-    /// Every rule over the whole store.
-    case full
-    /// No audit (benchmarks against bare SQL; the audit's cost is reported separately).
-    case none
-}
-
-/// What one step of a hook did.
-public struct HookStepResult: Sendable, Hashable, Codable {
-    public var kind: String
-    public var entity: String
-    /// Objects the step matched (updated, or deleted by the request; cascades are in `changes`).
-    public var count: Int
-    /// The matched objects' IDs when the step's result type asks for them.
-    public var objectIDs: [String]?
-    /// Every object changed, per entity (cascades and nullified relationships included).
-    public var updatedCounts: [String: Int]
-    public var deletedCounts: [String: Int]
-    /// Seconds.
-    public var duration: Double
-}
-
-/// What a hook did, in the store's `strata_hooks` row and in reports.
-public struct HookRunResult: Sendable, Hashable, Codable {
-    public var id: String
-    public var after: Int
-    public var file: String
-    public var checksum: String
-    public var onViolation: ViolationPolicy
-    public var steps: [HookStepResult]
-    /// Sum of the steps' matched counts.
-    public var rowsAffected: Int
-    /// The audit before commit (nil with `--audit none`).
-    public var audit: AuditResult?
-    /// Whether it was committed (false when its violations rolled it back).
-    public var committed: Bool
-    /// Whether it ran as a late hook (`--run-late-hooks`).
-    public var late: Bool = false
-
-    public var violationCount: Int { audit?.totalViolations ?? 0 }
-}
-
 /// A hook's audit found violations and its policy is `rollback`: exit 3, the hook and its version
 /// step are rolled back, and the run stops.
 public struct HookViolationError: StrataError, Sendable {

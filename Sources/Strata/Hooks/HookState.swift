@@ -47,8 +47,9 @@ public struct HookState: Sendable, Hashable, Codable {
     }
 
     /// Drift items for edited hooks.
-    public var driftItems: [DriftItem] {
-        edited.map { DriftItem(kind: "hook", subject: $0.id, expected: "checksum \($0.recordedChecksum) (applied)", found: "file checksum \($0.fileChecksum)") }
+    public var driftItems: [DriftReport.Item] {
+        edited.map { DriftReport.Item(.editedHook, table: "hook \($0.id)", expected: "checksum \($0.recordedChecksum) (as applied)",
+                                      found: "file checksum \($0.fileChecksum)") }
     }
 
     /// Records the hooks with `after` ≤ the creation version as not needed (inside the creation transaction).

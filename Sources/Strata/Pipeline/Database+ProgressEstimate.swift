@@ -14,7 +14,8 @@ extension Database {
     /// rows stepped over by full scans (`SQLITE_STMTSTATUS_FULLSCAN_STEP`), or, for indexed plans,
     /// VM steps divided by `stepsPerRow`. The estimate is capped below the total until `body` returns;
     /// then the reporter gets the exact total and finishes. Set `progress`'s total to the rows the
-    /// statement visits (for a full scan, the table's row count).
+    /// statement visits (for a full scan, the table's row count). The reporter is finished when `body`
+    /// returns or throws.
     /// - Parameters:
     ///   - progress: the reporter; nil runs `body` without a handler.
     ///   - instructions: VM steps between two handler calls.
@@ -33,10 +34,10 @@ extension Database {
         defer {
             sqlite3_progress_handler(connection, 0, nil, nil)
             unmanaged.release()
+            progress.finish()
         }
         let result = try body()
         if let total = progress.current.total { progress.update(done: total) }
-        progress.finish()
         return result
     }
 }

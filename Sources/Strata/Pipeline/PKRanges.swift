@@ -38,7 +38,8 @@ public enum PKRanges {
         return result
     }
 
-    /// Calls `body` once per chunk of `table`; `body` returns the rows it handled, which advance `progress`.
+    /// Calls `body` once per chunk of `table`; `body` returns the rows it handled, which advance `progress`
+    /// (finished when this returns or throws).
     /// - Parameters:
     ///   - total: the row count for the progress total; counted with `count(*)` when nil and a progress is given.
     /// - Returns: the sum of `body`'s counts.
@@ -49,13 +50,13 @@ public enum PKRanges {
         if let progress, progress.current.total == nil {
             progress.setTotal(try total ?? Int.fetchOne(db, sql: "SELECT count(*) FROM \(SQL.quote(table))") ?? 0)
         }
+        defer { progress?.finish() }
         var sum = 0
         for range in try ranges(db, table: table, chunkSize: chunkSize) {
             let n = try body(range)
             sum += n
             progress?.advance(by: n)
         }
-        progress?.finish()
         return sum
     }
 

@@ -6,7 +6,8 @@ import GRDB
 /// The source is checked without SQLite first (``Preflight/checkFile(atPath:forWriting:)``: not SQLite,
 /// hot rollback journal), then opened read-only (see `StoreCopy.openSource`) and copied with the online backup API inside one read
 /// transaction. The source's main file and `-wal` stay byte-identical; only the `-shm` index may change,
-/// as for any reader. The copy lives in its own temporary directory, removed by ``remove()``.
+/// as for any reader. The copy lives in its own temporary directory, removed by ``remove()`` or when the
+/// snapshot is released: keep the `Snapshot` alive as long as its `store` is used.
 /// ```swift
 /// let snapshot = try Snapshot.make(of: "app.sqlite")
 /// defer { snapshot.remove() }

@@ -5,6 +5,8 @@ public struct DriftReport: Hashable, Sendable, Codable {
             case entityHash, modelHash, missingModel
             case missingTable, missingColumn, extraColumn, columnType, columnConstraint
             case foreignKey, missingIndex, extraIndex, indexDefinition
+            /// A hook file changed after it was applied (SPEC §5): `strata repair` after review.
+            case editedHook
         }
         public var kind: Kind
         public var table: String?
@@ -39,6 +41,8 @@ public struct DriftReport: Hashable, Sendable, Codable {
     public var diagnostics: [Diagnostic] {
         [.error((["the store is in drift from version \(storeVersion) (\(items.count) difference\(items.count == 1 ? "" : "s")):"]
                  + items.map { "  " + $0.description }).joined(separator: "\n"),
-                hint: "restore the schema or the model file of version \(storeVersion); Strata never migrates a drifted store")]
+                hint: items.allSatisfy { $0.kind == .editedHook }
+                    ? "restore the hook file, or review the edit and run `strata repair` to accept it; applied hooks never re-run"
+                    : "restore the schema or the model file of version \(storeVersion); Strata never migrates a drifted store")]
     }
 }

@@ -60,6 +60,11 @@ public enum HookChecker {
             return [Diagnostic(.error, "after: \(hook.after) names no model version", at: hook.afterLocation,
                                hint: "versions: \(models.versions.map(String.init).joined(separator: ", "))").withSource(hook.source)]
         }
+        return check(hook, against: model, variables: variables)
+    }
+
+    /// Checks a hook against one model (a late hook runs against the store's current model).
+    public static func check(_ hook: Hook, against model: Model, variables: [String: String] = [:]) -> [Diagnostic] {
         let planner = BatchPlanner(model: model, layout: LayoutBuilder.layout(for: model))
         var context = PredicateContext(variables: hook.variables.merging(variables) { _, cli in cli }, now: 0)
         var diagnostics: [Diagnostic] = []

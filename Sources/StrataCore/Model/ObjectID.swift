@@ -24,6 +24,21 @@ public struct ObjectID: Hashable, Sendable, Codable, CustomStringConvertible, Co
         self.init(storeUUID: String(parts[0]), entity: String(parts[1]), primaryKey: pk)
     }
 
+    /// Encoded as its URI string.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(uri)
+    }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let id = ObjectID(uri: text) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "not an x-strata:// object ID: \(text)")
+        }
+        self = id
+    }
+
     public static func < (a: ObjectID, b: ObjectID) -> Bool {
         (a.entity, a.primaryKey) < (b.entity, b.primaryKey)
     }

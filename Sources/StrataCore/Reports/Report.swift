@@ -10,14 +10,17 @@
 /// ```
 public struct Report: Sendable, Hashable {
     public var title: String
+    /// The migration section (`strata migrate`): version path, steps, hooks. Rendered before the audit.
+    public var migration: MigrationRunReport?
     /// The validation audit section.
     public var audit: AuditResult?
     /// The codes that count as failures (`--fail-on`); nil means every code. Other violations are
     /// reported as warnings.
     public var failOn: Set<AuditCode>?
 
-    public init(title: String, audit: AuditResult? = nil, failOn: Set<AuditCode>? = nil) {
+    public init(title: String, migration: MigrationRunReport? = nil, audit: AuditResult? = nil, failOn: Set<AuditCode>? = nil) {
         self.title = title
+        self.migration = migration
         self.audit = audit
         self.failOn = failOn
     }

@@ -32,7 +32,7 @@ enum HistoryGenerator {
                 a.name = "r\(v)"
                 list[i].attributes[1] = a
             case .addIndex: list[i].indexes.append([list[i].attributes[2].name])
-            case .changeDefault: list[i].attributes[0].minLength = v
+            case .changeDefault: list[i].attributes[0].versionHashModifier = String(v)
             case .removeAttribute: list[i].attributes.removeLast()
             case .addEntity: list.append(Entity(name: "N\(v)", attributes: [Attribute(name: "x", type: .string)]))
             }

@@ -1,0 +1,254 @@
+import Foundation
+import GRDB
+
+/// Everything `strata migrate` does, as a library call: lock, preflight, drift and hook checks,
+/// backup, version steps with their hooks and audits, or the same on a private snapshot (dry run).
+///
+/// ```swift
+/// var options = MigrationRun.Options(now: Date().timeIntervalSince1970)
+/// options.collectObjectIDs = true            // the app refreshes what it holds in memory
+/// let report = try MigrationRun.run(storePath: "app.sqlite", models: history, hooks: hooks, options: options)
+/// refresh(report.changes.updated, report.changes.deleted)
+/// ```
+public enum MigrationRun {
+    public struct Options: Sendable {
+        /// The version to reach (default: the newest model).
+        public var target: Int?
+        /// Create the store at the target version when the file does not exist.
+        public var create = false
+        /// Run everything on a private snapshot and never write the store.
+        public var dryRun = false
+        public var audit: AuditMode = .touched
+        public var maxSamples = 20
+        /// `$NOW`, fixed for the whole run.
+        public var now: Double
+        /// `--var` values.
+        public var variables: [String: String] = [:]
+        /// Run hooks whose version the store had passed when they appeared (checked against the current model).
+        public var runLateHooks = false
+        /// Collect changed object IDs even when no result type asks (for `--changes-out` and observers).
+        public var collectObjectIDs = false
+        public var backupPath: String?
+        public var forceBackup = false
+        public var lockTimeout: TimeInterval = 60
+        /// Called once when another process holds the lock and this run starts waiting.
+        public var onLockWait: (@Sendable (LockHolder?) -> Void)?
+        /// Progress for long copies (snapshots, backups).
+        public var progressSink: ProgressSink?
+
+        public init(now: Double) { self.now = now }
+    }
+
+    /// Runs the migration.
+    /// - Returns: what happened (or, for a dry run, what would happen, with exact counts).
+    /// - Throws: `MigrationRunError` wrapping the failure with the report so far (violations: 3,
+    ///   not inferable: 4, busy: 5, drift: 6), or input errors (2) before anything ran.
+    public static func run(storePath: String, models: ModelHistory, hooks: HookSet, options: Options) throws -> MigrationRunReport {
+        guard let latest = models.latest else { throw Diagnostic.error("no model versions") }
+        let target = options.target ?? latest.version
+        guard let targetModel = models.model(version: target) else {
+            throw Diagnostic.error("--to \(target): there is no model version \(target)",
+                                   hint: "versions: \(models.versions.map(String.init).joined(separator: ", "))")
+        }
+        var report = MigrationRunReport(store: storePath, dryRun: options.dryRun, targetVersion: target, now: options.now)
+        if !FileManager.default.fileExists(atPath: storePath) {
+            guard options.create else { throw StoreError.missing(path: storePath) }
+            return try create(storePath: storePath, model: targetModel, hooks: hooks, options: options, report: report)
+        }
+        if let backup = options.backupPath, !options.dryRun {
+            try Backup.checkDestination(backup, force: options.forceBackup, storePath: storePath)
+        }
+        try Preflight.checkFile(atPath: storePath, forWriting: !options.dryRun)
+
+        // The store to work on: a private snapshot (dry run) or the store itself under its lock.
+        var lock: StoreLock?
+        var snapshot: Snapshot?
+        let store: Store
+        if options.dryRun {
+            let progress = options.progressSink.map { ProgressReporter(label: "snapshot", total: nil, unit: "pages", sink: $0) }
+            snapshot = try Snapshot.make(of: storePath, progress: progress)
+            progress?.finish()
+            store = snapshot!.store
+        } else {
+            lock = try StoreLock.acquire(storePath: storePath, timeout: options.lockTimeout, onWait: options.onLockWait)
+            report.waitedForLock = lock!.waited
+            store = try Store.open(path: storePath)
+        }
+        defer {
+            lock?.release()
+            snapshot?.remove()
+        }
+        let metadata = try store.metadata()
+        report.storeUUID = metadata.storeUUID
+        report.fromVersion = metadata.version
+        report.toVersion = metadata.version
+        try Preflight.checkVersion(metadata, history: models, path: storePath)
+        if target < metadata.version {
+            throw Diagnostic.error("--to \(target) is below the store's version \(metadata.version)",
+                                   hint: "Strata migrates forward only; restore a backup to go back")
+        }
+        try Preflight.checkIntegrity(store)
+
+        // Hooks: edited ones are drift; late ones are refused unless asked for.
+        let state = try store.wrap { try store.queue.read { try HookState.read($0, metadata: metadata, hooks: hooks) } }
+        report.warnings += state.deleted.map { "hook '\($0)' was applied but its file is gone" }
+        if !state.edited.isEmpty { throw MigrationError.drift(DriftReport(storeVersion: metadata.version, items: state.driftItems)) }
+        if !state.late.isEmpty && !options.runLateHooks { throw LateHooksError(ids: state.late, version: metadata.version) }
+
+        let (_, steps) = try Migrator.plan(store, history: models, to: target)
+        let lateHooks = options.runLateHooks ? hooks.hooks.filter { state.late.contains($0.id) } : []
+        if steps.isEmpty && lateHooks.isEmpty {
+            report.nothingToDo = true
+            return report
+        }
+        if let backup = options.backupPath, !options.dryRun {
+            let progress = options.progressSink.map { ProgressReporter(label: "backup", total: nil, unit: "pages", sink: $0) }
+            report.backup = try Backup.write(from: store, to: backup, force: options.forceBackup, progress: progress).path
+            progress?.finish()
+        }
+        let hookOptions = HookRunner.Options(context: PredicateContext(variables: options.variables, now: options.now),
+                                             audit: options.audit, maxSamples: options.maxSamples,
+                                             collectObjectIDs: options.collectObjectIDs)
+        do {
+            try runLate(lateHooks, store: store, metadata: metadata, models: models, options: hookOptions, report: &report)
+            try runSteps(steps, store: store, metadata: metadata, models: models, hooks: hooks, options: hookOptions, report: &report)
+        } catch let error as StrataError {
+            throw MigrationRunError(underlying: error, report: report)
+        }
+        report.toVersion = try store.metadata().version
+        return report
+    }
+
+    static func create(storePath: String, model: Model, hooks: HookSet, options: Options,
+                       report: MigrationRunReport) throws -> MigrationRunReport {
+        var report = report
+        report.created = true
+        report.toVersion = model.version
+        report.notNeededHooks = hooks.hooks.filter { $0.after <= model.version }.map(\.id)
+        if options.dryRun { return report }
+        let lock = try StoreLock.acquire(storePath: storePath, timeout: options.lockTimeout, onWait: options.onLockWait)
+        defer { lock.release() }
+        if FileManager.default.fileExists(atPath: storePath) {
+            // Another run created it while we waited for the lock.
+            report.created = false
+            report.nothingToDo = true
+            return report
+        }
+        let store = try StoreCreator.create(at: storePath, model: model) { db, _ in
+            try HookState.recordNotNeeded(db, hooks: hooks, createdAt: model.version)
+        }
+        report.storeUUID = try store.metadata().storeUUID
+        return report
+    }
+
+    /// Late hooks, each in its own transaction, against the store's current model.
+    static func runLate(_ late: [Hook], store: Store, metadata: StoreMetadata, models: ModelHistory,
+                        options: HookRunner.Options, report: inout MigrationRunReport) throws {
+        guard !late.isEmpty, let model = models.model(version: metadata.version) else { return }
+        for hook in late {
+            let problems = HookChecker.check(hook, against: model, variables: options.context.variables)
+            if !problems.isEmpty { throw DiagnosticList(problems) }
+            let (result, changes) = try store.wrap {
+                try store.queue.inDatabase { db in
+                    var outcome: (HookRunResult, ChangeSet)!
+                    try db.inTransaction(.immediate) {
+                        outcome = try HookRunner.run(hook, in: db, model: model, layout: metadata.layout,
+                                                     storeUUID: metadata.storeUUID, options: options, late: true)
+                        return .commit
+                    }
+                    return outcome!
+                }
+            }
+            report.hooks.append(result)
+            report.changes.merge(changes)
+        }
+    }
+
+    /// Version steps through the Migrator, the hooks of each version inside its transaction.
+    static func runSteps(_ steps: [VersionStep], store: Store, metadata: StoreMetadata, models: ModelHistory, hooks: HookSet,
+                         options: HookRunner.Options, report: inout MigrationRunReport) throws {
+        guard !steps.isEmpty else { return }
+        let collector = RunCollector()
+        // Counts a step's data-losing changes and rebuilt rows on the store as it is before the step.
+        let first = try store.wrap { try store.queue.read { try StepReport.make(steps[0], db: $0) } }
+        collector.stepReports.append(first)
+        var migrationOptions = MigrationOptions(target: steps.last!.toVersion)
+        let storeUUID = metadata.storeUUID
+        migrationOptions.afterStep = { db, step in
+            let model = models.model(version: step.toVersion)!
+            for hook in hooks.hooks(after: step.toVersion) {
+                do {
+                    let (result, changes) = try HookRunner.run(hook, in: db, model: model, layout: step.destinationLayout,
+                                                               storeUUID: storeUUID, options: options)
+                    collector.append(result, changes)
+                } catch let error as HookViolationError {
+                    collector.append(error.result, ChangeSet())
+                    throw error
+                }
+            }
+            if let index = steps.firstIndex(of: step), index + 1 < steps.count {
+                collector.stepReports.append(try StepReport.make(steps[index + 1], db: db))
+            }
+        }
+        do {
+            let result = try Migrator.migrate(store, history: models, options: migrationOptions)
+            for (index, run) in result.steps.enumerated() where index < collector.stepReports.count {
+                collector.stepReports[index].duration = run.duration
+                collector.stepReports[index].committed = true
+                collector.stepReports[index].warnings = run.warnings
+            }
+            report.toVersion = result.toVersion
+        } catch {
+            report.steps = collector.stepReports
+            report.hooks += collector.hooks
+            report.toVersion = (try? store.metadata().version) ?? report.fromVersion ?? 0
+            throw error
+        }
+        report.steps = collector.stepReports
+        report.hooks += collector.hooks
+        for changes in collector.changes { report.changes.merge(changes) }
+    }
+}
+
+/// Results gathered inside the Migrator's step transactions.
+final class RunCollector: @unchecked Sendable {
+    private let lock = NSLock()
+    private var _hooks: [HookRunResult] = []
+    private var _changes: [ChangeSet] = []
+    private var _stepReports: [StepReport] = []
+
+    var hooks: [HookRunResult] { lock.withLock { _hooks } }
+    var changes: [ChangeSet] { lock.withLock { _changes } }
+    var stepReports: [StepReport] {
+        get { lock.withLock { _stepReports } }
+        set { lock.withLock { _stepReports = newValue } }
+    }
+
+    func append(_ hook: HookRunResult, _ changes: ChangeSet) {
+        lock.withLock {
+            _hooks.append(hook)
+            _changes.append(changes)
+        }
+    }
+}
+
+/// Hooks whose version the store passed (by migrating) before they appeared: exit 6.
+public struct LateHooksError: StrataError, Sendable {
+    public var ids: [String]
+    public var version: Int
+    public var exitCode: ExitStatus { .drift }
+    public var diagnostics: [Diagnostic] {
+        [.error("late hook(s) \(ids.map { "'\($0)'" }.joined(separator: ", ")): the store already passed their version by migrating (it is at version \(version))",
+                hint: "check the hook against today's data, then run `strata migrate --run-late-hooks`; a renamed hook file without `id:` is a new hook")]
+    }
+    public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
+}
+
+/// A migration that stopped, with the report of what ran before it stopped.
+public struct MigrationRunError: StrataError, Sendable {
+    public var underlying: StrataError
+    public var report: MigrationRunReport
+    public var exitCode: ExitStatus { underlying.exitCode }
+    public var diagnostics: [Diagnostic] { underlying.diagnostics }
+    public var description: String { underlying.description }
+}
