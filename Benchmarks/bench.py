@@ -117,7 +117,7 @@ class Environment:
                                   capture_output=True, text=True)
             if done.returncode != 0:
                 raise RuntimeError(f"strata migrate --create failed ({done.returncode}): {done.stderr.strip()}")
-            data.fill_store(path, source, with_favorite=kind != "v3")
+            data.fill_store(path, source, with_favorite=kind != "v3", clean=kind != "audit")
             self._stores[key] = path
         return self._stores[key]
 

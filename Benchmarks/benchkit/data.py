@@ -9,7 +9,7 @@ Value spreads (NOW is fixed, see NOW_ISO):
   30 days of NOW and ~9.9% older than 327 days).
 - Recipe.rating: 0-5, weighted towards 3-4. Recipe.portions: 1-12, 3% NULL, 0.1% zero (breaks min 1).
 - Recipe.name: dish names with unicode (é, ß, ø, Cyrillic, Japanese) plus a number; 0.05% empty,
-  0.02% longer than 200 characters (audit findings).
+  0.02% longer than 200 characters. These findings stay in the audit store only (fill_store's `clean`).
 - Recipe.notes: 60% NULL. Recipe.favorite: 2% true. Recipe.author: one of the chefs, 10% NULL.
 - Ingredient: 1-3 per recipe (2 on average), Chef: 50.
 """
@@ -103,16 +103,22 @@ def _ingredients(rng, rows):
             yield (INGREDIENTS[int(r() * len(INGREDIENTS))], f"{1 + int(r() * 500)} {UNITS[int(r() * len(UNITS))]}", recipe)
 
 
-def fill_store(store, source, with_favorite=True):
-    """Copies the source rows into a freshly created Strata store, in one transaction."""
+def fill_store(store, source, with_favorite=True, clean=False):
+    """Copies the source rows into a freshly created Strata store, in one transaction.
+
+    `clean` replaces the values that break the example's rules (empty or over-long names, zero
+    portions), so that hooks audited before commit pass; the audit store keeps them as findings.
+    """
     db = sqlite3.connect(store, isolation_level=None)
     db.execute("ATTACH DATABASE ? AS src", (source,))
-    recipe_columns = '"_pk", "name", "lastUsed", "portions", "rating", "notes", "author"'
-    if with_favorite:
-        recipe_columns += ', "favorite"'
+    columns = ["_pk", "name", "lastUsed", "portions", "rating", "notes", "author"] + (["favorite"] if with_favorite else [])
+    values = {c: f'"{c}"' for c in columns}
+    if clean:
+        values["name"] = """CASE WHEN length("name") BETWEEN 1 AND 200 THEN "name" ELSE 'Recipe ' || "_pk" END"""
+        values["portions"] = 'CASE WHEN "portions" = 0 THEN 1 ELSE "portions" END'
     db.execute("BEGIN")
     db.execute('INSERT INTO main."Chef" ("_pk", "name", "email") SELECT _pk, name, email FROM src.Chef')
-    db.execute(f'INSERT INTO main."Recipe" ({recipe_columns}) SELECT {recipe_columns} FROM src.Recipe')
+    db.execute(f'INSERT INTO main."Recipe" ({", ".join(values)}) SELECT {", ".join(values.values())} FROM src.Recipe')
     db.execute('INSERT INTO main."Ingredient" ("_pk", "name", "quantity", "recipe") '
                'SELECT _pk, name, quantity, recipe FROM src.Ingredient')
     db.execute("COMMIT")

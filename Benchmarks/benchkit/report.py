@@ -90,6 +90,9 @@ def markdown(results):
                 ]) + " |")
             title = ""
     out = ["\n".join(lines)]
+    targets = targets_table(results)
+    if targets:
+        out.append(targets)
     memory = memory_table(results)
     if memory:
         out.append(memory)
@@ -100,6 +103,53 @@ def markdown(results):
     if notes:
         out.append("\n".join(["Notes:", ""] + notes))
     return "\n\n".join(out) + "\n"
+
+
+# The issues' targets, checked at the largest row count of the run: (case, what, anchor label or
+# "memory", the limit, the issue).
+TARGETS = [
+    ("batch-update-count", "time", "sqlite3 shell", 1.10, "issue 4"),
+    ("batch-update-count", "memory", None, 1.10, "issue 4"),
+    ("batch-update-ids", "time", "sqlite3 shell", 1.25, "issue 4"),
+    ("batch-delete-cascade", "time", "sqlite3 shell", 1.10, "issue 4"),
+    ("add-column", "time", "itself at 1,000 rows", 1.25, "issue 3 (O(1))"),
+    ("table-rebuild", "time", "sqlite3 shell", 1.25, "issue 3"),
+    ("audit-8-rules", "time", "sqlite3 shell", 1.50, "issue 5"),
+    ("audit-8-rules", "memory", None, 1.10, "issue 5"),
+    ("model-plan", "budget", None, None, "issue 8 (< 100 ms)"),
+]
+
+
+def targets_table(results):
+    """Each target of the issues, measured at the run's largest row count: met or not."""
+    lines = ["| target | source | measured | met |", "|---|---|---:|:---:|"]
+    by_id = {c["id"]: c for c in results["cases"]}
+    for case_id, kind, anchor, limit, source in TARGETS:
+        case = by_id.get(case_id)
+        if not case:
+            continue
+        if case["status"] != "ran" or not case["sizes"]:
+            lines.append(f"| {case['title']}: {kind} | {source} | {case['status']} | — |")
+            continue
+        largest = case["sizes"][-1]
+        if kind == "time":
+            found = next((a for a in largest["anchors"] if a["label"] == anchor), None)
+            value = found and found["ratio"]
+            text = f"{case['title']}: time ≤ {limit:.2f}× {anchor} at {largest['rows']:,} rows"
+            measured, met = _ratio(value), value is not None and value <= limit
+        elif kind == "memory":
+            sizes = {s["rows"]: s["measurements"].get("strata") for s in case["sizes"]}
+            big = sorted(n for n in sizes if n >= 100_000)
+            if len(big) < 2:
+                continue
+            a, b = sizes[big[0]]["maxRssKB"], sizes[big[-1]]["maxRssKB"]
+            text = f"{case['title']}: max RSS at {big[-1]:,} rows within {round((limit - 1) * 100)}% of {big[0]:,}"
+            measured, met = f"{(b / a - 1) * 100:+.0f}%", b <= a * limit
+        else:
+            text = f"{case['title']}: under {largest['budgetSeconds'] * 1000:.0f} ms"
+            measured, met = _s(largest["measurements"]["strata"]["median"]), largest["withinBudget"]
+        lines.append(f"| {text} | {source} | {measured} | {'✅' if met else '❌'} |")
+    return "\n".join(lines) if len(lines) > 2 else None
 
 
 def memory_table(results):
