@@ -93,7 +93,7 @@ struct MigrateCommand: AsyncParsableCommand {
 
     /// Prints the report (text or JSON), writes --report and --changes-out.
     func emit(_ result: MigrationRunReport) throws {
-        for warning in result.warnings { Output.diagnostic(.warning(warning)) }
+        if Output.isJSON || Output.isQuiet { for warning in result.warnings { Output.diagnostic(.warning(warning)) } }
         let document = Report(title: dryRun ? "Strata migrate (dry run)" : "Strata migrate", migration: result)
         if let file = report {
             let format = reportFormat ?? ReportFormat.allCases.first { file.hasSuffix("." + $0.fileExtension) } ?? .text
@@ -102,12 +102,10 @@ struct MigrateCommand: AsyncParsableCommand {
             }
         }
         if let changesOut, !dryRun { try result.changes.write(toFile: changesOut) }
-        Output.json(MigrateDocument(migration: result))
+        Output.jsonText(document.render(as: .json))
         if Output.isJSON { return }
         if !Output.isQuiet { print(document.render(as: .text), terminator: "") }
     }
-
-    struct MigrateDocument: Encodable { var migration: MigrationRunReport }
 }
 
 extension AuditMode: ExpressibleByArgument {}

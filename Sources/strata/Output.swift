@@ -79,6 +79,13 @@ enum Output {
         with { $0.printedJSON = true }
     }
 
+    /// Prints an already rendered JSON document (a report in `json` format, which carries `schemaVersion`).
+    static func jsonText(_ text: String) {
+        guard isJSON else { return }
+        print(text, terminator: text.hasSuffix("\n") ? "" : "\n")
+        with { $0.printedJSON = true }
+    }
+
     static func flush() { fflush(nil) }
 
     /// Reports an error and exits with its code.

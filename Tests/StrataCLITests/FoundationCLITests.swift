@@ -16,7 +16,7 @@ import Testing
         let dir = try CLI.exampleProject()
         let created = try CLI.run(["migrate", "--create", "--store", "app.sqlite", "--to", "2"], in: dir)
         #expect(created.status == 0)
-        #expect(created.stdout.hasPrefix("created app.sqlite at version 2 (store "))
+        #expect(created.stdout.hasPrefix("Migration: created store app.sqlite at v2 (UUID "))
         let status = try CLI.run(["status", "--store", "app.sqlite"], in: dir)
         #expect(status.status == 0)
         let lines = status.stdout.split(separator: "\n").map(String.init)

@@ -182,6 +182,8 @@ public enum MigrationRun {
                                                                storeUUID: storeUUID, options: options)
                     collector.append(result, changes)
                 } catch let error as HookViolationError {
+                    // The whole step rolls back: the hooks that ran before this one in it are undone too.
+                    collector.markUncommitted(afterVersion: step.toVersion)
                     collector.append(error.result, ChangeSet())
                     throw error
                 }
@@ -199,9 +201,10 @@ public enum MigrationRun {
             }
             report.toVersion = result.toVersion
         } catch {
-            report.steps = collector.stepReports
+            let reached = (try? store.metadata().version) ?? report.fromVersion ?? 0
+            report.steps = collector.stepReports.map { var s = $0; s.committed = s.toVersion <= reached; return s }
             report.hooks += collector.hooks
-            report.toVersion = (try? store.metadata().version) ?? report.fromVersion ?? 0
+            report.toVersion = reached
             throw error
         }
         report.steps = collector.stepReports
@@ -222,6 +225,16 @@ final class RunCollector: @unchecked Sendable {
     var stepReports: [StepReport] {
         get { lock.withLock { _stepReports } }
         set { lock.withLock { _stepReports = newValue } }
+    }
+
+    /// Marks the hooks of a rolled-back step as not committed and drops their changes.
+    func markUncommitted(afterVersion version: Int) {
+        lock.withLock {
+            for index in _hooks.indices where _hooks[index].after == version && !_hooks[index].late {
+                _hooks[index].committed = false
+                _changes[index] = ChangeSet()
+            }
+        }
     }
 
     func append(_ hook: HookRunResult, _ changes: ChangeSet) {

@@ -27,11 +27,24 @@ public struct ModelHistory: Sendable {
         guard !files.isEmpty else {
             throw DiagnosticList([.error("no model files (*.yaml, *.yml) in '\(directory)'", hint: "add models/1.yaml")])
         }
+        // Files load in parallel (parsing is pure); results keep file order.
+        let paths = files.map { directory.hasSuffix("/") ? directory + $0 : directory + "/" + $0 }
+        let results = LoadResults(count: paths.count)
+        DispatchQueue.concurrentPerform(iterations: paths.count) { index in
+            do throws(DiagnosticList) {
+                results.set(index, .success(try ModelLoader.load(path: paths[index])))
+            } catch {
+                results.set(index, .failure(error))
+            }
+        }
         var models: [Model] = []
         var diagnostics: [Diagnostic] = []
-        for name in files {
-            let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
-            do { models.append(try ModelLoader.load(path: path)) } catch { diagnostics += error.diagnostics }
+        for result in results.values {
+            switch result {
+            case .success(let model): models.append(model)
+            case .failure(let error): diagnostics += error.diagnostics
+            case nil: break
+            }
         }
         var byVersion: [Int: Model] = [:]
         for model in models {
@@ -59,4 +72,13 @@ public struct ModelHistory: Sendable {
         }
         return SourceLocation(file: model.file, line: 1, column: 1)
     }
+}
+
+/// Per-file results written from concurrent loads.
+private final class LoadResults: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage: [Result<Model, DiagnosticList>?]
+    init(count: Int) { storage = Array(repeating: nil, count: count) }
+    func set(_ index: Int, _ result: Result<Model, DiagnosticList>) { lock.withLock { storage[index] = result } }
+    var values: [Result<Model, DiagnosticList>?] { lock.withLock { storage } }
 }

@@ -15,9 +15,9 @@ public enum ModelLoader {
         if var model = parsed {
             model.source = yaml
             ModelChecker.check(model, into: &reader)
-            model.warnings = reader.finished().filter { $0.severity == .warning }
-            let errors = reader.finished().filter { $0.severity == .error }
-            if !errors.isEmpty { throw DiagnosticList(reader.finished()) }
+            let diagnostics = reader.finished()
+            if diagnostics.contains(where: { $0.severity == .error }) { throw DiagnosticList(diagnostics) }
+            model.warnings = diagnostics.filter { $0.severity == .warning }
             return model
         }
         throw DiagnosticList(reader.finished())

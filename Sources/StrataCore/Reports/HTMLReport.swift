@@ -1,10 +1,12 @@
 /// One self-contained HTML page (well-formed XHTML; inline CSS, no scripts, no external assets):
-/// a summary, a bar chart of violations per rule drawn as inline SVG, and a table of samples per rule.
+/// the migration plan when there is one (see `migrationSection`), then the audit's summary, a bar chart
+/// of violations per rule drawn as inline SVG, and a table of samples per rule.
 public struct HTMLReport: ReportRenderer {
     public init() {}
 
     public func render(_ report: Report) -> String {
         var body: [String] = ["<h1>\(esc(report.title))</h1>"]
+        if let migration = report.migration { body += migrationSection(migration, report) }
         if let audit = report.audit { body += auditSection(audit, report) }
         return """
             <!DOCTYPE html>
@@ -26,7 +28,8 @@ public struct HTMLReport: ReportRenderer {
         body{font:14px/1.4 -apple-system,system-ui,sans-serif;margin:2em;color:#222}\
         table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ccc;padding:3px 8px;text-align:left}\
         th{background:#f4f4f4}code{font:12px ui-monospace,monospace}.failure{color:#b00020}.warning{color:#9a6700}\
-        .ok{color:#1a7f37}svg text{font:12px sans-serif}
+        .ok{color:#1a7f37}svg text{font:12px sans-serif}td.num{text-align:right}details{margin:.3em 0}\
+        summary{cursor:pointer}pre{background:#f6f8fa;padding:.5em;overflow-x:auto}
         """
 
     func auditSection(_ audit: AuditResult, _ report: Report) -> [String] {

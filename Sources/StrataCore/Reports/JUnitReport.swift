@@ -1,11 +1,13 @@
 /// JUnit XML for CI dashboards: one `<testsuite>` per entity, one `<testcase>` per rule checked.
 /// A violated rule whose code counts as a failure has a `<failure>` with its count and samples;
 /// one that does not (`--fail-on`) passes, its samples in `<system-out>`.
+/// A migration report comes first, as the suite `migration` (see `migrationSuite`).
 public struct JUnitReport: ReportRenderer {
     public init() {}
 
     public func render(_ report: Report) -> String {
         var suites: [Suite] = []
+        if let migration = report.migration { suites.append(migrationSuite(migration, report)) }
         if let audit = report.audit { suites += auditSuites(audit, report) }
         let tests = suites.reduce(0) { $0 + $1.tests }
         let failures = suites.reduce(0) { $0 + $1.failures }

@@ -1,5 +1,6 @@
-/// GitHub-flavoured Markdown for a pull-request comment or a CI job summary: a heading, a summary
-/// line and one table row per violated rule (first samples inline).
+/// GitHub-flavoured Markdown for a pull-request comment or a CI job summary: a heading, the migration
+/// plan when there is one (see `migrationSection`), then the audit's summary line and one table row per
+/// violated rule (first samples inline).
 public struct MarkdownReport: ReportRenderer {
     public init() {}
 
@@ -8,7 +9,11 @@ public struct MarkdownReport: ReportRenderer {
 
     public func render(_ report: Report) -> String {
         var lines = ["## \(report.title)", ""]
-        if let audit = report.audit { lines += auditSection(audit, report) }
+        if let migration = report.migration { lines += migrationSection(migration, report) }
+        if let audit = report.audit {
+            if report.migration != nil { lines.append("") }
+            lines += auditSection(audit, report)
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -22,15 +27,18 @@ public struct MarkdownReport: ReportRenderer {
         }
         lines.append("| Entity | Rule | Code | Count | Status | Samples |")
         lines.append("|---|---|---:|---:|---|---|")
-        for rule in violated {
-            var samples = rule.samples.prefix(Self.samplesPerRow).map { "`\(cell($0.objectID))`" + ($0.value.map { " \(cell(quoted($0)))" } ?? " nil") }
-            if rule.count > min(rule.samples.count, Self.samplesPerRow) {
-                samples.append("… \(rule.count - min(rule.samples.count, Self.samplesPerRow)) more")
-            }
-            let status = report.isFailure(rule) ? "failure" : "warning"
-            lines.append("| \(cell(rule.entity)) | \(cell(ReportText.ruleName(rule))) | \(rule.code.rawValue) | \(rule.count) | \(status) | \(samples.joined(separator: "<br>")) |")
-        }
+        for rule in violated { lines.append("| " + ruleCells(rule, report) + " |") }
         return lines
+    }
+
+    /// `Entity | Rule | Code | Count | Status | Samples` of one violated rule (without the outer pipes).
+    func ruleCells(_ rule: AuditRuleResult, _ report: Report) -> String {
+        var samples = rule.samples.prefix(Self.samplesPerRow).map { "`\(cell($0.objectID))`" + ($0.value.map { " \(cell(quoted($0)))" } ?? " nil") }
+        if rule.count > min(rule.samples.count, Self.samplesPerRow) {
+            samples.append("… \(rule.count - min(rule.samples.count, Self.samplesPerRow)) more")
+        }
+        let status = report.isFailure(rule) ? "failure" : "warning"
+        return "\(cell(rule.entity)) | \(cell(ReportText.ruleName(rule))) | \(rule.code.rawValue) | \(rule.count) | \(status) | \(samples.joined(separator: "<br>"))"
     }
 
     func quoted(_ s: String) -> String { "\"" + s + "\"" }

@@ -1,8 +1,8 @@
 /// What a report shows, rendered by every `ReportFormat` into one string.
 ///
-/// A report is made of sections, each optional, rendered in a fixed order by each renderer. Today
-/// it has the audit; a migration report adds its own section (the plan's steps, the hooks' results)
-/// as another optional property here plus one function per renderer, and renders before the audit.
+/// A report is made of sections, each optional, rendered in a fixed order by each renderer: the
+/// migration (`strata migrate`: the plan's steps, the hooks' results, the change set), then the
+/// audit. Each renderer has one function per section (`Renderer+Migration.swift` for the migration).
 ///
 /// ```swift
 /// let report = Report(title: "Strata audit", audit: result, failOn: [.missingMandatory])
@@ -25,8 +25,11 @@ public struct Report: Sendable, Hashable {
         self.failOn = failOn
     }
 
-    /// Whether any section has a failure (`strata` exits 3).
-    public var hasFailures: Bool { !(audit?.failures(failOn: failOn).isEmpty ?? true) }
+    /// Whether any section has a failure (`strata` exits 3): a failing audit violation, or a hook
+    /// of the migration rolled back for its violations.
+    public var hasFailures: Bool {
+        !(audit?.failures(failOn: failOn).isEmpty ?? true) || (migration?.hooks.contains(where: \.rolledBackForViolations) ?? false)
+    }
 
     /// The report rendered in `format`.
     public func render(as format: ReportFormat) -> String { format.renderer.render(self) }

@@ -1,4 +1,5 @@
-/// The human report: a summary line, then each violated rule grouped by entity, with its count and samples.
+/// The human report: the migration plan (see `migrationSection`), then the audit's summary line and
+/// each violated rule grouped by entity, with its count and samples.
 ///
 /// ```
 /// Audit: 26 rules checked, 25 violated, 26 violations (scope full, store …, model version 1)
@@ -12,7 +13,11 @@ public struct TextReport: ReportRenderer {
 
     public func render(_ report: Report) -> String {
         var lines: [String] = []
-        if let audit = report.audit { lines += auditSection(audit, report) }
+        if let migration = report.migration { lines += migrationSection(migration, report) }
+        if let audit = report.audit {
+            if !lines.isEmpty { lines.append("") }
+            lines += auditSection(audit, report)
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 

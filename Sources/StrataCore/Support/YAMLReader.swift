@@ -16,7 +16,9 @@ struct YAMLReader {
     /// Parses the text into a node tree, or records the syntax error.
     mutating func compose() -> Node? {
         do {
-            return try Yams.compose(yaml: text)
+            // The basic resolver: every scalar is text; Strata reads values by their attribute type, so the
+            // implicit typing (regex matching of every scalar) is work without use.
+            return try Yams.compose(yaml: text, .basic)
         } catch let error as YamlError {
             diagnostics.append(syntaxDiagnostic(error))
             return nil
@@ -43,7 +45,14 @@ struct YAMLReader {
 
     /// The diagnostics with source lines attached, sorted by position.
     func finished() -> [Diagnostic] {
-        diagnostics.map { $0.withSource(text) }.sorted {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        return diagnostics.map { d in
+            guard let line = d.location?.line, d.sourceLine == nil, line >= 1, line <= lines.count else { return d }
+            var located = d
+            let source = lines[line - 1]
+            located.sourceLine = String(source.hasSuffix("\r") ? source.dropLast() : source)
+            return located
+        }.sorted {
             ($0.location?.line ?? 0, $0.location?.column ?? 0) < ($1.location?.line ?? 0, $1.location?.column ?? 0)
         }
     }

@@ -1,0 +1,51 @@
+extension JUnitReport {
+    /// One `<testsuite name="migration">`: a test case per version step (`v1 → v2`, failed when it was
+    /// not committed) and per hook (`hook ID (after vN)`, failed when it was rolled back or its audit
+    /// found failing violations), counts in `<system-out>`.
+    func migrationSuite(_ migration: MigrationRunReport, _ report: Report) -> Suite {
+        Suite(name: "migration", cases: migration.steps.map(stepCase) + migration.hooks.map { hookCase($0, report) })
+    }
+
+    func stepCase(_ step: StepReport) -> (lines: [String], failed: Bool) {
+        var out = ["tables: " + MigrationText.tables(step)]
+        out += step.destructive.map { "destructive: " + $0.summary }
+        out += step.warnings.map { "warning: " + $0 }
+        out.append(MigrationText.stats(step))
+        let failure = step.committed ? nil : "\(MigrationText.versions(step)) was rolled back"
+        return testCase(name: MigrationText.versions(step), failure: failure, details: [], out: out)
+    }
+
+    func hookCase(_ hook: HookRunResult, _ report: Report) -> (lines: [String], failed: Bool) {
+        var out = hook.steps.map(MigrationText.hookStep)
+        out.append("rows affected: \(MigrationText.number(hook.rowsAffected))")
+        out.append("audit: " + MigrationText.hookAudit(hook))
+        out.append("outcome: \(hook.outcome.text) (onViolation: \(hook.onViolation.rawValue))")
+        var details: [String] = []
+        for rule in hook.audit?.violated ?? [] {
+            details.append("\(rule.count) × \(rule.code.rawValue) \(rule.code.summary) (\(rule.subject): \(rule.constraint))")
+            details += rule.samples.map { "  " + ReportText.sample($0) }
+            if rule.count > rule.samples.count { details.append("  … and \(rule.count - rule.samples.count) more") }
+        }
+        let failing = hook.audit?.failures(failOn: report.failOn).count ?? 0
+        var failure: String?
+        if !hook.committed {
+            failure = "rolled back with its version step: \(MigrationText.hookAudit(hook))"
+        } else if failing > 0 {
+            failure = "\(MigrationText.hookAudit(hook)), committed (onViolation: warn)"
+        }
+        return testCase(name: MigrationText.hookName(hook), failure: failure, details: details, out: out)
+    }
+
+    /// A test case of the `migration` class; the failure's body lists `details` (in `<system-out>`
+    /// after `out` when the case passes).
+    func testCase(name: String, failure: String?, details: [String], out: [String]) -> (lines: [String], failed: Bool) {
+        var lines = ["    <testcase classname=\"migration\" name=\"\(ReportText.xml(name))\" time=\"0\">"]
+        if let failure {
+            lines.append("      <failure message=\"\(ReportText.xml(failure))\" type=\"migration\">\(ReportText.xml(details.joined(separator: "\n")))</failure>")
+        }
+        let out = failure == nil ? out + details : out
+        lines.append("      <system-out>\(ReportText.xml(out.joined(separator: "\n")))</system-out>")
+        lines.append("    </testcase>")
+        return (lines, failure != nil)
+    }
+}

@@ -1,0 +1,194 @@
+import Foundation
+
+/// How a hook ended, as the reports show it.
+public enum HookOutcome: String, Sendable, Hashable, Codable {
+    /// Committed with a clean audit (or no audit).
+    case committed
+    /// Committed with violations (`onViolation: warn`).
+    case warned
+    /// Undone with its version step.
+    case rolledBack
+
+    /// `ok`, `warned`, `rolled back`.
+    public var text: String {
+        switch self {
+        case .committed: return "ok"
+        case .warned: return "warned"
+        case .rolledBack: return "rolled back"
+        }
+    }
+}
+
+extension HookRunResult {
+    public var outcome: HookOutcome {
+        if !committed { return .rolledBack }
+        return violationCount > 0 ? .warned : .committed
+    }
+
+    /// Its audit found violations and `onViolation: rollback` undid it (`strata` exits 3).
+    public var rolledBackForViolations: Bool { !committed && violationCount > 0 }
+}
+
+extension StepReport.DestructiveChange {
+    /// `removeAttribute Recipe.notes` (the change's kind and target, without its detail).
+    var subject: String {
+        let head = change.split(separator: ":", maxSplits: 1).first.map(String.init) ?? change
+        return head.hasSuffix(" [destructive]") ? String(head.dropLast(" [destructive]".count)) : head
+    }
+
+    /// What `count` counts: values (attributes), links (relationships) or objects (entities).
+    var noun: String {
+        if change.hasPrefix("removeAttribute") { return count == 1 ? "value" : "values" }
+        if change.hasPrefix("removeRelationship") { return count == 1 ? "link" : "links" }
+        return count == 1 ? "object" : "objects"
+    }
+
+    /// `removeAttribute Recipe.notes: 312 values dropped (e.g. "Stir well", "Serve cold")`. Sample
+    /// values are shown as recorded: strings quoted, numbers bare.
+    var summary: String {
+        var text = "\(subject): \(MigrationText.number(count)) \(noun) dropped"
+        if !sampleValues.isEmpty { text += " (e.g. " + sampleValues.joined(separator: ", ") + ")" }
+        return text
+    }
+}
+
+/// Phrases the migration section of every renderer shares.
+enum MigrationText {
+    /// `Dry run: store app.sqlite at v1 → v4 ($NOW = 2024-06-01T12:00:00Z)`, or the store that was
+    /// created, or the version at which nothing was to do.
+    static func headline(_ m: MigrationRunReport) -> String {
+        let (label, rest) = headlineParts(m)
+        return "\(label): \(rest)"
+    }
+
+    /// The headline's label (`Dry run`, `Migration`) and the rest.
+    static func headlineParts(_ m: MigrationRunReport) -> (label: String, rest: String) {
+        let label = m.dryRun ? "Dry run" : "Migration"
+        if m.created {
+            let uuid = m.storeUUID.map { " (UUID \($0))" } ?? ""
+            return (label, "\(m.dryRun ? "would create" : "created") store \(m.store) at v\(m.targetVersion)\(uuid)")
+        }
+        let from = m.fromVersion.map { "v\($0)" } ?? "?"
+        if m.nothingToDo { return (label, "store \(m.store) is at \(from), nothing to do") }
+        var text = "store \(m.store) at \(from) → v\(m.targetVersion)"
+        if let to = m.toVersion, to != m.targetVersion { text += ", stopped at v\(to)" }
+        return (label, text + " ($NOW = \(m.now))")
+    }
+
+    /// Facts under the headline: backup, lock wait.
+    static func notes(_ m: MigrationRunReport) -> [String] {
+        var notes: [String] = []
+        if m.waitedForLock { notes.append("Waited for another run's lock.") }
+        if let backup = m.backup { notes.append("Backup: \(backup)") }
+        if !m.notNeededHooks.isEmpty { notes.append("Hooks recorded as not needed: " + m.notNeededHooks.joined(separator: ", ")) }
+        return notes
+    }
+
+    /// A step or a hook, in the order they ran.
+    enum Item {
+        case step(StepReport)
+        case hook(HookRunResult)
+    }
+
+    /// Late hooks (they run first), then each step followed by the hooks that ran in its transaction
+    /// (`after` its destination version), then any other hook.
+    static func timeline(_ m: MigrationRunReport) -> [Item] {
+        var items = m.hooks.filter(\.late).map(Item.hook)
+        var placed = Set(m.hooks.indices.filter { m.hooks[$0].late })
+        for step in m.steps {
+            items.append(.step(step))
+            for (i, hook) in m.hooks.enumerated() where !placed.contains(i) && hook.after == step.toVersion {
+                items.append(.hook(hook))
+                placed.insert(i)
+            }
+        }
+        items += m.hooks.indices.filter { !placed.contains($0) }.map { .hook(m.hooks[$0]) }
+        return items
+    }
+
+    /// `v1 → v2`
+    static func versions(_ step: StepReport) -> String { "v\(step.fromVersion) → v\(step.toVersion)" }
+
+    /// `rebuild Ingredient (1,204 rows copied)`, `alter Recipe (was Dish)`.
+    static func action(_ action: TableAction, _ step: StepReport, rows: Bool = true) -> String {
+        var details: [String] = []
+        if let source = action.sourceTable, source != action.table { details.append("was \(source)") }
+        if rows, action.kind == .rebuild, let rows = step.rowsCopied[action.sourceTable ?? action.table] {
+            details.append("\(number(rows)) row\(rows == 1 ? "" : "s") copied")
+        }
+        return "\(action.kind.rawValue) \(action.table)" + (details.isEmpty ? "" : " (" + details.joined(separator: ", ") + ")")
+    }
+
+    /// The step's table actions in one phrase; `metadata only` when it runs no SQL.
+    static func tables(_ step: StepReport, rows: Bool = true) -> String {
+        if step.tables.isEmpty { return step.metadataOnly ? "metadata only" : "no table changes" }
+        return step.tables.map { action($0, step, rows: rows) }.joined(separator: ", ")
+    }
+
+    /// Rows the step's rebuilds copy: `1,204`, `1,254 (Ingredient 1,204, Recipe 50)`, nil without a rebuild.
+    static func rowsCopied(_ step: StepReport) -> String? {
+        guard !step.rowsCopied.isEmpty else { return nil }
+        let total = number(step.rowsCopied.values.reduce(0, +))
+        if step.rowsCopied.count == 1 { return total }
+        return total + " (" + step.rowsCopied.sorted { $0.key < $1.key }.map { "\($0.key) \(number($0.value))" }.joined(separator: ", ") + ")"
+    }
+
+    /// Whether the run stopped: a step not committed or a hook rolled back.
+    static func failed(_ m: MigrationRunReport) -> Bool {
+        m.steps.contains { !$0.committed } || m.hooks.contains { !$0.committed }
+    }
+
+    /// `9 SQL statements, 420 ms`
+    static func stats(_ step: StepReport) -> String {
+        var parts = ["\(step.sql.count) SQL statement\(step.sql.count == 1 ? "" : "s")"]
+        if let duration = step.duration { parts.append(seconds(duration)) }
+        return parts.joined(separator: ", ")
+    }
+
+    /// `batchUpdate Recipe: 83 objects`
+    static func hookStep(_ step: HookStepResult) -> String {
+        "\(step.kind) \(step.entity): \(number(step.count)) object\(step.count == 1 ? "" : "s")"
+    }
+
+    /// `hook favorite-recent-recipes (after v4)`, `(after v4, late)` for a late hook.
+    static func hookName(_ hook: HookRunResult) -> String {
+        "hook \(hook.id) (after v\(hook.after)\(hook.late ? ", late" : ""))"
+    }
+
+    /// `0 violations`, or `not audited` when the run used `--audit none`.
+    static func hookAudit(_ hook: HookRunResult) -> String {
+        guard let audit = hook.audit else { return "not audited" }
+        return "\(number(audit.totalViolations)) violation\(audit.totalViolations == 1 ? "" : "s")"
+    }
+
+    /// Entities of a change set with their counts, sorted: `("Recipe", updated: 83, deleted: 0)`.
+    static func changedEntities(_ changes: ChangeSet) -> [(entity: String, updated: Int, deleted: Int)] {
+        let entities = Set(changes.updatedCounts.filter { $0.value > 0 }.keys)
+            .union(changes.deletedCounts.filter { $0.value > 0 }.keys)
+        return entities.sorted().map { ($0, changes.updatedCounts[$0] ?? 0, changes.deletedCounts[$0] ?? 0) }
+    }
+
+    /// `83 updated, 4 deleted`
+    static func changeCounts(updated: Int, deleted: Int) -> String {
+        var parts: [String] = []
+        if updated > 0 { parts.append("\(number(updated)) updated") }
+        if deleted > 0 { parts.append("\(number(deleted)) deleted") }
+        return parts.joined(separator: ", ")
+    }
+
+    /// `1,204`: thousands grouped with commas, whatever the locale.
+    static func number(_ n: Int) -> String {
+        let digits = String(n.magnitude)
+        var out = ""
+        for (i, c) in digits.enumerated() {
+            if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
+            out.append(c)
+        }
+        return (n < 0 ? "-" : "") + out
+    }
+
+    /// `420 ms` below a second, else `2.35 s`.
+    static func seconds(_ s: Double) -> String {
+        s < 1 ? "\(Int((s * 1000).rounded())) ms" : String(format: "%.2f s", s)
+    }
+}
