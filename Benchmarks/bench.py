@@ -288,6 +288,7 @@ def main():
         "config": {"rows": args.rows, "reps": args.reps, "seed": args.seed, "now": cases.NOW_ISO, "smoke": args.smoke},
         "strata": {"path": strata, "version": subprocess.run([strata, "--version"], capture_output=True,
                                                               text=True).stdout.strip(), "commit": git_commit()},
+        "rssMethod": measure.RSS_METHOD,
         "cases": [],
     }
     for case_type in selected:

@@ -224,6 +224,13 @@ def svg_chart(results):
     return "\n".join(out) + "\n"
 
 
+def cases_table(results):
+    lines = ["| case | Strata command | anchors in the same run |", "|---|---|---|"]
+    for c in results["cases"]:
+        lines.append(f"| {c['title']} | {c['strataCommand'].replace('|', '/')} | {c['anchors']} |")
+    return "\n".join(lines)
+
+
 def performance_doc(results, table, command):
     m = results["machine"]
     c = results["config"]
@@ -248,9 +255,14 @@ that run, never typed by hand. Rerun the command to refresh this page and [`perf
 - Each command of a case runs on a fresh copy of the same pristine store, once per repetition; the order of
   the commands rotates between repetitions. Times are medians of wall time of the whole process (start-up
   included); ratios are Strata's median over the anchor's.
-- Max RSS is the child's own peak resident set (`wait4` rusage), the largest over the repetitions.
+- Max RSS is the child's own peak resident set ({results['rssMethod']}), the largest over the repetitions.
+- Each fresh copy is fsynced before the clock starts, so no command pays for flushing the copy.
 - Every command that changes data has a fingerprint of the result (counts and key sums); the run reports
   when Strata and an anchor disagree.
+
+## Cases
+
+{cases_table(results)}
 
 ## Figures
 
