@@ -9,8 +9,6 @@ struct BatchCommand: AsyncParsableCommand {
         subcommands: [Update.self, Delete.self])
 
     enum ResultKind: String, ExpressibleByArgument, CaseIterable, Sendable { case ids, count, status }
-    enum AuditMode: String, ExpressibleByArgument, CaseIterable, Sendable { case touched, none }
-    enum OnViolation: String, ExpressibleByArgument, CaseIterable, Sendable { case rollback, warn }
 
     /// Options shared by both subcommands.
     struct Common: ParsableArguments {
@@ -19,8 +17,9 @@ struct BatchCommand: AsyncParsableCommand {
         @Option(name: .customLong("arg"), help: "A value for the next %@ or %K (repeatable).") var arguments: [String] = []
         @Option(name: .long, help: "What to print: ids, count or status.") var result: ResultKind = .count
         @Option(name: .long, help: "Write the change set as JSON to FILE.") var changesOut: String?
-        @Option(name: .long, help: "Audit the touched rows before commit: touched or none.") var audit: AuditMode = .touched
-        @Option(name: .long, help: "On violations: rollback or warn.") var onViolation: OnViolation = .rollback
+        @Option(name: .long, help: "Audit before commit: touched (the changed rows), full, or none.") var audit: AuditMode = .touched
+        @Option(name: .long, help: "On violations: rollback (exit 3) or warn (commit, report).") var onViolation: ViolationPolicy = .rollback
+        @Option(name: .long, help: "Samples per violated rule.") var maxSamples: Int = 20
         @Option(name: .long, help: "Pin $NOW (ISO 8601).") var now: String?
         @Flag(name: .long, help: "Only these objects, not sub-entities'.") var excludeSubentities = false
 
@@ -45,6 +44,8 @@ struct BatchCommand: AsyncParsableCommand {
         var count: Int
         var objectIDs: [String]?
         var changes: Changes
+        var audit: AuditResult?
+        var rolledBack = false
     }
 
     struct Changes: Encodable {
@@ -61,23 +62,29 @@ struct BatchCommand: AsyncParsableCommand {
     }
 
     static func report(_ result: BatchResult, common: Common) throws {
-        if let path = common.changesOut {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            let body = ["updated": result.changes.updated.mapValues { $0.map(\.uri) },
-                        "deleted": result.changes.deleted.mapValues { $0.map(\.uri) }]
-            do {
-                try encoder.encode(body).write(to: URL(fileURLWithPath: path))
-            } catch {
-                throw StoreError.other("cannot write --changes-out '\(path)': \(error.localizedDescription)")
-            }
-        }
+        if let path = common.changesOut { try result.changes.write(toFile: path) }
         Output.json(Document(operation: result.kind.rawValue, entity: result.entity, count: result.count,
-                             objectIDs: result.objectIDs?.map(\.uri), changes: Changes(result.changes)))
+                             objectIDs: result.objectIDs?.map(\.uri), changes: Changes(result.changes), audit: result.audit))
         switch common.result {
         case .ids: for id in result.objectIDs ?? [] { Output.result(id.uri) }
         case .count: Output.result(String(result.count))
         case .status: Output.line(result.kind == .update ? "updated \(result.count) object(s)" : "deleted \(result.count) object(s)")
+        }
+        if let audit = result.audit, audit.totalViolations > 0 {
+            Output.note(Report(title: "Strata batch audit", audit: audit).render(as: .text).trimmingCharacters(in: .newlines))
+            Output.note("warning: \(audit.totalViolations) violation(s) committed (--on-violation warn)")
+        }
+    }
+
+    /// Runs a request through the store, reporting the rolled-back batch's audit on violations.
+    static func execute(_ body: () async throws -> BatchResult) async throws -> BatchResult {
+        do {
+            return try await body()
+        } catch let error as BatchViolationError {
+            Output.json(Document(operation: error.result.kind.rawValue, entity: error.result.entity, count: error.result.count,
+                                 objectIDs: nil, changes: Changes(ChangeSet()), audit: error.result.audit, rolledBack: true))
+            if let audit = error.result.audit { Output.note(Report(title: "Strata batch audit", audit: audit).render(as: .text).trimmingCharacters(in: .newlines)) }
+            throw error
         }
     }
 
@@ -113,7 +120,11 @@ struct BatchCommand: AsyncParsableCommand {
             request.resultType = common.result == .ids ? .updatedObjectIDs : common.result == .count ? .updatedObjectsCount : .statusOnly
             if common.changesOut != nil { request.resultType = .updatedObjectIDs }
             let store = try BatchCommand.open(global)
-            let result = try await store.execute(request, context: try common.context(global))
+            let context = try common.context(global)
+            let result = try await BatchCommand.execute {
+                try await store.execute(request, context: context, audit: common.audit, onViolation: common.onViolation,
+                                        maxSamples: common.maxSamples)
+            }
             try BatchCommand.report(result, common: common)
         }
     }
@@ -129,7 +140,11 @@ struct BatchCommand: AsyncParsableCommand {
             request.resultType = common.result == .ids ? .objectIDs : common.result == .count ? .count : .statusOnly
             if common.changesOut != nil { request.resultType = .objectIDs }
             let store = try BatchCommand.open(global)
-            let result = try await store.execute(request, context: try common.context(global))
+            let context = try common.context(global)
+            let result = try await BatchCommand.execute {
+                try await store.execute(request, context: context, audit: common.audit, onViolation: common.onViolation,
+                                        maxSamples: common.maxSamples)
+            }
             try BatchCommand.report(result, common: common)
         }
     }

@@ -109,3 +109,4 @@ struct MigrateCommand: AsyncParsableCommand {
 }
 
 extension AuditMode: ExpressibleByArgument {}
+extension ViolationPolicy: ExpressibleByArgument {}

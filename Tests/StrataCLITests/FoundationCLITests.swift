@@ -56,7 +56,7 @@ import Testing
             hint: did you mean 'string'?
 
             """)
-        #expect(r.stdout == "models: 0 model version(s), 1 error(s), 0 warning(s)\n")
+        #expect(r.stdout == "models: 0 model version(s), migrations: 0 hook(s), 1 error(s), 0 warning(s)\n")
         let json = try CLI.run(["lint", "--format", "json"], in: dir)
         #expect(json.status == 2)
         let doc = try CLI.json(json.stdout)
@@ -105,11 +105,33 @@ import Testing
         #expect(get.stdout == "ci\n")
         #expect(try CLI.run(["meta", "set", "strata.version", "1", "--store", "app.sqlite"], in: dir).status == 2)
         #expect(try CLI.run(["meta", "get", "strata.version", "--store", "app.sqlite"], in: dir).stdout == "4\n")
+        let list = try CLI.json(try CLI.run(["meta", "list", "--store", "app.sqlite", "--format", "json"], in: dir).stdout)
+        #expect(list["user"] as? [String: String] == ["deployedBy": "ci"])
+        #expect((list["system"] as? [String: String])?["strata.version"] == "4")
         let history = try CLI.run(["history", "--store", "app.sqlite", "--format", "json"], in: dir)
         let doc = try CLI.json(history.stdout)
         let migrations = doc["migrations"] as? [[String: Any]]
         #expect(migrations?.count == 1)
         #expect(migrations?.first?["kind"] as? String == "create")
         #expect(migrations?.first?["toVersion"] as? Int == 4)
+    }
+}
+
+@Suite struct LintHooksCLITests {
+    @Test func lintChecksHooksAgainstTheirModelVersion() throws {
+        let dir = try CLI.exampleProject()
+        let ok = try CLI.run(["lint"], in: dir)
+        #expect(ok.status == 0)
+        #expect(ok.stdout == "models: 4 model version(s) (1, 2, 3, 4), migrations: 2 hook(s), 0 error(s), 0 warning(s)\n")
+        try """
+            id: broken
+            after: 2
+            steps:
+              - batchUpdate: { entity: Recipe, predicate: "favorite == YES", propertiesToUpdate: { rating: 5 } }
+            """.write(toFile: dir + "/migrations/broken.yaml", atomically: true, encoding: .utf8)
+        let bad = try CLI.run(["lint"], in: dir)
+        #expect(bad.status == 2)
+        // `favorite` arrives in v4: at v2 the hook cannot use it.
+        #expect(bad.stderr.hasPrefix("migrations/broken.yaml:4:48: error: Recipe has no attribute 'favorite'"))
     }
 }

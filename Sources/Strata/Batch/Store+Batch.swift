@@ -2,8 +2,8 @@ import Foundation
 import GRDB
 
 extension Store {
-    /// Executes a batch update in its own transaction, off the caller's thread, then publishes its
-    /// change set to the store's observers.
+    /// Executes a batch update in its own transaction, off the caller's thread, audits the rows it
+    /// touched before commit, then publishes its change set to the store's observers.
     ///
     /// ```swift
     /// var request = BatchUpdateRequest(entity: "Recipe", predicate: "lastUsed >= $NOW - 30 days",
@@ -14,31 +14,52 @@ extension Store {
     /// - Parameters:
     ///   - context: `$NOW` and `$VARIABLES` (default: now, no variables).
     ///   - model: the store's model; read from the store's metadata when nil.
-    ///   - recordTouched: record changed rows in `temp.strata_touched` (for an audit in the same connection).
-    /// - Throws: `BatchError` (the transaction is rolled back).
+    ///   - audit: `.touched` (default) audits the changed rows and the entity-wide rules of their entities
+    ///     before commit, as SPEC §8 does for `strata batch`; `.full` audits the whole store; `.none` runs
+    ///     the bare SQL (Core Data's behaviour: batch requests bypass validation).
+    ///   - onViolation: `.rollback` (default) throws `BatchViolationError` and nothing is written; `.warn`
+    ///     commits and returns the violations in `result.audit`.
+    /// - Throws: `BatchError` or `BatchViolationError` (the transaction is rolled back).
     public func execute(_ request: BatchUpdateRequest, context: PredicateContext? = nil, model: Model? = nil,
-                        recordTouched: Bool = false) async throws -> BatchResult {
-        let (model, metadata) = try batchModel(model)
-        let context = context ?? PredicateContext(now: Date().timeIntervalSince1970)
-        let wantsIDs = changeObservers.wantsObjectIDs
-        let result = try await queue.write { db in
+                        audit: AuditMode = .touched, onViolation: ViolationPolicy = .rollback, maxSamples: Int = 20) async throws -> BatchResult {
+        try await run(model: model, context: context, audit: audit, onViolation: onViolation, maxSamples: maxSamples) {
+            db, model, metadata, context, wantsIDs in
             try BatchExecutor.execute(request, in: db, model: model, layout: metadata.layout, storeUUID: metadata.storeUUID,
-                                      context: context, recordTouched: recordTouched, collectObjectIDs: wantsIDs)
+                                      context: context, recordTouched: audit == .touched, collectObjectIDs: wantsIDs)
         }
-        changeObservers.publish(result.changes)
-        return result
     }
 
-    /// Executes a batch delete (delete rules applied) in its own transaction, then publishes its change set.
-    /// - Throws: `BatchError.denied` listing the blockers when a deny rule forbids it (nothing is deleted).
+    /// Executes a batch delete (delete rules applied) in its own transaction, audits what it changed
+    /// (nullified relationships, counts of related objects) before commit, then publishes its change set.
+    /// - Throws: `BatchError.denied` listing the blockers when a deny rule forbids it (nothing is deleted),
+    ///   `BatchViolationError` on violations under `.rollback`.
     public func execute(_ request: BatchDeleteRequest, context: PredicateContext? = nil, model: Model? = nil,
-                        recordTouched: Bool = false) async throws -> BatchResult {
+                        audit: AuditMode = .touched, onViolation: ViolationPolicy = .rollback, maxSamples: Int = 20) async throws -> BatchResult {
+        try await run(model: model, context: context, audit: audit, onViolation: onViolation, maxSamples: maxSamples) {
+            db, model, metadata, context, wantsIDs in
+            try BatchExecutor.execute(request, in: db, model: model, layout: metadata.layout, storeUUID: metadata.storeUUID,
+                                      context: context, recordTouched: audit == .touched, collectObjectIDs: wantsIDs)
+        }
+    }
+
+    private func run(model: Model?, context: PredicateContext?, audit: AuditMode, onViolation: ViolationPolicy, maxSamples: Int,
+                     _ body: @escaping @Sendable (Database, Model, StoreMetadata, PredicateContext, Bool) throws -> BatchResult) async throws -> BatchResult {
         let (model, metadata) = try batchModel(model)
         let context = context ?? PredicateContext(now: Date().timeIntervalSince1970)
         let wantsIDs = changeObservers.wantsObjectIDs
         let result = try await queue.write { db in
-            try BatchExecutor.execute(request, in: db, model: model, layout: metadata.layout, storeUUID: metadata.storeUUID,
-                                      context: context, recordTouched: recordTouched, collectObjectIDs: wantsIDs)
+            if audit == .touched {
+                try db.execute(sql: BatchPlanner.createTouchedTable)
+                try db.execute(sql: "DELETE FROM \(BatchPlanner.touchedTable)")
+            }
+            var result = try body(db, model, metadata, context, wantsIDs)
+            if audit != .none {
+                var auditor = Auditor(model: model, layout: metadata.layout, storeUUID: metadata.storeUUID, now: context.now)
+                auditor.variables = context.variables
+                result.audit = try auditor.run(in: db, scope: audit == .full ? .full : .touched, maxSamples: maxSamples)
+                if onViolation == .rollback, (result.audit?.totalViolations ?? 0) > 0 { throw BatchViolationError(result: result) }
+            }
+            return result
         }
         changeObservers.publish(result.changes)
         return result

@@ -25,6 +25,8 @@ public enum HookRunner {
         public var maxSamples = 20
         /// List changed object IDs in the change set even when no result type asks (library observers).
         public var collectObjectIDs = false
+        /// Where progress of each batch statement goes; nil draws nothing.
+        public var progressSink: ProgressSink?
         public init(context: PredicateContext, audit: AuditMode = .touched, maxSamples: Int = 20, collectObjectIDs: Bool = false) {
             self.context = context
             self.audit = audit
@@ -49,14 +51,16 @@ public enum HookRunner {
         changes.hasObjectIDs = options.collectObjectIDs
         for step in hook.steps {
             let started = Date()
-            let batch: BatchResult
+            let progress = options.progressSink.map { ProgressReporter(label: "\(hook.id) \(step.kind) \(step.entity)", total: nil, sink: $0) }
+            let batch: BatchResult = try db.reportingEstimatedProgress(progress) {
             switch step {
             case .batchUpdate(let request):
-                batch = try BatchExecutor.execute(request, in: db, model: model, layout: layout, storeUUID: storeUUID,
-                                                  context: context, recordTouched: record, collectObjectIDs: options.collectObjectIDs)
+                return try BatchExecutor.execute(request, in: db, model: model, layout: layout, storeUUID: storeUUID,
+                                                 context: context, recordTouched: record, collectObjectIDs: options.collectObjectIDs)
             case .batchDelete(let request):
-                batch = try BatchExecutor.execute(request, in: db, model: model, layout: layout, storeUUID: storeUUID,
-                                                  context: context, recordTouched: record, collectObjectIDs: options.collectObjectIDs)
+                return try BatchExecutor.execute(request, in: db, model: model, layout: layout, storeUUID: storeUUID,
+                                                 context: context, recordTouched: record, collectObjectIDs: options.collectObjectIDs)
+            }
             }
             changes.merge(batch.changes)
             steps.append(HookStepResult(kind: step.kind, entity: step.entity, count: batch.count,

@@ -106,9 +106,10 @@ public enum MigrationRun {
             report.backup = try Backup.write(from: store, to: backup, force: options.forceBackup, progress: progress).path
             progress?.finish()
         }
-        let hookOptions = HookRunner.Options(context: PredicateContext(variables: options.variables, now: options.now),
+        var hookOptions = HookRunner.Options(context: PredicateContext(variables: options.variables, now: options.now),
                                              audit: options.audit, maxSamples: options.maxSamples,
                                              collectObjectIDs: options.collectObjectIDs)
+        hookOptions.progressSink = options.progressSink
         do {
             try runLate(lateHooks, store: store, metadata: metadata, models: models, options: hookOptions, report: &report)
             try runSteps(steps, store: store, metadata: metadata, models: models, hooks: hooks, options: hookOptions, report: &report)
@@ -173,6 +174,7 @@ public enum MigrationRun {
         let first = try store.wrap { try store.queue.read { try StepReport.make(steps[0], db: $0) } }
         collector.stepReports.append(first)
         var migrationOptions = MigrationOptions(target: steps.last!.toVersion)
+        migrationOptions.progressSink = options.progressSink
         let storeUUID = metadata.storeUUID
         migrationOptions.afterStep = { db, step in
             let model = models.model(version: step.toVersion)!

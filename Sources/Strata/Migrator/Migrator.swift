@@ -9,6 +9,8 @@ public struct MigrationOptions: Sendable {
     public var afterStep: (@Sendable (Database, VersionStep) throws -> Void)?
     /// Runs after each operation of a step, inside its transaction (tests inject failures here).
     public var afterOperation: (@Sendable (MigrationOperation) throws -> Void)?
+    /// Where progress of long copies goes (a terminal bar on stderr in the CLI); nil draws nothing.
+    public var progressSink: ProgressSink?
 
     public init(target: Int? = nil, afterStep: (@Sendable (Database, VersionStep) throws -> Void)? = nil,
                 afterOperation: (@Sendable (MigrationOperation) throws -> Void)? = nil) {

@@ -33,7 +33,13 @@ enum StepExecutor {
             for operation in step.operations {
                 switch operation {
                 case .execute(let statement):
-                    try db.execute(sql: statement.sql, arguments: statement.databaseArguments)
+                    // A table copy (rebuild, moved links) is the long part: report SQLite's estimate of rows done.
+                    let progress = statement.sql.hasPrefix("INSERT INTO") ? options.progressSink.map {
+                        ProgressReporter(label: "v\(step.fromVersion)→v\(step.toVersion) copy", total: nil, sink: $0)
+                    } : nil
+                    try db.reportingEstimatedProgress(progress) {
+                        try db.execute(sql: statement.sql, arguments: statement.databaseArguments)
+                    }
                 case .check(let check):
                     let violation = try run(check, db: db, storeUUID: metadata.storeUUID)
                     if let violation { throw MigrationError.violations(fromVersion: step.fromVersion, toVersion: step.toVersion, [violation]) }

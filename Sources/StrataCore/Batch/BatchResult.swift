@@ -9,6 +9,8 @@ public struct BatchResult: Sendable, Hashable {
     public var objectIDs: [ObjectID]?
     /// Everything the batch changed, cascades and nullified relationships included: what observers receive.
     public var changes: ChangeSet
+    /// The audit run before commit (nil when the caller asked for none).
+    public var audit: AuditResult?
 
     public init(kind: Kind, entity: String, count: Int, objectIDs: [ObjectID]?, changes: ChangeSet) {
         self.kind = kind

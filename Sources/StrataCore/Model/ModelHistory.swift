@@ -3,8 +3,16 @@ import Foundation
 /// Every version of a model: the files of a `models/` directory, sorted by version.
 public struct ModelHistory: Sendable {
     public var models: [Model]
-    /// Warnings of all files (inverses that do not point back, …).
-    public var warnings: [Diagnostic] { models.flatMap(\.warnings) }
+    /// Warnings of all files (inverses that do not point back, …), each distinct message once, at the
+    /// newest version that still has it: a relationship without inverse kept for 100 versions is one warning.
+    public var warnings: [Diagnostic] {
+        var seen: Set<String> = []
+        var result: [Diagnostic] = []
+        for model in models.reversed() {
+            for warning in model.warnings.reversed() where seen.insert(warning.message).inserted { result.append(warning) }
+        }
+        return result.reversed()
+    }
 
     public init(models: [Model]) { self.models = models.sorted { $0.version < $1.version } }
 

@@ -1,0 +1,56 @@
+import Foundation
+import GRDB
+import Testing
+@testable import Strata
+
+/// The library's migrate-on-launch path: `MigrationRun.run` with the example's models and hooks.
+@Suite struct MigrationRunTests {
+    static let now = 1_717_200_000.0   // 2024-06-01T00:00:00Z
+
+    static func v1Store() throws -> (path: String, models: ModelHistory, hooks: HookSet) {
+        let models = try ModelHistory.load(directory: TestStore.packageRoot + "/models")
+        let hooks = try HookSet.load(directory: TestStore.packageRoot + "/migrations", models: models)
+        let path = TestStore.directory() + "/app.sqlite"
+        let store = try StoreCreator.create(at: path, model: models.model(version: 1)!)
+        try store.queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO "Recipe" ("_pk", "name", "lastUsed", "servings", "rating") VALUES
+                  (1, 'Soup', ?, 4, 4), (2, 'Untitled', NULL, 2, 0), (3, 'Cake', ?, 8, 5), (4, 'Tea', ?, 1, 2);
+                INSERT INTO "Ingredient" ("_pk", "name", "recipe") VALUES (1, 'salt', 1), (2, 'flour', 2), (3, 'sugar', 3);
+                """, arguments: [now - 3 * 86400, now - 90 * 86400, now - 10 * 86400])
+        }
+        try store.queue.close()
+        return (path, models, hooks)
+    }
+
+    @Test func migrateOnLaunchReportsTheChangedObjectIDs() throws {
+        let (path, models, hooks) = try Self.v1Store()
+        var options = MigrationRun.Options(now: Self.now)
+        options.collectObjectIDs = true
+        let report = try MigrationRun.run(storePath: path, models: models, hooks: hooks, options: options)
+        let uuid = try #require(report.storeUUID)
+        #expect(report.fromVersion == 1 && report.toVersion == 4)
+        #expect(report.steps.map { "\($0.fromVersion)→\($0.toVersion):\($0.committed)" } == ["1→2:true", "2→3:true", "3→4:true"])
+        #expect(report.hooks.map { "\($0.id):\($0.rowsAffected)" } == ["purge-abandoned-drafts:1", "favorite-recent-recipes:2"])
+        #expect(report.changes.updated["Recipe"]?.map(\.uri) == ["x-strata://\(uuid)/Recipe/p1", "x-strata://\(uuid)/Recipe/p4"])
+        #expect(report.changes.deleted["Recipe"]?.map(\.uri) == ["x-strata://\(uuid)/Recipe/p2"])
+        #expect(report.changes.deleted["Ingredient"]?.map(\.uri) == ["x-strata://\(uuid)/Ingredient/p2"])
+        let again = try MigrationRun.run(storePath: path, models: models, hooks: hooks, options: options)
+        #expect(again.nothingToDo && again.hooks.isEmpty)
+    }
+
+    @Test func dryRunReportsWhatTheRealRunDoesAndWritesNothing() throws {
+        let (path, models, hooks) = try Self.v1Store()
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        var options = MigrationRun.Options(now: Self.now)
+        options.dryRun = true
+        let dry = try MigrationRun.run(storePath: path, models: models, hooks: hooks, options: options)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        options.dryRun = false
+        let real = try MigrationRun.run(storePath: path, models: models, hooks: hooks, options: options)
+        #expect(dry.hooks.map(\.rowsAffected) == real.hooks.map(\.rowsAffected))
+        #expect(dry.changes.updatedCounts == real.changes.updatedCounts)
+        #expect(dry.changes.deletedCounts == real.changes.deletedCounts)
+        #expect(dry.steps.map(\.sql) == real.steps.map(\.sql))
+    }
+}
