@@ -287,7 +287,8 @@ def main():
         "started": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "config": {"rows": args.rows, "reps": args.reps, "seed": args.seed, "now": cases.NOW_ISO, "smoke": args.smoke},
         "strata": {"path": strata, "version": subprocess.run([strata, "--version"], capture_output=True,
-                                                              text=True).stdout.strip(), "commit": git_commit()},
+                                                              text=True).stdout.strip(), "commit": git_commit(),
+                   "given": bool(args.strata)},
         "rssMethod": measure.RSS_METHOD,
         "cases": [],
     }

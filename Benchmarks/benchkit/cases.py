@@ -85,7 +85,7 @@ class BatchCase(Case):
                 return f"strata batch {self.kind} has no {option} in this build"
         return None
 
-    def batch(self, predicate, *rest):
+    def batch(self, predicate, *rest, audit="none"):
         text = self.env.help("batch", self.kind)
         if text is None:
             return None               # not in this build: the runner measures the anchors alone
@@ -97,7 +97,7 @@ class BatchCase(Case):
             argv += ["--where", LITERAL[predicate]]
             self.env.note(self, "this build's strata batch has no --now: the predicate uses the equivalent literal date")
         if "--audit" in text:
-            argv += ["--audit", "none"]
+            argv += ["--audit", audit]
         else:
             self.env.note(self, "this build's strata batch has no --audit option (so no audit to switch off)")
         return argv + list(rest)
@@ -110,7 +110,7 @@ def _favorites(work):
 class BatchUpdateCount(BatchCase):
     id = "batch-update-count"
     title = "batch update, status/count"
-    strata_command = "strata batch update --entity Recipe --where 'lastUsed >= $NOW - 30 days' --set favorite=true --audit none --now T --result count"
+    strata_command = "strata batch update --entity Recipe --where 'lastUsed >= $NOW - 30 days' --set favorite=true --audit none --now 2025-06-01T00:00:00Z --result count"
     anchors_text = "the same UPDATE in the sqlite3 shell; object by object in Swift (GRDB: fetch, change, save each)"
 
     def commands(self, n):
@@ -122,6 +122,30 @@ class BatchUpdateCount(BatchCase):
             Command("sqlite3 shell", "anchor", self.env.shell("{work}", update), store, fingerprint=_favorites),
             Command("object by object", "anchor", [self.env.objects, "{work}", repr(RECENT_SECONDS)], store,
                     fingerprint=_favorites),
+        ]
+
+
+class BatchUpdateAudited(BatchCase):
+    id = "batch-update-audited"
+    title = "batch update, count, with its audit"
+    strata_command = "strata batch update … --result count --audit touched (the default: the touched rows are audited before commit)"
+    anchors_text = "the same with --audit none (the ratio is the audit's cost); the same UPDATE in the sqlite3 shell"
+
+    def unavailable(self):
+        reason = super().unavailable()
+        if reason is None and "--audit" not in self.env.help("batch", self.kind):
+            reason = "strata batch update has no --audit in this build"
+        return reason
+
+    def commands(self, n):
+        store = self.env.store("v4", n)
+        update = f'UPDATE "Recipe" SET "favorite" = 1 WHERE "lastUsed" >= {RECENT_SECONDS!r}; SELECT changes();'
+        return [
+            Command("strata", "strata", self.batch(RECENT, "--set", "favorite=true", "--result", "count", audit="touched"),
+                    store, fingerprint=_favorites),
+            Command("strata --audit none", "anchor",
+                    self.batch(RECENT, "--set", "favorite=true", "--result", "count"), store, fingerprint=_favorites),
+            Command("sqlite3 shell", "anchor", self.env.shell("{work}", update), store, fingerprint=_favorites),
         ]
 
 
@@ -150,7 +174,7 @@ class BatchDelete(BatchCase):
     id = "batch-delete-cascade"
     title = "batch delete 10%, cascade"
     kind = "delete"
-    strata_command = "strata batch delete --entity Recipe --where 'lastUsed < $NOW - 327 days' --audit none --now T"
+    strata_command = "strata batch delete --entity Recipe --where 'lastUsed < $NOW - 327 days' --audit none --now 2025-06-01T00:00:00Z"
     anchors_text = "shell PRAGMA foreign_keys=ON; DELETE … (Ingredient ON DELETE CASCADE)"
 
     def commands(self, n):
@@ -381,4 +405,4 @@ class ModelPlan(Case):
         ]
 
 
-ALL = [BatchUpdateCount, BatchUpdateIDs, BatchDelete, AddColumn, ExampleStep, Rebuild, Audit, DryRun, ModelPlan]
+ALL = [BatchUpdateCount, BatchUpdateAudited, BatchUpdateIDs, BatchDelete, AddColumn, ExampleStep, Rebuild, Audit, DryRun, ModelPlan]

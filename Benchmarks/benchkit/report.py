@@ -46,6 +46,10 @@ def _s(seconds):
     return f"{seconds * 1000:.1f} ms" if seconds < 1 else f"{seconds:.3f} s"
 
 
+def _tick(seconds):
+    return f"{seconds * 1000:g} ms" if seconds < 1 else f"{seconds:g} s"
+
+
 def _mb(kb):
     return "—" if kb is None else f"{kb / 1024:.0f}"
 
@@ -186,8 +190,10 @@ def svg_chart(results):
     x1, y1 = max(x1, x0 + 1), max(y1, y0 + 1)
     plot_w, plot_h = width - left - right, height - top - bottom
 
+    pad = 0.12 * (x1 - x0)
+
     def px(x):
-        return left + (math.log10(x) - x0) / (x1 - x0) * plot_w
+        return left + (math.log10(x) - x0 + pad) / (x1 - x0 + 2 * pad) * plot_w
 
     def py(y):
         return top + plot_h - (math.log10(y) - y0) / (y1 - y0) * plot_h
@@ -202,7 +208,7 @@ def svg_chart(results):
     for e in range(y0, y1 + 1):
         y = py(10 ** e)
         out.append(f'<line x1="{left}" y1="{y:.1f}" x2="{left + plot_w}" y2="{y:.1f}" stroke="#e9ecef"/>')
-        out.append(f'<text x="{left - 8}" y="{y + 4:.1f}" text-anchor="end">{_s(10 ** e)}</text>')
+        out.append(f'<text x="{left - 8}" y="{y + 4:.1f}" text-anchor="end">{_tick(10 ** e)}</text>')
     out.append(f'<rect x="{left}" y="{top}" width="{plot_w}" height="{plot_h}" fill="none" stroke="#868e96"/>')
     out.append(f'<text x="{left + plot_w / 2:.1f}" y="{height - 18}" text-anchor="middle">rows (log scale)</text>')
     out.append(f'<text x="18" y="{top + plot_h / 2:.1f}" text-anchor="middle" '
@@ -231,17 +237,24 @@ def cases_table(results):
     return "\n".join(lines)
 
 
+def built(results):
+    strata = results["strata"]
+    if strata.get("given"):
+        return f"the binary given with `--strata` (built with `swift build -c release` from commit `{strata['commit']}` of this tree)"
+    return f"commit `{strata['commit']}`, built by the script with `swift build -c release`"
+
+
 def performance_doc(results, table, command):
     m = results["machine"]
     c = results["config"]
     return f"""# Performance
 
-Written by `{command}` (`Benchmarks/bench.py --write-docs`); every figure below is a measurement of
-that run, never typed by hand. Rerun the command to refresh this page and [`performance.svg`](performance.svg).
+Written by `{command}`: every figure below is a measurement of that run, never typed by hand.
+Rerun the command to refresh this page and [`performance.svg`](performance.svg).
 
 ## The run
 
-- Strata: `{results['strata']['version']}`, commit `{results['strata']['commit']}`, built with `swift build -c release`.
+- Strata: `{results['strata']['version']}`, {built(results)}.
 - Rows: {", ".join(f"{n:,}" for n in c['rows'])}; {c['reps']} repetitions per command; seed {c['seed']}; `$NOW` pinned to {c['now']}.
 - Machine: {m['nproc']} CPUs ({m['cpu']}), {m['memory']} memory, {m['os']}; load average {m['loadAverage']} at the end of the run (the machine is shared, so ratios are more telling than absolute times).
 - SQLite: shell {m['sqlite3Shell']}; Strata links the system libsqlite3 through GRDB.
