@@ -290,6 +290,7 @@ def main():
                                                               text=True).stdout.strip(), "commit": git_commit(),
                    "given": bool(args.strata)},
         "rssMethod": measure.RSS_METHOD,
+        "loadAverageAtStart": " ".join(f"{x:.2f}" for x in os.getloadavg()),
         "cases": [],
     }
     for case_type in selected:

@@ -256,7 +256,7 @@ Rerun the command to refresh this page and [`performance.svg`](performance.svg).
 
 - Strata: `{results['strata']['version']}`, {built(results)}.
 - Rows: {", ".join(f"{n:,}" for n in c['rows'])}; {c['reps']} repetitions per command; seed {c['seed']}; `$NOW` pinned to {c['now']}.
-- Machine: {m['nproc']} CPUs ({m['cpu']}), {m['memory']} memory, {m['os']}; load average {m['loadAverage']} at the end of the run (the machine is shared, so ratios are more telling than absolute times).
+- Machine: {m['nproc']} CPUs ({m['cpu']}), {m['memory']} memory, {m['os']}; load average {results.get('loadAverageAtStart', '?')} at the start of the run and {m['loadAverage']} at the end (the machine is shared, so ratios are more telling than absolute times).
 - SQLite: shell {m['sqlite3Shell']}; Strata links the system libsqlite3 through GRDB.
 - Started {results['started']}, took {results['elapsedSeconds']:.0f} s.
 
