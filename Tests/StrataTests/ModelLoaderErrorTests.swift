@@ -196,3 +196,29 @@ import Testing
         ])
     }
 }
+
+@Suite struct ValidationPredicateLintTests {
+    @Test func validationPredicatesAreCheckedWhenTheModelLoads() {
+        let yaml = """
+            version: 1
+            entities:
+              Recipe:
+                attributes:
+                  rating: { type: int16 }
+                  favorite: { type: bool }
+                validation:
+                  - predicate: "favorite == NO OR ratng >= 3"
+                  - predicate: "rating <= $MAX"
+                  - predicate: "rating == 'five'"
+            """
+        do {
+            _ = try ModelLoader.load(yaml: yaml, file: "m.yaml")
+            Issue.record("expected errors")
+        } catch {
+            #expect(error.errors.map(\.headline) == [
+                "m.yaml:8:39: error: Recipe has no attribute 'ratng' (did you mean 'rating'?)",
+                "m.yaml:10:31: error: rating is int16, but 'five' is not an integer",
+            ])
+        }
+    }
+}

@@ -9,7 +9,7 @@ extension Auditor {
     func runRowRules(_ rules: [AuditRule], mode: AuditRunMode, maxSamples: Int, _ db: Database) throws -> [Tally] {
         var tallies = [Tally](repeating: Tally(), count: rules.count)
         let counts = AuditSQL.counts(rules, mode: mode)
-        let row = try Row.fetchOne(db, sql: counts.sql, arguments: counts.auditArguments)!
+        let row = try Row.fetchOne(db, sql: counts.sql, arguments: counts.statementArguments)!
         for i in rules.indices { tallies[i].count = row[i] }
 
         let wanted = rules.indices.map { min(tallies[$0].count, maxSamples) }
@@ -18,7 +18,7 @@ extension Auditor {
         while !open.isEmpty {
             let active = open
             let statement = AuditSQL.samples(active.map { rules[$0] }, mode: mode, after: after)
-            let cursor = try Row.fetchCursor(db, sql: statement.sql, arguments: statement.auditArguments)
+            let cursor = try Row.fetchCursor(db, sql: statement.sql, arguments: statement.statementArguments)
             var closed = false
             while let row = try cursor.next() {
                 let pk: Int64 = row[0]
@@ -27,7 +27,7 @@ extension Auditor {
                     let flag: Int64? = row[2 + j]
                     guard let flag, flag != 0 else { continue }
                     let rule = rules[i]
-                    let value = Value(auditing: row[2 + active.count + j])
+                    let value = Value(databaseValue: row[2 + active.count + j])
                     tallies[i].samples.append(AuditSample(objectID: objectID(rule, pk: pk, entity: entity),
                                                           value: AuditSample.display(value, as: rule.valueType)))
                     if tallies[i].samples.count == wanted[i] { closed = true }
@@ -52,7 +52,7 @@ extension Auditor {
         var complete = true
         if maxSamples > 0 {
             let statement = AuditSQL.duplicateMembers(rule, perGroup: maxSamples)
-            let cursor = try Row.fetchCursor(db, sql: statement.sql, arguments: statement.auditArguments)
+            let cursor = try Row.fetchCursor(db, sql: statement.sql, arguments: statement.statementArguments)
             while let row = try cursor.next() {
                 let key = columns.indices.map { row[$0] as DatabaseValue }
                 let id = objectID(rule, pk: row[columns.count], entity: row[columns.count + 1])
@@ -62,7 +62,7 @@ extension Auditor {
                 }
                 if tally.samples.count == maxSamples { complete = false; break }
                 currentKey = key
-                let shown = zip(key, types).map { AuditSample.display(Value(auditing: $0), as: $1) ?? "nil" }
+                let shown = zip(key, types).map { AuditSample.display(Value(databaseValue: $0), as: $1) ?? "nil" }
                 tally.samples.append(AuditSample(objectID: id, value: shown.joined(separator: ", ")))
             }
         } else {
@@ -72,7 +72,7 @@ extension Auditor {
             tally.count = tally.samples.count
         } else {
             let statement = AuditSQL.duplicateGroupCount(rule)
-            tally.count = try Int.fetchOne(db, sql: statement.sql, arguments: statement.auditArguments) ?? 0
+            tally.count = try Int.fetchOne(db, sql: statement.sql, arguments: statement.statementArguments) ?? 0
         }
         return tally
     }

@@ -93,31 +93,3 @@ public struct Auditor: Sendable {
         ObjectID(storeUUID: storeUUID, entity: entity ?? rule.rootEntity, primaryKey: pk).uri
     }
 }
-
-extension Value {
-    /// The storage value of a database value.
-    init(auditing dbValue: DatabaseValue) {
-        switch dbValue.storage {
-        case .null: self = .null
-        case .int64(let i): self = .integer(i)
-        case .double(let d): self = .real(d)
-        case .string(let s): self = .text(s)
-        case .blob(let data): self = .blob(Array(data))
-        }
-    }
-}
-
-extension SQLStatement {
-    /// The statement's arguments for GRDB.
-    var auditArguments: StatementArguments {
-        StatementArguments(arguments.map { value -> DatabaseValue in
-            switch value {
-            case .null: return .null
-            case .integer(let i): return i.databaseValue
-            case .real(let d): return d.databaseValue
-            case .text(let s): return s.databaseValue
-            case .blob(let b): return Data(b).databaseValue
-            }
-        })
-    }
-}

@@ -51,6 +51,10 @@ public enum MigrationRun {
                                    hint: "versions: \(models.versions.map(String.init).joined(separator: ", "))")
         }
         var report = MigrationRunReport(store: storePath, dryRun: options.dryRun, targetVersion: target, now: options.now)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: Preflight.directoryOf(storePath), isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw StoreError.missingDirectory(path: storePath)   // not "no store, pass --create": that would fail too
+        }
         if !FileManager.default.fileExists(atPath: storePath) {
             guard options.create else { throw StoreError.missing(path: storePath) }
             return try create(storePath: storePath, model: targetModel, hooks: hooks, options: options, report: report)
@@ -87,7 +91,11 @@ public enum MigrationRun {
             throw Diagnostic.error("--to \(target) is below the store's version \(metadata.version)",
                                    hint: "Strata migrates forward only; restore a backup to go back")
         }
-        try Preflight.checkIntegrity(store)
+        do {
+            try Preflight.checkIntegrity(store)
+        } catch StoreError.corrupt(_, let detail) {
+            throw StoreError.corrupt(path: storePath, detail: detail)   // name the store, not a dry run's snapshot
+        }
 
         // Hooks: edited ones are drift; late ones are refused unless asked for.
         let state = try store.wrap { try store.queue.read { try HookState.read($0, metadata: metadata, hooks: hooks) } }

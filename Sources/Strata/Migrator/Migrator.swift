@@ -79,8 +79,9 @@ public enum Migrator {
 }
 
 extension Store {
-    /// Like `wrap`, but lets migration errors through untouched.
+    /// Like `wrap`, but lets migration errors through untouched; `SQLITE_FULL` (disk full, `max_page_count`)
+    /// becomes `PipelineError.diskFull`, which says the step was rolled back and asks for space.
     func wrapMigration<T>(_ body: () throws -> T) throws -> T {
-        do { return try body() } catch let error as DatabaseError { throw StoreError.from(error, path: path) }
+        do { return try body() } catch let error as DatabaseError { throw PipelineError.mapWriteError(error, path: path) }
     }
 }

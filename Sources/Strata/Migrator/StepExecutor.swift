@@ -38,7 +38,7 @@ enum StepExecutor {
                         ProgressReporter(label: "v\(step.fromVersion)→v\(step.toVersion) copy", total: nil, sink: $0)
                     } : nil
                     try db.reportingEstimatedProgress(progress) {
-                        try db.execute(sql: statement.sql, arguments: statement.databaseArguments)
+                        try db.execute(sql: statement.sql, arguments: statement.statementArguments)
                     }
                 case .check(let check):
                     let violation = try run(check, db: db, storeUUID: metadata.storeUUID)
@@ -69,7 +69,7 @@ enum StepExecutor {
 
     /// Runs a check; rows are `(_pk, entity, values…)`.
     static func run(_ check: MigrationCheck, db: Database, storeUUID: String) throws -> MigrationViolation? {
-        let rows = try Row.fetchAll(db, sql: check.statement.sql, arguments: check.statement.databaseArguments)
+        let rows = try Row.fetchAll(db, sql: check.statement.sql, arguments: check.statement.statementArguments)
         guard !rows.isEmpty else { return nil }
         var objects: [ObjectID] = []
         var groups: [MigrationViolation.DuplicateGroup] = []
@@ -119,31 +119,5 @@ struct UserSchemaObject {
             }
         }
         return warnings
-    }
-}
-
-extension SQLStatement {
-    var databaseArguments: StatementArguments { StatementArguments(arguments.map(\.databaseValue)) }
-}
-
-extension Value {
-    var databaseValue: DatabaseValue {
-        switch self {
-        case .null: return .null
-        case .integer(let i): return i.databaseValue
-        case .real(let d): return d.databaseValue
-        case .text(let s): return s.databaseValue
-        case .blob(let b): return Data(b).databaseValue
-        }
-    }
-
-    init(databaseValue: DatabaseValue) {
-        switch databaseValue.storage {
-        case .null: self = .null
-        case .int64(let i): self = .integer(i)
-        case .double(let d): self = .real(d)
-        case .string(let s): self = .text(s)
-        case .blob(let d): self = .blob(Array(d))
-        }
     }
 }

@@ -65,13 +65,7 @@ public struct ProgressState: Sendable, Hashable {
 
     /// `1234567` → `1,234,567`.
     static func grouped(_ n: Int) -> String {
-        let digits = String(n.magnitude)
-        var out = ""
-        for (i, c) in digits.enumerated() {
-            if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
-            out.append(c)
-        }
-        return (n < 0 ? "-" : "") + out
+        NumberText.grouped(n)
     }
 
     /// `950`, `12.3k`, `4.5M`.

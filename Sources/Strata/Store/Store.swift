@@ -26,18 +26,40 @@ public final class Store: Sendable {
     /// - Throws: `StoreError` (missing file, not SQLite, corrupt, read-only).
     public static func open(path: String, readOnly: Bool = false, busyTimeout: TimeInterval = 5) throws -> Store {
         guard FileManager.default.fileExists(atPath: path) else { throw StoreError.missing(path: path) }
-        let store = try connect(path: path, readOnly: readOnly, busyTimeout: busyTimeout)
         do {
-            // Touch the schema so that "not a database" surfaces here, not later.
-            _ = try store.queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_master") }
+            return try openChecked(path: path, readOnly: readOnly, busyTimeout: busyTimeout)
+        } catch let error as DatabaseError where readOnly && error.extendedResultCode == .SQLITE_READONLY_ROLLBACK {
+            // A writer died mid-transaction (hot rollback journal): a read-only connection cannot roll it
+            // back. Any read-write reader does so on its first read; recover like that, then open read-only.
+            do {
+                try openChecked(path: path, readOnly: false, busyTimeout: busyTimeout).queue.close()
+                return try openChecked(path: path, readOnly: true, busyTimeout: busyTimeout)
+            } catch {
+                throw StoreError.from(error, path: path)
+            }
         } catch {
             throw StoreError.from(error, path: path)
         }
+    }
+
+    /// Connects and touches the schema, so that "not a database" surfaces here, not later.
+    private static func openChecked(path: String, readOnly: Bool, busyTimeout: TimeInterval) throws -> Store {
+        let store = try connectUnmapped(path: path, readOnly: readOnly, busyTimeout: busyTimeout)
+        _ = try store.queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_master") }
         return store
     }
 
     /// Opens (creating when missing) a connection with Strata's configuration.
     static func connect(path: String, readOnly: Bool = false, busyTimeout: TimeInterval = 5) throws -> Store {
+        do {
+            return try connectUnmapped(path: path, readOnly: readOnly, busyTimeout: busyTimeout)
+        } catch {
+            throw StoreError.from(error, path: path)
+        }
+    }
+
+    /// ``connect(path:readOnly:busyTimeout:)`` throwing GRDB's errors as they are.
+    private static func connectUnmapped(path: String, readOnly: Bool, busyTimeout: TimeInterval) throws -> Store {
         var config = Configuration()
         config.foreignKeysEnabled = true
         config.readonly = readOnly
@@ -45,11 +67,7 @@ public final class Store: Sendable {
         config.prepareDatabase { db in
             db.registerStrataFunctions()
         }
-        do {
-            return Store(path: path, queue: try DatabaseQueue(path: path, configuration: config))
-        } catch {
-            throw StoreError.from(error, path: path)
-        }
+        return Store(path: path, queue: try DatabaseQueue(path: path, configuration: config))
     }
 
     /// Whether the file carries Strata metadata.

@@ -15,12 +15,31 @@ public enum ModelLoader {
         if var model = parsed {
             model.source = yaml
             ModelChecker.check(model, into: &reader)
+            if !reader.diagnostics.contains(where: { $0.severity == .error }) { checkValidationPredicates(model, into: &reader) }
             let diagnostics = reader.finished()
             if diagnostics.contains(where: { $0.severity == .error }) { throw DiagnosticList(diagnostics) }
             model.warnings = diagnostics.filter { $0.severity == .warning }
             return model
         }
         throw DiagnosticList(reader.finished())
+    }
+
+    /// Entity validation predicates compile against the model (unknown attributes, type errors), located
+    /// in the file. `$NOW` and `--var` variables are only known at audit time, so variables are not checked here.
+    static func checkValidationPredicates(_ model: Model, into reader: inout YAMLReader) {
+        guard model.entities.contains(where: { !$0.validation.isEmpty }) else { return }
+        let compiler = PredicateCompiler(model: model, layout: LayoutBuilder.layout(for: model))
+        for entity in model.entities {
+            for rule in entity.validation {
+                do {
+                    _ = try compiler.compile(rule.predicate, entity: entity.name, context: PredicateContext(now: 0),
+                                             origin: rule.location ?? SourceLocation(file: model.file, line: 1, column: 1))
+                } catch {
+                    if error.diagnostic.message.hasPrefix("unknown variable $") { continue }   // supplied at audit time
+                    reader.add(error.diagnostic)
+                }
+            }
+        }
     }
 
     /// Reads and loads a model file from disk.

@@ -178,13 +178,7 @@ enum MigrationText {
 
     /// `1,204`: thousands grouped with commas, whatever the locale.
     static func number(_ n: Int) -> String {
-        let digits = String(n.magnitude)
-        var out = ""
-        for (i, c) in digits.enumerated() {
-            if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
-            out.append(c)
-        }
-        return (n < 0 ? "-" : "") + out
+        NumberText.grouped(n)
     }
 
     /// `420 ms` below a second, else `2.35 s`.
