@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "Strata", targets: ["Strata"]),
         .executable(name: "strata", targets: ["strata"]),
+        .executable(name: "strata-bench-objects", targets: ["strata-bench-objects"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -22,6 +23,8 @@ let package = Package(
             "Strata",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        // Benchmarks/bench.py's object-by-object anchor (fetch, change, save each); not part of the library.
+        .executableTarget(name: "strata-bench-objects", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "StrataTests", dependencies: ["Strata"], resources: [.copy("Fixtures")]),
         .testTarget(name: "StrataCLITests", dependencies: ["Strata", .product(name: "GRDB", package: "GRDB.swift")]),
     ]
