@@ -54,6 +54,9 @@ struct MigrateCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Samples per violated rule in audits.")
     var maxSamples: Int = 20
 
+    @Flag(name: .long, help: "Skip the PRAGMA quick_check preflight (it reads the whole store; steps like ADD COLUMN are O(1) without it).")
+    var skipIntegrityCheck = false
+
     func validate() throws {
         if let now, DateText.parse(now) == nil { throw ValidationError("--now expects an ISO 8601 date, got '\(now)'") }
         if lockTimeout < 0 { throw ValidationError("--lock-timeout must be at least 0") }
@@ -76,6 +79,7 @@ struct MigrateCommand: AsyncParsableCommand {
         options.backupPath = backup
         options.forceBackup = force
         options.lockTimeout = lockTimeout
+        options.checkIntegrity = !skipIntegrityCheck
         options.onLockWait = { holder in
             Output.note("waiting for the lock on \(path)" + (holder.map { " (held by \($0))" } ?? "") + "…")
         }

@@ -35,6 +35,10 @@ public enum MigrationRun {
         public var onLockWait: (@Sendable (LockHolder?) -> Void)?
         /// Progress for long copies (snapshots, backups).
         public var progressSink: ProgressSink?
+        /// Run `PRAGMA quick_check` before migrating and refuse a corrupt store (default). It reads the
+        /// whole file, so on a large store it costs more than an O(1) step such as ADD COLUMN; an app that
+        /// migrates on launch may turn it off (SQLite still fails on the pages a step touches).
+        public var checkIntegrity = true
 
         public init(now: Double) { self.now = now }
     }
@@ -92,7 +96,7 @@ public enum MigrationRun {
                                    hint: "Strata migrates forward only; restore a backup to go back")
         }
         do {
-            try Preflight.checkIntegrity(store)
+            if options.checkIntegrity { try Preflight.checkIntegrity(store) }
         } catch StoreError.corrupt(_, let detail) {
             throw StoreError.corrupt(path: storePath, detail: detail)   // name the store, not a dry run's snapshot
         }
