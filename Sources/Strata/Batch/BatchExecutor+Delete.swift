@@ -48,12 +48,16 @@ extension BatchExecutor {
             if recordTouched { try db.execute(sql: BatchPlanner.createTouchedTable) }
             try db.execute(plan.seed)
             count = db.changesCount
-            // Cascades, level by level, until no statement adds a row.
+            // Cascades, level by level: round r expands only the rows round r − 1 added, until a round adds none.
             var added = count
+            var round = 0
             while added > 0 && !plan.cascades.isEmpty {
+                round += 1
+                try db.execute(sql: "DELETE FROM \(BatchPlanner.roundTable); INSERT INTO \(BatchPlanner.roundTable) (\"r\") VALUES (?)",
+                               arguments: [round])
                 added = 0
                 for cascade in plan.cascades {
-                    try db.execute(cascade)
+                    try db.execute(cascade.statement)
                     added += db.changesCount
                 }
             }

@@ -8,10 +8,17 @@
 extension BatchPlanner {
     public static let doomedTable = "temp.strata_doomed"
 
+    /// `round` is the cascade level that added the row (0: matched by the request), so each level expands
+    /// only the rows the previous one added (semi-naive evaluation: no level re-reads the whole set).
     public static let createDoomedTable = """
         CREATE TEMP TABLE IF NOT EXISTS "strata_doomed" ("table" TEXT NOT NULL, "pk" INTEGER NOT NULL, \
-        "entity" TEXT NOT NULL, "cascaded" INTEGER NOT NULL DEFAULT 0, PRIMARY KEY ("table", "pk")) WITHOUT ROWID
+        "entity" TEXT NOT NULL, "cascaded" INTEGER NOT NULL DEFAULT 0, "round" INTEGER NOT NULL DEFAULT 0, \
+        PRIMARY KEY ("table", "pk")) WITHOUT ROWID;
+        CREATE TEMP TABLE IF NOT EXISTS "strata_round" ("r" INTEGER NOT NULL)
         """
+
+    /// The round being computed, read by the cascade statements (so their text and arguments are fixed).
+    public static let roundTable = "temp.strata_round"
 
     /// Plans a batch delete.
     /// - Throws: `BatchError.invalid` with a located diagnostic.
@@ -79,12 +86,18 @@ extension BatchPlanner {
         return true
     }
 
-    /// Adds the destinations of doomed `entity` objects' cascade relationship.
-    func cascade(from entity: String, _ source: EntityStorage, _ link: RelationshipStorage, to destination: EntityStorage) -> SQLStatement {
+    /// Adds the destinations of doomed `entity` objects' cascade relationship: the owners added by the
+    /// previous round give the rows of this round.
+    func cascade(from entity: String, _ source: EntityStorage, _ link: RelationshipStorage, to destination: EntityStorage) -> BatchDeletePlan.Cascade {
         let d = Self.entityExpression(destination, alias: "d")
-        let head = "INSERT OR IGNORE INTO \(Self.doomedTable) (\"table\", \"pk\", \"entity\", \"cascaded\") SELECT ?, d.\(SQL.quote("_pk")), \(d.sql), 1 FROM \(SQL.quote(destination.table)) AS d WHERE "
+        let head = "INSERT OR IGNORE INTO \(Self.doomedTable) (\"table\", \"pk\", \"entity\", \"cascaded\", \"round\") SELECT ?, d.\(SQL.quote("_pk")), \(d.sql), 1, (SELECT \"r\" FROM \(Self.roundTable)) FROM \(SQL.quote(destination.table)) AS d WHERE "
         let headArgs: [Value] = [.text(destination.table)] + d.arguments
-        let owners = doomed(source.table, kinds: kinds(source))
+        var owners = doomed(source.table, kinds: kinds(source))
+        owners.sql += " AND k.\"round\" = (SELECT \"r\" - 1 FROM \(Self.roundTable))"
+        return BatchDeletePlan.Cascade(statement: cascadeStatement(head: head, headArgs: headArgs, owners: owners, link: link, source: source))
+    }
+
+    func cascadeStatement(head: String, headArgs: [Value], owners: SQLStatement, link: RelationshipStorage, source: EntityStorage) -> SQLStatement {
         switch link.kind {
         case .foreignKey:
             let sql = head + "d.\(SQL.quote("_pk")) IN (SELECT s.\(SQL.quote(link.column)) FROM \(SQL.quote(source.table)) AS s WHERE s.\(SQL.quote("_pk")) IN (\(owners.sql)))"
@@ -139,7 +152,9 @@ extension BatchPlanner {
                 let condition = SQLStatement(
                     "x.\(SQL.quote(link.column)) IN (\(pointing.sql)) AND x.\(SQL.quote("_pk")) NOT IN (\(alive.sql))",
                     pointing.arguments + alive.arguments)
-                if rule != .noAction {
+                // Only `nullify` leaves referring rows alive: under `cascade` they are doomed too, under `deny`
+                // a living one blocks the delete, and `noAction` leaves the reference dangling.
+                if rule == .nullify {
                     var sets = "\(SQL.quote(link.column)) = NULL"
                     if let inverse, let order = destination.relationships[inverse.relationship.name]?.orderColumn {
                         sets += ", \(SQL.quote(order)) = NULL"
@@ -214,8 +229,13 @@ public struct BatchDeletePlan: Sendable, Hashable {
     public var isSimple = false
     public var directDelete = SQLStatement("")
     public var seed = SQLStatement("")
-    /// Run repeatedly until none adds a row.
-    public var cascades: [SQLStatement] = []
+    /// Run round after round (round r expands the rows of round r − 1) until a round adds no row.
+    public var cascades: [Cascade] = []
+
+    /// One cascade relationship's statement; it reads the current round from `temp.strata_round`.
+    public struct Cascade: Sendable, Hashable {
+        public var statement: SQLStatement
+    }
     public var denyChecks: [DenyCheck] = []
     public var beforeDelete = Cleanup()
     public var deletes: [SQLStatement] = []
