@@ -7,12 +7,14 @@ enum ModelChecker {
         return name.unicodeScalars.allSatisfy { $0.isASCIILetter || ("0"..."9").contains($0) || $0 == "_" }
     }
 
-    static func check(_ model: Model, into r: inout YAMLReader) {
+    /// Checks the model; returns its creation layout when it could be computed (no cycle, no unknown entity).
+    @discardableResult
+    static func check(_ model: Model, into r: inout YAMLReader) -> StoreLayout? {
         checkNames(model, &r)
         checkHierarchy(model, &r)
         checkRelationships(model, &r)
         checkConstraints(model, &r)
-        checkClashes(model, &r)
+        return checkClashes(model, &r)
     }
 
     /// Reserved: `_`-prefixed and `strata_` names are Strata's, `sqlite_` (any case) is SQLite's.
@@ -149,7 +151,7 @@ enum ModelChecker {
     }
 
     /// Column names within an entity, table names across the model, generated names.
-    static func checkClashes(_ model: Model, _ r: inout YAMLReader) {
+    static func checkClashes(_ model: Model, _ r: inout YAMLReader) -> StoreLayout? {
         let hasCycle = model.entities.contains { inCycle($0.name, model) }
         let hasUnknown = model.entities.contains { e in
             (e.parent.map { model.entity($0) == nil } ?? false) || e.relationships.contains { model.entity($0.destination) == nil }
@@ -171,7 +173,7 @@ enum ModelChecker {
                 } else { columns[column.lowercased()] = rel.name }
             }
         }
-        guard !hasCycle && !hasUnknown else { return }
+        guard !hasCycle && !hasUnknown else { return nil }
         // Tables: root entity tables and join tables.
         var tables: [String: (String, SourceLocation?)] = [:]
         for e in model.entities where e.parent == nil {
@@ -202,6 +204,7 @@ enum ModelChecker {
                              at: owner?.location, hint: "set `column:` on one of the properties"))
             }
         }
+        return layout
     }
 }
 

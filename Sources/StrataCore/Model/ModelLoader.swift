@@ -14,8 +14,11 @@ public enum ModelLoader {
         let parsed = ModelParser.parse(&reader)
         if var model = parsed {
             model.source = yaml
-            ModelChecker.check(model, into: &reader)
-            if !reader.diagnostics.contains(where: { $0.severity == .error }) { checkValidationPredicates(model, into: &reader) }
+            let layout = ModelChecker.check(model, into: &reader)
+            if !reader.diagnostics.contains(where: { $0.severity == .error }) {
+                model.createdLayout = layout
+                checkValidationPredicates(model, into: &reader)
+            }
             let diagnostics = reader.finished()
             if diagnostics.contains(where: { $0.severity == .error }) { throw DiagnosticList(diagnostics) }
             model.warnings = diagnostics.filter { $0.severity == .warning }

@@ -9,6 +9,7 @@ public enum LayoutBuilder {
     ///     (property names as they are in `model`, renames already applied). Existing
     ///     columns keep their names; new properties take the plain name when free, else `<Entity>_<name>`.
     public static func layout(for model: Model, keeping previous: [String: [String: String]] = [:]) -> StoreLayout {
+        if previous.isEmpty, let cached = model.createdLayout { return cached }
         var storages: [String: EntityStorage] = [:]
         var tables: [TableSpec] = []
         let roots = model.entities.filter { $0.parent == nil }
