@@ -76,7 +76,15 @@ struct BatchCommand: AsyncParsableCommand {
         }
     }
 
-    /// Runs a request through the store, reporting the rolled-back batch's audit on violations.
+    /// Opens the store, runs a request through it and reports the result (or the rolled-back batch's audit).
+    static func run(_ global: GlobalOptions, _ common: Common,
+                    _ body: (Store, PredicateContext) async throws -> BatchResult) async throws {
+        let store = try open(global)
+        let result = try await execute { try await body(store, try common.context(global)) }
+        try report(result, common: common)
+    }
+
+    /// Runs a request, reporting the rolled-back batch's audit on violations.
     static func execute(_ body: () async throws -> BatchResult) async throws -> BatchResult {
         do {
             return try await body()
@@ -119,13 +127,11 @@ struct BatchCommand: AsyncParsableCommand {
             request.includesSubentities = !common.excludeSubentities
             request.resultType = common.result == .ids ? .updatedObjectIDs : common.result == .count ? .updatedObjectsCount : .statusOnly
             if common.changesOut != nil { request.resultType = .updatedObjectIDs }
-            let store = try BatchCommand.open(global)
-            let context = try common.context(global)
-            let result = try await BatchCommand.execute {
+            let common = self.common
+            try await BatchCommand.run(global, common) { store, context in
                 try await store.execute(request, context: context, audit: common.audit, onViolation: common.onViolation,
                                         maxSamples: common.maxSamples)
             }
-            try BatchCommand.report(result, common: common)
         }
     }
 
@@ -139,13 +145,11 @@ struct BatchCommand: AsyncParsableCommand {
             request.includesSubentities = !common.excludeSubentities
             request.resultType = common.result == .ids ? .objectIDs : common.result == .count ? .count : .statusOnly
             if common.changesOut != nil { request.resultType = .objectIDs }
-            let store = try BatchCommand.open(global)
-            let context = try common.context(global)
-            let result = try await BatchCommand.execute {
+            let common = self.common
+            try await BatchCommand.run(global, common) { store, context in
                 try await store.execute(request, context: context, audit: common.audit, onViolation: common.onViolation,
                                         maxSamples: common.maxSamples)
             }
-            try BatchCommand.report(result, common: common)
         }
     }
 }
