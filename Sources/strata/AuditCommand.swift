@@ -57,7 +57,11 @@ struct AuditCommand: AsyncParsableCommand {
         var auditor = Auditor(model: model, layout: metadata.layout, storeUUID: metadata.storeUUID)
         auditor.variables = global.variableValues
         let scope: AuditScope = entity.isEmpty ? .full : .entities(entity)
-        let result = try store.wrap { try store.queue.read { db in try auditor.run(in: db, scope: scope, maxSamples: maxSamples) } }
+        // A bar on a terminal: SQLite's progress handler estimates the rows the scans have visited.
+        let progress = (global.noProgress ? nil : TerminalProgressBar.standardError()).map { ProgressReporter(label: "audit", total: nil, sink: $0) }
+        let result = try store.wrap {
+            try store.queue.read { db in try db.reportingEstimatedProgress(progress) { try auditor.run(in: db, scope: scope, maxSamples: maxSamples) } }
+        }
         let report = Report(title: "Strata audit", audit: result, failOn: try failingCodes())
 
         if let file = self.report {
