@@ -48,17 +48,11 @@ extension Store {
         let context = context ?? PredicateContext(now: Date().timeIntervalSince1970)
         let wantsIDs = changeObservers.wantsObjectIDs
         let result = try await queue.write { db in
-            if audit == .touched {
-                try db.execute(sql: BatchPlanner.createTouchedTable)
-                try db.execute(sql: "DELETE FROM \(BatchPlanner.touchedTable)")
-            }
+            if audit == .touched { try Auditor.prepareTouched(db) }
             var result = try body(db, model, metadata, context, wantsIDs)
-            if audit != .none {
-                var auditor = Auditor(model: model, layout: metadata.layout, storeUUID: metadata.storeUUID, now: context.now)
-                auditor.variables = context.variables
-                result.audit = try auditor.run(in: db, scope: audit == .full ? .full : .touched, maxSamples: maxSamples)
-                if onViolation == .rollback, (result.audit?.totalViolations ?? 0) > 0 { throw BatchViolationError(result: result) }
-            }
+            result.audit = try Auditor.afterBatch(in: db, mode: audit, model: model, layout: metadata.layout,
+                                                  storeUUID: metadata.storeUUID, context: context, maxSamples: maxSamples)
+            if onViolation == .rollback, (result.audit?.totalViolations ?? 0) > 0 { throw BatchViolationError(result: result) }
             return result
         }
         changeObservers.publish(result.changes)

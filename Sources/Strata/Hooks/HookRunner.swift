@@ -42,10 +42,7 @@ public enum HookRunner {
         var context = options.context
         context.variables = hook.variables.merging(options.context.variables) { _, cli in cli }
         let record = options.audit == .touched
-        if record {
-            try db.execute(sql: BatchPlanner.createTouchedTable)
-            try db.execute(sql: "DELETE FROM \(BatchPlanner.touchedTable)")
-        }
+        if record { try Auditor.prepareTouched(db) }
         var steps: [HookStepResult] = []
         var changes = ChangeSet()
         changes.hasObjectIDs = options.collectObjectIDs
@@ -67,12 +64,8 @@ public enum HookRunner {
                                         objectIDs: batch.objectIDs?.map(\.uri), updatedCounts: batch.changes.updatedCounts,
                                         deletedCounts: batch.changes.deletedCounts, duration: Date().timeIntervalSince(started)))
         }
-        var audit: AuditResult?
-        if options.audit != .none {
-            var auditor = Auditor(model: model, layout: layout, storeUUID: storeUUID, now: context.now)
-            auditor.variables = context.variables
-            audit = try auditor.run(in: db, scope: options.audit == .full ? .full : .touched, maxSamples: options.maxSamples)
-        }
+        let audit = try Auditor.afterBatch(in: db, mode: options.audit, model: model, layout: layout, storeUUID: storeUUID,
+                                           context: context, maxSamples: options.maxSamples)
         var result = HookRunResult(id: hook.id, after: hook.after, file: hook.file, checksum: hook.checksum,
                                    onViolation: hook.onViolation, steps: steps, rowsAffected: steps.reduce(0) { $0 + $1.count },
                                    audit: audit, committed: true, late: late)

@@ -1,18 +1,22 @@
 /// Arithmetic, negation and functions.
 extension PredicateTranslator {
+    /// `x op y` for constants known at compile time.
+    func fold(_ op: ArithmeticOperator, _ x: Double, _ y: Double, offset: Int) throws(PredicateSyntaxError) -> Double {
+        switch op {
+        case .add: return x + y
+        case .subtract: return x - y
+        case .multiply: return x * y
+        case .divide:
+            guard y != 0 else { throw PredicateSyntaxError("division by zero", offset: offset) }
+            return x / y
+        }
+    }
+
     mutating func arithmetic(_ op: ArithmeticOperator, _ a: Operand, _ b: Operand, offset: Int) throws(PredicateSyntaxError) -> Operand {
         let lhs = try scalar(a, purpose: "in arithmetic"), rhs = try scalar(b, purpose: "in arithmetic")
         // Two number literals fold to a literal.
         if case .literal(.number(let x, let xi), _) = lhs, case .literal(.number(let y, let yi), _) = rhs {
-            let value: Double
-            switch op {
-            case .add: value = x + y
-            case .subtract: value = x - y
-            case .multiply: value = x * y
-            case .divide:
-                guard y != 0 else { throw PredicateSyntaxError("division by zero", offset: offset) }
-                value = x / y
-            }
+            let value = try fold(op, x, y, offset: offset)
             return .literal(.number(value, isInteger: xi && yi && op != .divide), offset: lhs.offset)
         }
         let l = try arithmeticOperand(lhs, other: rhs), r = try arithmeticOperand(rhs, other: lhs)
@@ -38,15 +42,7 @@ extension PredicateTranslator {
         }
         let constant: Value?
         if let x = l.constant?.doubleValue, let y = r.constant?.doubleValue, l.constant?.isText != true, r.constant?.isText != true {
-            var v: Double
-            switch op {
-            case .add: v = x + y
-            case .subtract: v = x - y
-            case .multiply: v = x * y
-            case .divide:
-                guard y != 0 else { throw PredicateSyntaxError("division by zero", offset: offset) }
-                v = x / y
-            }
+            var v = try fold(op, x, y, offset: offset)
             if type == .int64 { constant = .integer(Int64(exactly: v.rounded()) ?? 0); v = v.rounded() } else { constant = .real(v) }
         } else {
             constant = nil
