@@ -49,14 +49,17 @@ extension BatchExecutor {
             try db.execute(plan.seed)
             count = db.changesCount
             // Cascades, level by level: round r expands only the rows round r − 1 added, until a round adds none.
+            // Leaf cascades (see `BatchPlanner.leafDelete`) skip the doomed set unless touched rows are recorded.
+            let leaves = recordTouched ? [] : plan.cascades.compactMap(\.leaf)
+            let cascades = recordTouched ? plan.cascades : plan.cascades.filter { $0.leaf == nil }
             var added = count
             var round = 0
-            while added > 0 && !plan.cascades.isEmpty {
+            while added > 0 && !cascades.isEmpty {
                 round += 1
                 try db.execute(sql: "DELETE FROM \(BatchPlanner.roundTable); INSERT INTO \(BatchPlanner.roundTable) (\"r\") VALUES (?)",
                                arguments: [round])
                 added = 0
-                for cascade in plan.cascades {
+                for cascade in cascades {
                     try db.execute(cascade.statement)
                     added += db.changesCount
                 }
@@ -75,6 +78,18 @@ extension BatchExecutor {
             if blockerTotal > 0 {
                 try db.execute(sql: "DELETE FROM \(BatchPlanner.doomedTable)")
                 return
+            }
+            for leaf in leaves {
+                if wantIDs {
+                    let rows = try Row.fetchCursor(db, sql: leaf.statement.sql + " RETURNING \"_pk\"",
+                                                   arguments: leaf.statement.statementArguments)
+                    while let row = try rows.next() {
+                        changes.add(deleted: [ObjectID(storeUUID: storeUUID, entity: leaf.entity, primaryKey: row[0])])
+                    }
+                } else {
+                    try db.execute(leaf.statement)
+                    if db.changesCount > 0 { changes.deletedCounts[leaf.entity, default: 0] += db.changesCount }
+                }
             }
             let cleanup = plan.beforeDelete
             if recordTouched { for statement in cleanup.relatedTouched { try db.execute(statement) } }

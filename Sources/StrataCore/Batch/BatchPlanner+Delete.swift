@@ -45,7 +45,10 @@ extension BatchPlanner {
             for r in e.relationships {
                 guard let link = source.relationships[r.name], let destination = layout.storage(of: r.destination) else { continue }
                 switch r.deleteRule {
-                case .cascade: plan.cascades.append(cascade(from: e.name, source, link, to: destination))
+                case .cascade:
+                    var step = cascade(from: e.name, source, link, to: destination)
+                    step.leaf = leafDelete(from: source, link, to: destination, requestTable: storage.table)
+                    plan.cascades.append(step)
                 case .deny: plan.denyChecks.append(deny(from: e.name, r.name, source, link, to: destination))
                 default: break
                 }
@@ -95,6 +98,31 @@ extension BatchPlanner {
         var owners = doomed(source.table, kinds: kinds(source))
         owners.sql += " AND k.\"round\" = (SELECT \"r\" - 1 FROM \(Self.roundTable))"
         return BatchDeletePlan.Cascade(statement: cascadeStatement(head: head, headArgs: headArgs, owners: owners, link: link, source: source))
+    }
+
+    /// The cascade as one `DELETE` when the destination rows need no bookkeeping: the destination table
+    /// holds one entity, is not the request's table, nothing references it (no foreign key, no join table),
+    /// its entity has no cascade or deny rule of its own, and no deny rule points at it. Its rows then never
+    /// need to enter the doomed set: they can be deleted straight from the doomed owners, once every
+    /// cascade round is done. Only used when touched rows are not recorded (the audit needs them listed).
+    func leafDelete(from source: EntityStorage, _ link: RelationshipStorage, to destination: EntityStorage,
+                    requestTable: String) -> BatchDeletePlan.LeafDelete? {
+        guard link.kind == .inverseForeignKey, !destination.isDiscriminated,
+              destination.table != requestTable, destination.table != source.table else { return nil }
+        for t in layout.tables {
+            for c in t.columns where c.references == destination.table { return nil }
+        }
+        for e in model.hierarchy(of: destination.root) {
+            for r in e.relationships where r.deleteRule == .cascade || r.deleteRule == .deny { return nil }
+        }
+        for e in model.entities {
+            for r in e.relationships where r.deleteRule == .deny && layout.storage(of: r.destination)?.table == destination.table {
+                return nil
+            }
+        }
+        let owners = doomed(source.table, kinds: kinds(source))
+        return .init(entity: destination.entity, statement: SQLStatement(
+            "DELETE FROM \(SQL.quote(destination.table)) WHERE \(SQL.quote(link.column)) IN (\(owners.sql))", owners.arguments))
     }
 
     func cascadeStatement(head: String, headArgs: [Value], owners: SQLStatement, link: RelationshipStorage, source: EntityStorage) -> SQLStatement {
@@ -234,6 +262,14 @@ public struct BatchDeletePlan: Sendable, Hashable {
 
     /// One cascade relationship's statement; it reads the current round from `temp.strata_round`.
     public struct Cascade: Sendable, Hashable {
+        public var statement: SQLStatement
+        /// Set when the destination is a leaf: the rows can be deleted straight from the doomed owners.
+        public var leaf: LeafDelete?
+    }
+
+    /// Deletes a leaf cascade's rows (`RETURNING "_pk"` appended when their IDs are wanted).
+    public struct LeafDelete: Sendable, Hashable {
+        public var entity: String
         public var statement: SQLStatement
     }
     public var denyChecks: [DenyCheck] = []
