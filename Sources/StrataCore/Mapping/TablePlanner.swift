@@ -42,7 +42,7 @@ struct TablePlanner {
             return true
         }
         let members = (corr.destinationKinds[root] ?? []).compactMap { destination.entity($0) }
-        let sourceMembers = src.entities.values.filter { $0.table == table.name }.map(\.entity)
+        let sourceMembers = src.entityNames(inTable: table.name)
         guard Set(members.map(\.name)) == Set(sourceMembers) else { return false }
         for e in members {
             guard corr.sourceEntity[e.name] == e.name, let s = source.entity(e.name), s.isAbstract == e.isAbstract,
@@ -89,7 +89,7 @@ struct TablePlanner {
             return Plan(spec: table, sourceTable: nil, filter: nil, columns: [], kind: .create, reasons: ["new table"])
         }
         let sourceKinds = mapped.map { corr.sourceEntity[$0]! }
-        let allKinds = src.entities.values.filter { $0.table == sourceTable }.map(\.entity)
+        let allKinds = src.entityNames(inTable: sourceTable)
         let filter: [String]? = Set(sourceKinds) == Set(allKinds) ? nil : sourceKinds.sorted()
         let sourceSpec = src.table(sourceTable)!
         let owners = columnOwners(of: table, members: members)

@@ -32,20 +32,23 @@ public struct Model: Hashable, Sendable {
 
     public var entityNames: [String] { entities.map(\.name) }
 
-    /// The chain from the entity up to its root, the entity first. Stops at a cycle.
-    public func lineage(of name: String) -> [Entity] {
-        var chain: [Entity] = []
-        var seen: Set<String> = []
-        var current = entity(name)
-        while let e = current, seen.insert(e.name).inserted {
-            chain.append(e)
-            current = e.parent.flatMap { entity($0) }
+    /// Indexes into `entities` of the chain from the entity up to its root, the entity first. Stops at a cycle.
+    /// Walks indexes, so no entity is copied (lookups run for every property of every step).
+    func lineageIndexes(of name: String) -> [Int] {
+        var chain: [Int] = []
+        var current = index[name]
+        while let i = current, !chain.contains(i) {
+            chain.append(i)
+            current = entities[i].parent.flatMap { index[$0] }
         }
         return chain
     }
 
+    /// The chain from the entity up to its root, the entity first. Stops at a cycle.
+    public func lineage(of name: String) -> [Entity] { lineageIndexes(of: name).map { entities[$0] } }
+
     /// The root of the entity's hierarchy (itself when it has no parent).
-    public func root(of name: String) -> Entity? { lineage(of: name).last }
+    public func root(of name: String) -> Entity? { lineageIndexes(of: name).last.map { entities[$0] } }
 
     /// Direct sub-entities, sorted by name.
     public func children(of name: String) -> [Entity] { (childIndex[name] ?? []).map { entities[$0] } }
@@ -69,27 +72,44 @@ public struct Model: Hashable, Sendable {
 
     /// Whether `name` is `ancestor` or below it.
     public func isKind(_ name: String, of ancestor: String) -> Bool {
-        lineage(of: name).contains { $0.name == ancestor }
+        lineageIndexes(of: name).contains { entities[$0].name == ancestor }
     }
 
     /// Attributes of the entity including inherited ones (ancestors' first).
     public func allAttributes(of name: String) -> [(owner: String, attribute: Attribute)] {
-        lineage(of: name).reversed().flatMap { e in e.attributes.map { (e.name, $0) } }
+        var result: [(owner: String, attribute: Attribute)] = []
+        for i in lineageIndexes(of: name).reversed() {
+            let e = entities[i]
+            result.reserveCapacity(result.count + e.attributes.count)
+            for a in e.attributes { result.append((e.name, a)) }
+        }
+        return result
     }
 
     /// Relationships of the entity including inherited ones (ancestors' first).
     public func allRelationships(of name: String) -> [(owner: String, relationship: Relationship)] {
-        lineage(of: name).reversed().flatMap { e in e.relationships.map { (e.name, $0) } }
+        var result: [(owner: String, relationship: Relationship)] = []
+        for i in lineageIndexes(of: name).reversed() {
+            let e = entities[i]
+            for r in e.relationships { result.append((e.name, r)) }
+        }
+        return result
     }
 
     /// An attribute visible on the entity (declared there or inherited).
     public func attribute(_ property: String, of entityName: String) -> (owner: String, attribute: Attribute)? {
-        allAttributes(of: entityName).last { $0.attribute.name == property }
+        for i in lineageIndexes(of: entityName) {
+            if let a = entities[i].attributes.last(where: { $0.name == property }) { return (entities[i].name, a) }
+        }
+        return nil
     }
 
     /// A relationship visible on the entity (declared there or inherited).
     public func relationship(_ property: String, of entityName: String) -> (owner: String, relationship: Relationship)? {
-        allRelationships(of: entityName).last { $0.relationship.name == property }
+        for i in lineageIndexes(of: entityName) {
+            if let r = entities[i].relationships.last(where: { $0.name == property }) { return (entities[i].name, r) }
+        }
+        return nil
     }
 
     /// The inverse of a relationship when it really points back: the destination has a relationship

@@ -10,39 +10,19 @@ public enum LayoutBuilder {
     ///     columns keep their names; new properties take the plain name when free, else `<Entity>_<name>`.
     public static func layout(for model: Model, keeping previous: [String: [String: String]] = [:]) -> StoreLayout {
         if previous.isEmpty, let cached = model.createdLayout { return cached }
+        // Carrying columns forward usually lands on the names a new store would get: then the layout is
+        // the one the checker already built (a long history plans each step in a fraction of the time).
+        if let cached = model.createdLayout {
+            let columnOf = assignColumns(model, keeping: previous) { entity, relationship in
+                cached.entities[entity]?.relationships[relationship]?.kind == .foreignKey
+            }
+            if matches(columnOf, cached, model) { return cached }
+        }
+        let relationshipPlans = planRelationships(model)
+        let columnOf = assignColumns(model, keeping: previous) { relationshipPlans[Key($0, $1)]?.kind == .foreignKey }
         var storages: [String: EntityStorage] = [:]
         var tables: [TableSpec] = []
         let roots = model.entities.filter { $0.parent == nil }
-        let relationshipPlans = planRelationships(model)
-
-        // Columns per hierarchy.
-        var columnOf: [String: [String: String]] = [:]   // entity → own property → column
-        for root in roots {
-            let members = model.hierarchy(of: root.name)
-            var claims: [(entity: String, property: String, desired: String)] = []
-            for e in members.sorted(by: { $0.name < $1.name }) {
-                for a in e.attributes { claims.append((e.name, a.name, a.column ?? a.name)) }
-                for r in e.relationships where relationshipPlans[Key(e.name, r.name)]?.kind == .foreignKey {
-                    claims.append((e.name, r.name, r.column ?? r.name))
-                }
-            }
-            var used: Set<String> = ["_pk", "_entity"]
-            var assigned: [Key: String] = [:]
-            for claim in claims {
-                if let kept = previous[claim.entity]?[claim.property], used.insert(kept.lowercased()).inserted {
-                    assigned[Key(claim.entity, claim.property)] = kept
-                }
-            }
-            for claim in claims where assigned[Key(claim.entity, claim.property)] == nil {
-                var name = claim.desired
-                if !used.insert(name.lowercased()).inserted {
-                    name = "\(claim.entity)_\(claim.desired)"
-                    used.insert(name.lowercased())
-                }
-                assigned[Key(claim.entity, claim.property)] = name
-            }
-            for (key, column) in assigned { columnOf[key.entity, default: [:]][key.property] = column }
-        }
 
         func tableName(_ entity: String) -> String {
             let root = model.root(of: entity)!
@@ -147,6 +127,55 @@ public enum LayoutBuilder {
             tables.append(spec)
         }
         return StoreLayout(tables: tables, entities: storages)
+    }
+
+    /// Entity → own property → column, per hierarchy: kept columns first, then the plain name when
+    /// free, else `<Entity>_<name>`.
+    static func assignColumns(_ model: Model, keeping previous: [String: [String: String]],
+                              isForeignKey: (String, String) -> Bool) -> [String: [String: String]] {
+        var columnOf: [String: [String: String]] = [:]
+        for root in model.entities where root.parent == nil {
+            let members = model.hierarchy(of: root.name)
+            var claims: [(entity: String, property: String, desired: String)] = []
+            for e in members.sorted(by: { $0.name < $1.name }) {
+                for a in e.attributes { claims.append((e.name, a.name, a.column ?? a.name)) }
+                for r in e.relationships where isForeignKey(e.name, r.name) {
+                    claims.append((e.name, r.name, r.column ?? r.name))
+                }
+            }
+            var used: Set<String> = ["_pk", "_entity"]
+            var assigned: [Key: String] = [:]
+            for claim in claims {
+                if let kept = previous[claim.entity]?[claim.property], used.insert(kept.lowercased()).inserted {
+                    assigned[Key(claim.entity, claim.property)] = kept
+                }
+            }
+            for claim in claims where assigned[Key(claim.entity, claim.property)] == nil {
+                var name = claim.desired
+                if !used.insert(name.lowercased()).inserted {
+                    name = "\(claim.entity)_\(claim.desired)"
+                    used.insert(name.lowercased())
+                }
+                assigned[Key(claim.entity, claim.property)] = name
+            }
+            for (key, column) in assigned { columnOf[key.entity, default: [:]][key.property] = column }
+        }
+        return columnOf
+    }
+
+    /// Whether `layout` stores every own property of every entity in the column `columnOf` gives it
+    /// (the rest of a layout follows from the model and these columns).
+    static func matches(_ columnOf: [String: [String: String]], _ layout: StoreLayout, _ model: Model) -> Bool {
+        for e in model.entities {
+            guard let storage = layout.entities[e.name] else { return false }
+            let own = columnOf[e.name] ?? [:]
+            for a in e.attributes where storage.attributeColumns[a.name] != own[a.name] { return false }
+            for r in e.relationships {
+                guard let link = storage.relationships[r.name] else { return false }
+                if link.kind == .foreignKey && link.column != own[r.name] { return false }
+            }
+        }
+        return true
     }
 
     struct Key: Hashable {

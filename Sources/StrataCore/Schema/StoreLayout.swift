@@ -15,8 +15,24 @@ public struct StoreLayout: Codable, Hashable, Sendable {
         self.entities = entities
     }
 
-    public func table(_ name: String) -> TableSpec? { tables.first { $0.name == name } }
+    /// The table named `name` (binary search: `tables` is sorted by name; a linear search if it is not).
+    public func table(_ name: String) -> TableSpec? {
+        var low = 0, high = tables.count
+        while low < high {
+            let mid = (low + high) / 2
+            if tables[mid].name < name { low = mid + 1 } else { high = mid }
+        }
+        if low < tables.count, tables[low].name == name { return tables[low] }
+        return tables.first { $0.name == name }
+    }
+
     public func storage(of entity: String) -> EntityStorage? { entities[entity] }
+
+    /// The entities whose objects live in `table` (the root's hierarchy, pre-order).
+    public func entityNames(inTable table: String) -> [String] {
+        if let root = self.table(table)?.rootEntity, let storage = entities[root], storage.table == table { return storage.kinds }
+        return entities.values.filter { $0.table == table }.map(\.entity)
+    }
 }
 
 /// One table Strata manages.
