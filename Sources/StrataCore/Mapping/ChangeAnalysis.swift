@@ -1,6 +1,13 @@
 /// Compares two consecutive model versions property by property: the change list of `strata diff`,
 /// the refusals of non-inferable changes, and the columns the new layout keeps. Pure.
 struct ChangeAnalysis {
+    /// A property of the source model, by owning entity and name.
+    struct PropertyKey: Hashable {
+        var owner: String
+        var name: String
+        init(_ owner: String, _ name: String) { self.owner = owner; self.name = name }
+    }
+
     private(set) var changes: [MappingChange] = []
     private(set) var refusals: [MappingRefusal] = []
     /// Destination entity → property → column kept from the source layout (for `LayoutBuilder`).
@@ -29,7 +36,7 @@ struct ChangeAnalysis {
     }
 
     private mutating func analyzeEntities() {
-        var matchedSource: Set<String> = []   // "SourceOwner.property" continued by some destination property
+        var matchedSource: Set<PropertyKey> = []   // source properties continued by some destination property
         for e in destination.entities {
             guard let se = corr.sourceEntity[e.name], let sourceEntity = source.entity(se) else {
                 note(.addEntity, e.name, nil, e.parent.map { "new entity, sub-entity of \($0)" } ?? "new entity")
@@ -70,10 +77,10 @@ struct ChangeAnalysis {
                 note(.removeEntity, se.name, nil, "removed with all its objects", destructive: true)
                 continue
             }
-            for a in se.attributes where !matchedSource.contains("\(se.name).\(a.name)") {
+            for a in se.attributes where !matchedSource.contains(PropertyKey(se.name, a.name)) {
                 note(.removeAttribute, de, a.name, "removed with its values", destructive: true)
             }
-            for r in se.relationships where !matchedSource.contains("\(se.name).\(r.name)") {
+            for r in se.relationships where !matchedSource.contains(PropertyKey(se.name, r.name)) {
                 note(.removeRelationship, de, r.name, "removed with its links", destructive: true)
             }
         }
@@ -81,23 +88,24 @@ struct ChangeAnalysis {
 
     // MARK: attributes
 
-    private mutating func noteNewAttribute(_ a: Attribute, of entity: String, matched: inout Set<String>) {
+    private mutating func noteNewAttribute(_ a: Attribute, of entity: String, matched: inout Set<PropertyKey>) {
         var detail = "new \(a.type.rawValue)"
         if let d = a.defaultValue { detail += ", existing objects get the default \(d)" }
         else if !a.isOptional { detail += ", non-optional without default: only if \(entity) has no objects" }
         note(.addAttribute, entity, a.name, detail)
     }
 
-    private mutating func analyzeAttribute(_ a: Attribute, of e: Entity, matched: inout Set<String>) {
+    private mutating func analyzeAttribute(_ a: Attribute, of e: Entity, matched: inout Set<PropertyKey>) {
         // Match through every kind that stores it: the entity itself first, then its sub-entities (a move up).
         let kinds = (corr.destinationKinds[e.name] ?? [])
         var found: [(kind: String, name: String, owner: String, attribute: Attribute)] = []
         for k in kinds { if let m = corr.sourceAttribute(a, kind: k) { found.append((k, m.name, m.owner, m.attribute)) } }
-        for m in found { matched.insert("\(m.owner).\(m.name)") }
+        for m in found { matched.insert(PropertyKey(m.owner, m.name)) }
         guard let first = found.first else { noteNewAttribute(a, of: e.name, matched: &matched); return }
 
-        let owners = Set(found.map { corr.destinationEntity[$0.owner] ?? $0.owner })
-        if owners != [e.name] {
+        let mappedOwners = found.map { corr.destinationEntity[$0.owner] ?? $0.owner }
+        if mappedOwners.contains(where: { $0 != e.name }) {
+            let owners = Set(mappedOwners)
             let from = owners.sorted().joined(separator: ", ")
             let up = owners.allSatisfy { destination.isKind($0, of: e.name) }
             note(.moveAttribute, e.name, a.name, up ? "moved up from \(from)" : "moved down from \(from)")
@@ -140,11 +148,11 @@ struct ChangeAnalysis {
 
     // MARK: relationships
 
-    private mutating func analyzeRelationship(_ r: Relationship, of e: Entity, matched: inout Set<String>) {
+    private mutating func analyzeRelationship(_ r: Relationship, of e: Entity, matched: inout Set<PropertyKey>) {
         let kinds = (corr.destinationKinds[e.name] ?? [])
         var found: [(kind: String, name: String, owner: String, relationship: Relationship)] = []
         for k in kinds { if let m = corr.sourceRelationship(r, kind: k) { found.append((k, m.name, m.owner, m.relationship)) } }
-        for m in found { matched.insert("\(m.owner).\(m.name)") }
+        for m in found { matched.insert(PropertyKey(m.owner, m.name)) }
         guard let first = found.first else {
             note(.addRelationship, e.name, r.name, "new \(r.isToMany ? "to-many" : "to-one") to \(r.destination)")
             return

@@ -135,30 +135,31 @@ public enum LayoutBuilder {
                               isForeignKey: (String, String) -> Bool) -> [String: [String: String]] {
         var columnOf: [String: [String: String]] = [:]
         for root in model.entities where root.parent == nil {
-            let members = model.hierarchy(of: root.name)
+            let members = model.hasChildren(root.name) ? model.hierarchy(of: root.name).sorted { $0.name < $1.name } : [root]
             var claims: [(entity: String, property: String, desired: String)] = []
-            for e in members.sorted(by: { $0.name < $1.name }) {
+            for e in members {
                 for a in e.attributes { claims.append((e.name, a.name, a.column ?? a.name)) }
                 for r in e.relationships where isForeignKey(e.name, r.name) {
                     claims.append((e.name, r.name, r.column ?? r.name))
                 }
             }
-            var used: Set<String> = ["_pk", "_entity"]
-            var assigned: [Key: String] = [:]
-            for claim in claims {
-                if let kept = previous[claim.entity]?[claim.property], used.insert(kept.lowercased()).inserted {
-                    assigned[Key(claim.entity, claim.property)] = kept
+            var used: Set<SQLName> = [SQLName("_pk"), SQLName("_entity")]
+            used.reserveCapacity(claims.count + 2)
+            var assigned = [String?](repeating: nil, count: claims.count)
+            if !previous.isEmpty {
+                for (i, claim) in claims.enumerated() {
+                    if let kept = previous[claim.entity]?[claim.property], used.insert(SQLName(kept)).inserted { assigned[i] = kept }
                 }
             }
-            for claim in claims where assigned[Key(claim.entity, claim.property)] == nil {
+            for (i, claim) in claims.enumerated() where assigned[i] == nil {
                 var name = claim.desired
-                if !used.insert(name.lowercased()).inserted {
+                if !used.insert(SQLName(name)).inserted {
                     name = "\(claim.entity)_\(claim.desired)"
-                    used.insert(name.lowercased())
+                    used.insert(SQLName(name))
                 }
-                assigned[Key(claim.entity, claim.property)] = name
+                assigned[i] = name
             }
-            for (key, column) in assigned { columnOf[key.entity, default: [:]][key.property] = column }
+            for (i, claim) in claims.enumerated() { columnOf[claim.entity, default: [:]][claim.property] = assigned[i] }
         }
         return columnOf
     }

@@ -59,16 +59,20 @@ struct YAMLReader {
     }
 
     /// A mapping's entries, reporting keys not in `allowed` (with a did-you-mean hint).
-    mutating func entries(of node: Node, what: String, allowed: [String]) -> [(key: String, keyNode: Node, value: Node)]? {
+    mutating func entries(of node: Node, what: @autoclosure () -> String, allowed: [String]) -> [(key: String, keyNode: Node, value: Node)]? {
         guard case .mapping(let mapping) = node else {
-            error("\(what) must be a mapping", at: node, hint: "write `key: value` pairs")
+            error("\(what()) must be a mapping", at: node, hint: "write `key: value` pairs")
             return nil
         }
-        var result: [(String, Node, Node)] = []
-        for (keyNode, value) in mapping {
-            guard let key = keyNode.string else { error("expected a name", at: keyNode); continue }
+        var result: [(key: String, keyNode: Node, value: Node)] = []
+        result.reserveCapacity(mapping.count)
+        // By index: Yams' `makeIterator` builds a copy of the pairs first.
+        for index in mapping.indices {
+            let (keyNode, value) = mapping[index]
+            guard case .scalar(let scalar) = keyNode else { error("expected a name", at: keyNode); continue }
+            let key = scalar.string
             if !allowed.isEmpty && !allowed.contains(key) {
-                error("unknown key '\(key)' in \(what)", at: keyNode,
+                error("unknown key '\(key)' in \(what())", at: keyNode,
                       hint: NameSuggestion.hint(for: key, in: allowed) ?? "allowed keys: \(allowed.joined(separator: ", "))")
                 continue
             }
