@@ -21,7 +21,28 @@ struct ChangeAnalysis {
     init(_ corr: ModelCorrespondence, sourceLayout: StoreLayout) {
         self.corr = corr
         self.sourceLayout = sourceLayout
-        analyzeEntities()
+        // Destination entities are independent: ranges of them are analyzed in parallel and the parts joined
+        // in entity order, so the change list is the same as one pass would give.
+        let ranges = Parallel.ranges(corr.destination.entities.count, minimumPerRange: 25)
+        let parts = Parallel.map(ranges.count) { i in
+            var part = ChangeAnalysis(corr, sourceLayout: sourceLayout, part: ())
+            var matched: Set<PropertyKey> = []
+            part.analyzeEntities(ranges[i], matched: &matched)
+            return (part, matched)
+        }
+        var matchedSource: Set<PropertyKey> = []   // source properties continued by some destination property
+        for (part, matched) in parts {
+            changes += part.changes
+            for refusal in part.refusals where !refusals.contains(refusal) { refusals.append(refusal) }
+            keeping.merge(part.keeping) { $1 }
+            matchedSource.formUnion(matched)
+        }
+        analyzeRemovals(matched: matchedSource)
+    }
+
+    private init(_ corr: ModelCorrespondence, sourceLayout: StoreLayout, part: Void) {
+        self.corr = corr
+        self.sourceLayout = sourceLayout
     }
 
     private mutating func refuse(_ entity: String, _ property: String?, _ change: String, hint: String, at location: SourceLocation?) {
@@ -35,9 +56,8 @@ struct ChangeAnalysis {
         changes.append(MappingChange(kind, entity: entity, property: property, detail: detail, isDestructive: destructive))
     }
 
-    private mutating func analyzeEntities() {
-        var matchedSource: Set<PropertyKey> = []   // source properties continued by some destination property
-        for e in destination.entities {
+    private mutating func analyzeEntities(_ range: Range<Int>, matched matchedSource: inout Set<PropertyKey>) {
+        for e in destination.entities[range] {
             guard let se = corr.sourceEntity[e.name], let sourceEntity = source.entity(se) else {
                 note(.addEntity, e.name, nil, e.parent.map { "new entity, sub-entity of \($0)" } ?? "new entity")
                 for a in e.attributes { note(.addAttribute, e.name, a.name, "new \(a.type.rawValue)") }
@@ -71,7 +91,10 @@ struct ChangeAnalysis {
                 note(.changeHashModifier, e.name, nil, "versionHashModifier \(sourceEntity.versionHashModifier ?? "nil") → \(e.versionHashModifier ?? "nil")")
             }
         }
-        // What the destination does not continue.
+    }
+
+    /// What the destination does not continue.
+    private mutating func analyzeRemovals(matched matchedSource: Set<PropertyKey>) {
         for se in source.entities {
             guard let de = corr.destinationEntity[se.name] else {
                 note(.removeEntity, se.name, nil, "removed with all its objects", destructive: true)

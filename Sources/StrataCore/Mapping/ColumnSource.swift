@@ -1,5 +1,5 @@
 /// Where a destination column's values come from, for the rows copied into its table.
-indirect enum ColumnSource: Hashable {
+indirect enum ColumnSource: Hashable, Sendable {
     /// The same row's source column.
     case column(String)
     /// The same row's source column converted to a wider storage type (`CAST(… AS REAL)`).

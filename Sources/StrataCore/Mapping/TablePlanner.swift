@@ -5,8 +5,8 @@
 /// place) with one `ColumnSource` per column. A table whose change is only new columns (with constant
 /// values), renames, or `_entity` renames is altered in place; anything else is rebuilt with SQLite's
 /// 12-step procedure. Only the tables that change are touched.
-struct TablePlanner {
-    struct Plan {
+struct TablePlanner: Sendable {
+    struct Plan: Sendable {
         var spec: TableSpec
         var sourceTable: String?
         /// Source entity names whose rows are copied; nil = every row.
@@ -54,13 +54,38 @@ struct TablePlanner {
         return true
     }
 
+    /// Table → order columns of ordered to-many relationships stored there (column, owning entity, relationship).
+    var orderColumns: [String: [(String, String, Relationship)]] = [:]
+
     init(_ corr: ModelCorrespondence, source: StoreLayout, destination: StoreLayout) {
         self.corr = corr
         self.src = source
         self.dst = destination
-        for table in destination.tables {
-            if isUnchanged(table) { unchanged.insert(table.name); continue }
-            if let plan = table.kind == .entity ? planEntityTable(table) : planJoinTable(table) { plans.append(plan) }
+        for e in corr.destination.entities {
+            guard let storage = destination.storage(of: e.name) else { continue }
+            for r in e.relationships {
+                if let s = storage.relationships[r.name], s.kind == .inverseForeignKey, let order = s.orderColumn {
+                    orderColumns[s.table, default: []].append((order, e.name, r))
+                }
+            }
+        }
+        // Tables are planned independently: ranges of them in parallel, joined in table order.
+        let tables = destination.tables
+        let ranges = Parallel.ranges(tables.count, minimumPerRange: 25)
+        let base = self
+        let parts = Parallel.map(ranges.count) { i in
+            var part = base
+            for table in tables[ranges[i]] {
+                if part.isUnchanged(table) { part.unchanged.insert(table.name); continue }
+                if let plan = table.kind == .entity ? part.planEntityTable(table) : part.planJoinTable(table) { part.plans.append(plan) }
+            }
+            return part
+        }
+        for part in parts {
+            plans += part.plans
+            unchanged.formUnion(part.unchanged)
+            refusals += part.refusals
+            for check in part.preChecks where !preChecks.contains(check) { preChecks.append(check) }
         }
         guard refusals.isEmpty else { return }
         classify()
@@ -142,23 +167,17 @@ struct TablePlanner {
                 if let s = storage.relationships[r.name], s.kind == .foreignKey, s.table == table.name { owners[s.column] = .relationship(m, r) }
             }
         }
-        for e in destination.entities {
-            for r in e.relationships {
-                if let s = dst.storage(of: e.name)?.relationships[r.name], s.kind == .inverseForeignKey, s.table == table.name,
-                   let order = s.orderColumn {
-                    owners[order] = .order(e.name, r)
-                }
-            }
-        }
+        for (order, owner, r) in orderColumns[table.name] ?? [] { owners[order] = .order(owner, r) }
         return owners
     }
 
     /// Source columns (of any kind stored in the source table) holding `column`.
     func sourceKindsHaving(_ column: String, in table: String) -> Set<String> {
-        Set(src.entities.values.filter { s in
-            s.table == table && (s.attributeColumns.values.contains(column)
-                || s.relationships.values.contains { $0.kind == .foreignKey && $0.table == table && $0.column == column })
-        }.map(\.entity))
+        Set(src.entityNames(inTable: table).filter { name in
+            guard let s = src.entities[name] else { return false }
+            return s.attributeColumns.values.contains(column)
+                || s.relationships.values.contains { $0.kind == .foreignKey && $0.table == table && $0.column == column }
+        })
     }
 
     func merge(_ branches: [(destinationKind: String, sourceKind: String, source: ColumnSource)],

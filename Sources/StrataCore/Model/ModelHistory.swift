@@ -37,21 +37,15 @@ public struct ModelHistory: Sendable {
         }
         // Files load in parallel (parsing is pure); results keep file order.
         let paths = files.map { directory.hasSuffix("/") ? directory + $0 : directory + "/" + $0 }
-        let results = LoadResults(count: paths.count)
-        DispatchQueue.concurrentPerform(iterations: paths.count) { index in
-            do throws(DiagnosticList) {
-                results.set(index, .success(try ModelLoader.load(path: paths[index])))
-            } catch {
-                results.set(index, .failure(error))
-            }
+        let results = Parallel.map(paths.count) { index -> Result<Model, DiagnosticList> in
+            do throws(DiagnosticList) { return .success(try ModelLoader.load(path: paths[index])) } catch { return .failure(error) }
         }
         var models: [Model] = []
         var diagnostics: [Diagnostic] = []
-        for result in results.values {
+        for result in results {
             switch result {
             case .success(let model): models.append(model)
             case .failure(let error): diagnostics += error.diagnostics
-            case nil: break
             }
         }
         var byVersion: [Int: Model] = [:]
@@ -82,11 +76,3 @@ public struct ModelHistory: Sendable {
     }
 }
 
-/// Per-file results written from concurrent loads.
-private final class LoadResults: @unchecked Sendable {
-    private let lock = NSLock()
-    private var storage: [Result<Model, DiagnosticList>?]
-    init(count: Int) { storage = Array(repeating: nil, count: count) }
-    func set(_ index: Int, _ result: Result<Model, DiagnosticList>) { lock.withLock { storage[index] = result } }
-    var values: [Result<Model, DiagnosticList>?] { lock.withLock { storage } }
-}

@@ -34,8 +34,11 @@ public enum LayoutBuilder {
             let root = model.root(of: e.name)!
             var attributeColumns: [String: String] = [:]
             var relationships: [String: RelationshipStorage] = [:]
-            for ancestor in model.lineage(of: e.name).reversed() {
-                for a in ancestor.attributes { attributeColumns[a.name] = columnOf[ancestor.name]?[a.name] }
+            let lineage = model.lineage(of: e.name)
+            attributeColumns.reserveCapacity(lineage.reduce(0) { $0 + $1.attributes.count })
+            for ancestor in lineage.reversed() {
+                let own = columnOf[ancestor.name] ?? [:]
+                for a in ancestor.attributes { attributeColumns[a.name] = own[a.name] }
                 for r in ancestor.relationships {
                     guard let plan = relationshipPlans[Key(ancestor.name, r.name)] else { continue }
                     var storage = plan
@@ -159,7 +162,17 @@ public enum LayoutBuilder {
                 }
                 assigned[i] = name
             }
-            for (i, claim) in claims.enumerated() { columnOf[claim.entity, default: [:]][claim.property] = assigned[i] }
+            var i = 0
+            while i < claims.count {   // claims are grouped by entity
+                let entity = claims[i].entity
+                var end = i
+                while end < claims.count, claims[end].entity == entity { end += 1 }
+                var own: [String: String] = [:]
+                own.reserveCapacity(end - i)
+                for k in i..<end { own[claims[k].property] = assigned[k] }
+                columnOf[entity] = own
+                i = end
+            }
         }
         return columnOf
     }
