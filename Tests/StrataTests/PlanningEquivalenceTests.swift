@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+@testable import Strata
+@testable import StrataCore
+
+/// The planner's shortcuts must not change a plan: the layout reused when carried columns land on the
+/// names a new store would get, and the parallel change analysis and table planning.
+@Suite struct PlanningEquivalenceTests {
+    /// Models as the loader returns them: with the layout of a store created at their version.
+    static func checked(_ models: [Model]) -> [Model] {
+        models.map { var m = $0; m.createdLayout = LayoutBuilder.layout(for: m); return m }
+    }
+
+    static func uncached(_ model: Model) -> Model { var m = model; m.createdLayout = nil; return m }
+
+    @Test func parallelPlanEqualsTheSerialPlan() throws {
+        let models = Self.checked(HistoryGenerator.history(versions: 30, entities: 120))
+        let parallel = try MappingInference.plan(models: models, from: 1, to: 30)
+        let serial = try Parallel.$isSerial.withValue(true) { try MappingInference.plan(models: models, from: 1, to: 30) }
+        #expect(Parallel.ranges(120, minimumPerRange: 25).count > 1)
+        #expect(parallel.count == 29)
+        #expect(parallel == serial)
+        // And both equal planning without any cached layout (every destination layout computed in full).
+        let computed = try MappingInference.plan(models: models.map(Self.uncached), from: 1, to: 30)
+        #expect(parallel.map(\.destinationLayout) == computed.map(\.destinationLayout))
+        #expect(parallel.map(\.sqlText) == computed.map(\.sqlText))
+    }
+
+    @Test func rangesCoverEveryIndexOnceInOrder() {
+        for count in [0, 1, 24, 25, 49, 50, 51, 200, 1001] {
+            let ranges = Parallel.ranges(count, minimumPerRange: 25)
+            #expect(ranges.flatMap { Array($0) } == Array(0..<count), "count \(count)")
+            #expect(!ranges.contains { $0.isEmpty } || count == 0, "count \(count)")
+        }
+        #expect(Parallel.$isSerial.withValue(true) { Parallel.ranges(200, minimumPerRange: 1) } == [0..<200])
+    }
+
+    /// Sibling attributes clash in a hierarchy (members in name order: `Boat.seats`, then `Car.seats` →
+    /// `Car_seats`); a kept column can take a name a new store would give another property.
+    static let yaml = """
+    version: 2
+    entities:
+      Vehicle:
+        attributes:
+          name: { type: string }
+      Car:
+        parent: Vehicle
+        attributes:
+          seats: { type: int16 }
+      Boat:
+        parent: Vehicle
+        attributes:
+          seats: { type: int16 }
+          order: { type: int32 }
+    """
+
+    @Test func reusedLayoutEqualsTheComputedOne() throws {
+        let model = try ModelLoader.load(yaml: Self.yaml, file: "models/2.yaml")
+        let created = try #require(model.createdLayout)
+        #expect(created.storage(of: "Car")?.attributeColumns["seats"] == "Car_seats")
+
+        // Kept names equal to a new store's: the cached layout comes back, and it is what a full build gives.
+        let same = ["Vehicle": ["name": "name"], "Car": ["seats": "Car_seats"], "Boat": ["seats": "seats", "order": "order"]]
+        #expect(LayoutBuilder.layout(for: model, keeping: same) == created)
+        #expect(LayoutBuilder.layout(for: Self.uncached(model), keeping: same) == created)
+
+        // Car's seats kept the plain name (Car came first in an older store): Boat's moves aside.
+        let swapped = ["Car": ["seats": "seats"]]
+        let layout = LayoutBuilder.layout(for: model, keeping: swapped)
+        #expect(layout == LayoutBuilder.layout(for: Self.uncached(model), keeping: swapped))
+        #expect(layout.storage(of: "Car")?.attributeColumns["seats"] == "seats")
+        #expect(layout.storage(of: "Boat")?.attributeColumns["seats"] == "Boat_seats")
+        #expect(layout != created)
+
+        // A kept column under another name.
+        let renamed = ["Boat": ["order": "sortOrder"]]
+        let other = LayoutBuilder.layout(for: model, keeping: renamed)
+        #expect(other == LayoutBuilder.layout(for: Self.uncached(model), keeping: renamed))
+        #expect(other.table("Vehicle")?.columns.map(\.name) == ["_pk", "_entity", "name", "seats", "sortOrder", "Car_seats"])
+    }
+}
