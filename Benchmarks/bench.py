@@ -235,17 +235,24 @@ def summarize(case, n, commands, samples, fingerprints, problems):
     return size
 
 
+# `strata` is measured as it is deployed: a self-contained release binary with the Swift runtime linked in
+# (README, "Install"); the object-by-object anchor is an ordinary release build.
+STATIC_SCRATCH = ".build-static"
+
+
 def build(products):
+    bin_dirs = {}
     for product in products:
-        log(f"building {product} (swift build -c release --product {product}) ...")
-        done = subprocess.run(["swift", "build", "-c", "release", "--product", product], cwd=ROOT,
+        flags = ["--static-swift-stdlib", "--scratch-path", STATIC_SCRATCH] if product == "strata" else []
+        log(f"building {product} (swift build -c release --product {product} {' '.join(flags)}) ...".replace("  ", " "))
+        done = subprocess.run(["swift", "build", "-c", "release", "--product", product] + flags, cwd=ROOT,
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         if done.returncode != 0:
             log(done.stderr)
             sys.exit(f"bench.py: swift build of {product} failed")
-    bin_dir = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT,
-                             capture_output=True, text=True).stdout.strip()
-    return bin_dir
+        bin_dirs[product] = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"] + flags, cwd=ROOT,
+                                           capture_output=True, text=True).stdout.strip()
+    return bin_dirs
 
 
 def git_commit():
@@ -276,9 +283,9 @@ def main():
     args = parse_arguments()
     started = time.time()
     products = [p for p, given in (("strata", args.strata), ("strata-bench-objects", args.objects)) if not given]
-    bin_dir = build(products) if products else None
-    strata = os.path.abspath(args.strata) if args.strata else os.path.join(bin_dir, "strata")
-    objects = os.path.abspath(args.objects) if args.objects else os.path.join(bin_dir, "strata-bench-objects")
+    bin_dirs = build(products) if products else {}
+    strata = os.path.abspath(args.strata) if args.strata else os.path.join(bin_dirs["strata"], "strata")
+    objects = os.path.abspath(args.objects) if args.objects else os.path.join(bin_dirs["strata-bench-objects"], "strata-bench-objects")
     os.makedirs(OUT, exist_ok=True)
     env = Environment(strata, objects, args.seed)
     selected = [c for c in cases.ALL if not args.cases or c.id in args.cases.split(",")]

@@ -241,7 +241,8 @@ def built(results):
     strata = results["strata"]
     if strata.get("given"):
         return f"the binary given with `--strata` (built with `swift build -c release` from commit `{strata['commit']}` of this tree)"
-    return f"commit `{strata['commit']}`, built by the script with `swift build -c release`"
+    return (f"commit `{strata['commit']}`, built by the script as it is deployed: "
+            "`swift build -c release --static-swift-stdlib` (the Swift runtime linked in; README, \"Install the CLI\")")
 
 
 def performance_doc(results, table, command):

@@ -3,8 +3,18 @@
 enum ModelChecker {
     /// `[A-Za-z][A-Za-z0-9_]*`
     static func isValidName(_ name: String) -> Bool {
-        guard let first = name.unicodeScalars.first, first.isASCIILetter else { return false }
-        return name.unicodeScalars.allSatisfy { $0.isASCIILetter || ("0"..."9").contains($0) || $0 == "_" }
+        func letter(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
+        guard let first = name.utf8.first, letter(first) else { return false }
+        return name.utf8.allSatisfy { letter($0) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F }
+    }
+
+    /// Whether `name` starts with `prefix` (ASCII, lowercase), ignoring the case of ASCII letters.
+    static func hasPrefixIgnoringCase(_ name: String, _ prefix: String) -> Bool {
+        var bytes = name.utf8.makeIterator()
+        for p in prefix.utf8 {
+            guard let b = bytes.next(), (b >= 0x41 && b <= 0x5A ? b | 0x20 : b) == p else { return false }
+        }
+        return true
     }
 
     /// Checks the model; returns its creation layout when it could be computed (no cycle, no unknown entity).
@@ -19,9 +29,8 @@ enum ModelChecker {
 
     /// Reserved: `_`-prefixed and `strata_` names are Strata's, `sqlite_` (any case) is SQLite's.
     static func reservedReason(_ name: String) -> String? {
-        let lower = name.lowercased()
-        if lower.hasPrefix("strata_") { return "names starting with 'strata_' are reserved for Strata" }
-        if lower.hasPrefix("sqlite_") { return "names starting with 'sqlite_' are reserved by SQLite" }
+        if hasPrefixIgnoringCase(name, "strata_") { return "names starting with 'strata_' are reserved for Strata" }
+        if hasPrefixIgnoringCase(name, "sqlite_") { return "names starting with 'sqlite_' are reserved by SQLite" }
         if name.hasPrefix("_") { return "names starting with '_' are reserved for Strata's own columns" }
         return nil
     }

@@ -171,6 +171,8 @@ enum ModelParser {
         }
         var a = Attribute(name: name, type: type, location: r.location(keyNode))
         var nodes: [String: Node] = [:]
+        nodes.reserveCapacity(entries.count)
+        a.keyLocations.reserveCapacity(entries.count)
         for (key, _, value) in entries {
             nodes[key] = value
             a.keyLocations[key] = r.location(value)
