@@ -12,12 +12,7 @@ public enum LayoutBuilder {
         if previous.isEmpty, let cached = model.createdLayout { return cached }
         // Carrying columns forward usually lands on the names a new store would get: then the layout is
         // the one the checker already built (a long history plans each step in a fraction of the time).
-        if let cached = model.createdLayout {
-            let columnOf = assignColumns(model, keeping: previous) { entity, relationship in
-                cached.entities[entity]?.relationships[relationship]?.kind == .foreignKey
-            }
-            if matches(columnOf, cached, model) { return cached }
-        }
+        if let cached = model.createdLayout, keptColumnsMatch(previous, cached) { return cached }
         let relationshipPlans = planRelationships(model)
         let columnOf = assignColumns(model, keeping: previous) { relationshipPlans[Key($0, $1)]?.kind == .foreignKey }
         var storages: [String: EntityStorage] = [:]
@@ -177,16 +172,21 @@ public enum LayoutBuilder {
         return columnOf
     }
 
-    /// Whether `layout` stores every own property of every entity in the column `columnOf` gives it
-    /// (the rest of a layout follows from the model and these columns).
-    static func matches(_ columnOf: [String: [String: String]], _ layout: StoreLayout, _ model: Model) -> Bool {
-        for e in model.entities {
-            guard let storage = layout.entities[e.name] else { return false }
-            let own = columnOf[e.name] ?? [:]
-            for a in e.attributes where storage.attributeColumns[a.name] != own[a.name] { return false }
-            for r in e.relationships {
-                guard let link = storage.relationships[r.name] else { return false }
-                if link.kind == .foreignKey && link.column != own[r.name] { return false }
+    /// Whether every kept column is the one a new store gives that property. Then the assignment with
+    /// `previous` is the new store's: kept names are claimed first, but each is the name its property gets
+    /// anyway, and a property planned before it never wanted it (it would have taken it in a new store too;
+    /// a checked model's created layout has no duplicate column).
+    static func keptColumnsMatch(_ previous: [String: [String: String]], _ created: StoreLayout) -> Bool {
+        for (entity, columns) in previous {
+            guard let storage = created.entities[entity] else { return false }
+            for (property, column) in columns {
+                if let own = storage.attributeColumns[property] {
+                    if own != column { return false }
+                } else if let link = storage.relationships[property], link.kind == .foreignKey {
+                    if link.column != column { return false }
+                } else {
+                    return false
+                }
             }
         }
         return true
