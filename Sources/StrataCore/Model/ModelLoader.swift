@@ -170,12 +170,16 @@ enum ModelParser {
             return nil
         }
         var a = Attribute(name: name, type: type, location: r.location(keyNode))
-        var nodes: [String: Node] = [:]
-        nodes.reserveCapacity(entries.count)
+        var minNode: Node?, minLengthNode: Node?, defaultNode: Node?
         a.keyLocations.reserveCapacity(entries.count)
         for (key, _, value) in entries {
-            nodes[key] = value
             a.keyLocations[key] = r.location(value)
+            switch key {
+            case "min": minNode = value
+            case "minLength": minLengthNode = value
+            case "default": defaultNode = value
+            default: break
+            }
             switch key {
             case "optional": a.isOptional = r.bool(value, what: "optional") ?? true
             case "default": a.defaultValue = literal(value, type: type, what: "default", &r)
@@ -215,13 +219,13 @@ enum ModelParser {
             }
         }
         if let lo = a.minValue, let hi = a.maxValue, let l = lo.decimalOrDouble, let h = hi.decimalOrDouble, l > h {
-            r.error("min (\(lo)) is greater than max (\(hi))", at: nodes["min"], hint: "swap them or fix one")
+            r.error("min (\(lo)) is greater than max (\(hi))", at: minNode, hint: "swap them or fix one")
         }
         if let lo = a.minLength, let hi = a.maxLength, lo > hi {
-            r.error("minLength (\(lo)) is greater than maxLength (\(hi))", at: nodes["minLength"], hint: "swap them or fix one")
+            r.error("minLength (\(lo)) is greater than maxLength (\(hi))", at: minLengthNode, hint: "swap them or fix one")
         }
         if let d = a.defaultValue, let problem = AttributeRules.violation(of: a, by: d) {
-            r.error("default \(d) breaks the attribute's own rule: \(problem)", at: nodes["default"],
+            r.error("default \(d) breaks the attribute's own rule: \(problem)", at: defaultNode,
                     hint: "change the default or the rule")
         }
         return a

@@ -37,7 +37,9 @@ public struct Relationship: Hashable, Sendable {
     }
 
     final class Box: @unchecked Sendable {
-        var fields: Fields
+        /// Written only after `unshare()` made the box unique to one value, so no access can overlap a
+        /// write: the run-time exclusivity check (on every read of every property) is skipped.
+        @exclusivity(unchecked) var fields: Fields
         init(_ fields: Fields) { self.fields = fields }
     }
 
