@@ -70,18 +70,20 @@ enum Output {
     }
 
     /// Prints the command's one JSON document.
-    static func json<Body: Encodable>(_ body: Body) {
+    static func json<Body: Encodable>(_ body: @autoclosure () -> Body) {
         guard isJSON else { return }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data = try! encoder.encode(JSONDocument(body: body))
+        let data = try! encoder.encode(JSONDocument(body: body()))
         print(String(decoding: data, as: UTF8.self))
         with { $0.printedJSON = true }
     }
 
     /// Prints an already rendered JSON document (a report in `json` format, which carries `schemaVersion`).
-    static func jsonText(_ text: String) {
+    /// The text is only built in JSON mode (a migration report with many object IDs is large).
+    static func jsonText(_ text: @autoclosure () -> String) {
         guard isJSON else { return }
+        let text = text()
         print(text, terminator: text.hasSuffix("\n") ? "" : "\n")
         with { $0.printedJSON = true }
     }
