@@ -84,7 +84,7 @@ extension BatchExecutor {
                     let rows = try Row.fetchCursor(db, sql: leaf.statement.sql + " RETURNING \"_pk\"",
                                                    arguments: leaf.statement.statementArguments)
                     while let row = try rows.next() {
-                        changes.add(deleted: [ObjectID(storeUUID: storeUUID, entity: leaf.entity, primaryKey: row[0])])
+                        changes.add(deleted: ObjectID(storeUUID: storeUUID, entity: leaf.entity, primaryKey: row[0]))
                     }
                 } else {
                     try db.execute(leaf.statement)
@@ -117,7 +117,7 @@ extension BatchExecutor {
                 var seedIDs: [ObjectID] = []
                 while let row = try rows.next() {
                     let id = ObjectID(storeUUID: storeUUID, entity: row[0], primaryKey: row[1])
-                    changes.add(deleted: [id])
+                    changes.add(deleted: id)
                     if row[2] as Bool { seedIDs.append(id) }
                 }
                 ids = seedIDs

@@ -73,7 +73,7 @@ public enum BatchExecutor {
         if keepIDs {
             let id = ObjectID(storeUUID: storeUUID, entity: entity, primaryKey: pk)
             ids.append(id)
-            if updated { changes.add(updated: [id]) } else { changes.add(deleted: [id]) }
+            if updated { changes.add(updated: id) } else { changes.add(deleted: id) }
         } else if updated {
             changes.updatedCounts[entity, default: 0] += 1
         } else {

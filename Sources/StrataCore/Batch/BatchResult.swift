@@ -45,6 +45,17 @@ public struct ChangeSet: Sendable, Hashable, Codable {
         for id in ids { updated[id.entity, default: []].append(id); updatedCounts[id.entity, default: 0] += 1 }
     }
 
+    /// Adds one ID (and its count), without building an array per row.
+    public mutating func add(updated id: ObjectID) {
+        updated[id.entity, default: []].append(id)
+        updatedCounts[id.entity, default: 0] += 1
+    }
+
+    public mutating func add(deleted id: ObjectID) {
+        deleted[id.entity, default: []].append(id)
+        deletedCounts[id.entity, default: 0] += 1
+    }
+
     public mutating func add(deleted ids: [ObjectID]) {
         for id in ids { deleted[id.entity, default: []].append(id); deletedCounts[id.entity, default: 0] += 1 }
     }
