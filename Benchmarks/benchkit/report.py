@@ -281,6 +281,12 @@ Rerun the command to refresh this page and [`performance.svg`](performance.svg).
 ## Figures
 
 {table}
+Reading the memory column: a count or status result keeps memory flat. A result that lists object IDs
+holds them until it is printed (`--result ids`; the dry run, because the example's favorite hook asks for
+`updatedObjectIDs`), so its peak grows with the number of IDs, not with the table. A batch delete keeps the
+keys of the doomed rows in a temporary table (its page cache is bounded, the rest spills to a temporary
+file), and SQLite's `DELETE` collects the rowids it removes, as the shell's does.
+
 ## Chart
 
 ![Batch update: time against rows for Strata, the sqlite3 shell and object by object](performance.svg)
