@@ -27,10 +27,12 @@ struct ChangeAnalysis {
         let parts = Parallel.map(ranges.count) { i in
             var part = ChangeAnalysis(corr, sourceLayout: sourceLayout, part: ())
             var matched: Set<PropertyKey> = []
+            matched.reserveCapacity(corr.destination.entities[ranges[i]].reduce(0) { $0 + $1.attributes.count + $1.relationships.count })
             part.analyzeEntities(ranges[i], matched: &matched)
             return (part, matched)
         }
         var matchedSource: Set<PropertyKey> = []   // source properties continued by some destination property
+        matchedSource.reserveCapacity(parts.reduce(0) { $0 + $1.1.count })
         for (part, matched) in parts {
             changes += part.changes
             for refusal in part.refusals where !refusals.contains(refusal) { refusals.append(refusal) }
