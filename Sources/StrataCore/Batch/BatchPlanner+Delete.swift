@@ -5,6 +5,8 @@
 /// request matches, then cascades until nothing new is added (each statement adds one level of the
 /// graph, through foreign keys and join tables alike). Deny rules are checked on that set; then rows
 /// still pointing at doomed rows are nullified, join-table rows go, and the doomed rows are deleted.
+/// Leaf destinations of a cascade (see `leafDelete`) skip the set: their rows are deleted straight from
+/// the doomed owners, which keeps a cascading delete as fast as SQLite's own `ON DELETE CASCADE`.
 extension BatchPlanner {
     public static let doomedTable = "temp.strata_doomed"
 
