@@ -49,7 +49,7 @@ import Testing
                           rowsAffected: 83, audit: clean, committed: true),
             HookRunResult(id: "cap-ratings", after: 3, file: "migrations/cap.yaml", checksum: "c2", onViolation: .rollback,
                           steps: [HookStepResult(kind: "batchUpdate", entity: "Recipe", count: 2,
-                                                 objectIDs: ["x-strata://u/Recipe/p3", "x-strata://u/Recipe/p9"],
+                                                 objectIDs: [ObjectID(uri: "x-strata://u/Recipe/p3")!, ObjectID(uri: "x-strata://u/Recipe/p9")!],
                                                  updatedCounts: ["Recipe": 2], deletedCounts: [:], duration: 0.002)],
                           rowsAffected: 2, audit: violated, committed: false),
         ]

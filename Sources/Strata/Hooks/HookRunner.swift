@@ -61,7 +61,7 @@ public enum HookRunner {
             }
             changes.merge(batch.changes)
             steps.append(HookStepResult(kind: step.kind, entity: step.entity, count: batch.count,
-                                        objectIDs: batch.objectIDs?.map(\.uri), updatedCounts: batch.changes.updatedCounts,
+                                        objectIDs: batch.objectIDs, updatedCounts: batch.changes.updatedCounts,
                                         deletedCounts: batch.changes.deletedCounts, duration: Date().timeIntervalSince(started)))
         }
         let audit = try Auditor.afterBatch(in: db, mode: options.audit, model: model, layout: layout, storeUUID: storeUUID,

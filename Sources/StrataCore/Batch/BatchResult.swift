@@ -70,6 +70,14 @@ public struct ChangeSet: Sendable, Hashable, Codable {
 
     /// Merges another change set (several batches of one hook).
     public mutating func merge(_ other: ChangeSet) {
+        if isEmpty && updated.isEmpty && deleted.isEmpty {
+            // The first batch of a hook: share its lists instead of copying them.
+            let keepsIDs = hasObjectIDs && other.hasObjectIDs
+            self = other
+            hasObjectIDs = keepsIDs
+            normalize()
+            return
+        }
         for (k, v) in other.updated { updated[k, default: []] += v }
         for (k, v) in other.deleted { deleted[k, default: []] += v }
         for (k, v) in other.updatedCounts { updatedCounts[k, default: 0] += v }

@@ -14,15 +14,15 @@ public struct HookStepResult: Sendable, Hashable, Codable {
     public var entity: String
     /// Objects the step matched (updated, or deleted by the request; cascades are in `changes`).
     public var count: Int
-    /// The matched objects' IDs when the step's result type asks for them.
-    public var objectIDs: [String]?
+    /// The matched objects' IDs when the step's result type asks for them (encoded as URIs).
+    public var objectIDs: [ObjectID]?
     /// Every object changed, per entity (cascades and nullified relationships included).
     public var updatedCounts: [String: Int]
     public var deletedCounts: [String: Int]
     /// Seconds.
     public var duration: Double
 
-    public init(kind: String, entity: String, count: Int, objectIDs: [String]?, updatedCounts: [String: Int],
+    public init(kind: String, entity: String, count: Int, objectIDs: [ObjectID]?, updatedCounts: [String: Int],
                 deletedCounts: [String: Int], duration: Double) {
         self.kind = kind
         self.entity = entity

@@ -55,7 +55,7 @@ extension JSONReport {
         object["audit"] = hook.audit.map { auditSection($0, report) } ?? NSNull()
         object["steps"] = hook.steps.map { step -> [String: Any] in
             var result = Self.object(step)
-            result["objectIDs"] = step.objectIDs ?? NSNull()
+            result["objectIDs"] = step.objectIDs?.map(\.uri) ?? NSNull()
             return result
         }
         return object
