@@ -44,7 +44,7 @@ public enum MappingInference {
             steps.append(step)
             layout = step.destinationLayout
             index += 1
-            earlier.add(sorted[index])
+            if index + 1 < sorted.count, sorted[index + 1].version <= to { earlier.add(sorted[index]) }
         }
         return steps
     }
