@@ -66,7 +66,7 @@ struct BatchCommand: AsyncParsableCommand {
         Output.json(Document(operation: result.kind.rawValue, entity: result.entity, count: result.count,
                              objectIDs: result.objectIDs?.map(\.uri), changes: Changes(result.changes), audit: result.audit))
         switch common.result {
-        case .ids: for id in result.objectIDs ?? [] { Output.result(id.uri) }
+        case .ids: Output.resultLines((result.objectIDs ?? []).lazy.map(\.uri))
         case .count: Output.result(String(result.count))
         case .status: Output.line(result.kind == .update ? "updated \(result.count) object(s)" : "deleted \(result.count) object(s)")
         }

@@ -52,6 +52,19 @@ enum Output {
         print(text)
     }
 
+    /// Many result lines (object IDs), written in blocks of about 64 KB rather than one `print` each.
+    static func resultLines<Lines: Sequence<String>>(_ lines: Lines) {
+        guard !isJSON else { return }
+        var block = ""
+        block.reserveCapacity(1 << 16)
+        for line in lines {
+            block += line
+            block += "\n"
+            if block.utf8.count >= 1 << 16 { print(block, terminator: ""); block.removeAll(keepingCapacity: true) }
+        }
+        if !block.isEmpty { print(block, terminator: "") }
+    }
+
     /// A diagnostic on stderr.
     static func diagnostic(_ d: Diagnostic) {
         if d.severity == .warning && isQuiet { return }
