@@ -14,8 +14,8 @@ enum E2E {
             let id = UUID().uuidString
             stdoutPath = NSTemporaryDirectory() + "strata-child-\(id).out"
             stderrPath = NSTemporaryDirectory() + "strata-child-\(id).err"
-            FileManager.default.createFile(atPath: stdoutPath, contents: nil)
-            FileManager.default.createFile(atPath: stderrPath, contents: nil)
+            _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
+            _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
             process = Process()
             process.executableURL = URL(fileURLWithPath: CLI.binary)
             process.arguments = args

@@ -84,11 +84,14 @@ extension BatchPlanner {
     /// True when deleting rows of the entity's table touches nothing else: no relationship of the
     /// hierarchy and no foreign key or join table pointing at the table.
     func isSimpleDelete(_ storage: EntityStorage) -> Bool {
-        for t in layout.tables {
-            for c in t.columns where c.references == storage.table { return false }
-        }
+        if isReferenced(storage.table) { return false }
         for e in model.hierarchy(of: storage.root) where !e.relationships.isEmpty { return false }
         return true
+    }
+
+    /// Whether a foreign key or a join table points at `table`.
+    func isReferenced(_ table: String) -> Bool {
+        layout.tables.contains { t in t.columns.contains { $0.references == table } }
     }
 
     /// Adds the destinations of doomed `entity` objects' cascade relationship: the owners added by the
@@ -110,10 +113,8 @@ extension BatchPlanner {
     func leafDelete(from source: EntityStorage, _ link: RelationshipStorage, to destination: EntityStorage,
                     requestTable: String) -> BatchDeletePlan.LeafDelete? {
         guard link.kind == .inverseForeignKey, !destination.isDiscriminated,
-              destination.table != requestTable, destination.table != source.table else { return nil }
-        for t in layout.tables {
-            for c in t.columns where c.references == destination.table { return nil }
-        }
+              destination.table != requestTable, destination.table != source.table,
+              !isReferenced(destination.table) else { return nil }
         for e in model.hierarchy(of: destination.root) {
             for r in e.relationships where r.deleteRule == .cascade || r.deleteRule == .deny { return nil }
         }

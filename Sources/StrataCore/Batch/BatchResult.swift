@@ -40,12 +40,7 @@ public struct ChangeSet: Sendable, Hashable, Codable {
 
     public var isEmpty: Bool { updatedCounts.values.allSatisfy { $0 == 0 } && deletedCounts.values.allSatisfy { $0 == 0 } }
 
-    /// Adds IDs (and their counts).
-    public mutating func add(updated ids: [ObjectID]) {
-        for id in ids { updated[id.entity, default: []].append(id); updatedCounts[id.entity, default: 0] += 1 }
-    }
-
-    /// Adds one ID (and its count), without building an array per row.
+    /// Adds one ID (and its count).
     public mutating func add(updated id: ObjectID) {
         updated[id.entity, default: []].append(id)
         updatedCounts[id.entity, default: 0] += 1
@@ -56,9 +51,10 @@ public struct ChangeSet: Sendable, Hashable, Codable {
         deletedCounts[id.entity, default: 0] += 1
     }
 
-    public mutating func add(deleted ids: [ObjectID]) {
-        for id in ids { deleted[id.entity, default: []].append(id); deletedCounts[id.entity, default: 0] += 1 }
-    }
+    /// Adds IDs (and their counts).
+    public mutating func add(updated ids: [ObjectID]) { for id in ids { add(updated: id) } }
+
+    public mutating func add(deleted ids: [ObjectID]) { for id in ids { add(deleted: id) } }
 
     /// Sorts the ID lists.
     public mutating func normalize() {

@@ -1,7 +1,6 @@
 /// An attribute of an entity, as declared in a model file.
 public struct Attribute: Hashable, Sendable {
-    /// The stored values, in one copy-on-write box: a model has thousands of properties and the
-    /// loader, checker and planner pass them around; a copy is then one retain, not one per field.
+    /// The stored values, in one copy-on-write box (`CopyOnWrite`): a copy is one retain.
     struct Fields: Hashable, Sendable {
         var name: String
         var type: AttributeType
@@ -21,94 +20,79 @@ public struct Attribute: Hashable, Sendable {
         var keyLocations: [String: SourceLocation] = [:]
     }
 
-    final class Box: @unchecked Sendable {
-        /// Written only after `unshare()` made the box unique to one value, so no access can overlap a
-        /// write: the run-time exclusivity check (on every read of every property) is skipped.
-        @exclusivity(unchecked) var fields: Fields
-        init(_ fields: Fields) { self.fields = fields }
-    }
-
-    private var box: Box
-
-    /// Mutations copy the box first when it is shared (value semantics).
-    private mutating func unshare() {
-        if !isKnownUniquelyReferenced(&box) { box = Box(box.fields) }
-    }
+    private var fields: CopyOnWrite<Fields>
 
     public var name: String {
-        get { box.fields.name }
-        _modify { unshare(); yield &box.fields.name }
+        get { fields.value.name }
+        _modify { yield &fields.value.name }
     }
     public var type: AttributeType {
-        get { box.fields.type }
-        _modify { unshare(); yield &box.fields.type }
+        get { fields.value.type }
+        _modify { yield &fields.value.type }
     }
     /// Core Data's default: attributes are optional unless declared otherwise.
     public var isOptional: Bool {
-        get { box.fields.isOptional }
-        _modify { unshare(); yield &box.fields.isOptional }
+        get { fields.value.isOptional }
+        _modify { yield &fields.value.isOptional }
     }
     /// The default value in storage form, or nil when the attribute has none.
     public var defaultValue: Value? {
-        get { box.fields.defaultValue }
-        _modify { unshare(); yield &box.fields.defaultValue }
+        get { fields.value.defaultValue }
+        _modify { yield &fields.value.defaultValue }
     }
     /// Lower and upper bounds (numbers and dates), in storage form.
     public var minValue: Value? {
-        get { box.fields.minValue }
-        _modify { unshare(); yield &box.fields.minValue }
+        get { fields.value.minValue }
+        _modify { yield &fields.value.minValue }
     }
     public var maxValue: Value? {
-        get { box.fields.maxValue }
-        _modify { unshare(); yield &box.fields.maxValue }
+        get { fields.value.maxValue }
+        _modify { yield &fields.value.maxValue }
     }
     public var minLength: Int? {
-        get { box.fields.minLength }
-        _modify { unshare(); yield &box.fields.minLength }
+        get { fields.value.minLength }
+        _modify { yield &fields.value.minLength }
     }
     public var maxLength: Int? {
-        get { box.fields.maxLength }
-        _modify { unshare(); yield &box.fields.maxLength }
+        get { fields.value.maxLength }
+        _modify { yield &fields.value.maxLength }
     }
     /// A regular expression the whole value must match (NSPredicate `MATCHES`).
     public var pattern: String? {
-        get { box.fields.pattern }
-        _modify { unshare(); yield &box.fields.pattern }
+        get { fields.value.pattern }
+        _modify { yield &fields.value.pattern }
     }
     public var renamedFrom: String? {
-        get { box.fields.renamedFrom }
-        _modify { unshare(); yield &box.fields.renamedFrom }
+        get { fields.value.renamedFrom }
+        _modify { yield &fields.value.renamedFrom }
     }
     public var isIndexed: Bool {
-        get { box.fields.isIndexed }
-        _modify { unshare(); yield &box.fields.isIndexed }
+        get { fields.value.isIndexed }
+        _modify { yield &fields.value.isIndexed }
     }
     /// The declared SQL column name, when it differs from the attribute name.
     public var column: String? {
-        get { box.fields.column }
-        _modify { unshare(); yield &box.fields.column }
+        get { fields.value.column }
+        _modify { yield &fields.value.column }
     }
     public var versionHashModifier: String? {
-        get { box.fields.versionHashModifier }
-        _modify { unshare(); yield &box.fields.versionHashModifier }
+        get { fields.value.versionHashModifier }
+        _modify { yield &fields.value.versionHashModifier }
     }
     public var userInfo: [String: String] {
-        get { box.fields.userInfo }
-        _modify { unshare(); yield &box.fields.userInfo }
+        get { fields.value.userInfo }
+        _modify { yield &fields.value.userInfo }
     }
     /// Where the attribute is declared (its name's key in the YAML file).
     public var location: SourceLocation? {
-        get { box.fields.location }
-        _modify { unshare(); yield &box.fields.location }
+        get { fields.value.location }
+        _modify { yield &fields.value.location }
     }
     /// Where each declared key's value is in the file (`"type"`, `"uniqueness.0"`, …), for located errors.
     public var keyLocations: [String: SourceLocation] {
-        get { box.fields.keyLocations }
-        _modify { unshare(); yield &box.fields.keyLocations }
+        get { fields.value.keyLocations }
+        _modify { yield &fields.value.keyLocations }
     }
-
-    public static func == (lhs: Attribute, rhs: Attribute) -> Bool { lhs.box === rhs.box || lhs.box.fields == rhs.box.fields }
-    public func hash(into hasher: inout Hasher) { box.fields.hash(into: &hasher) }
 
     public init(name: String, type: AttributeType, isOptional: Bool = true, defaultValue: Value? = nil,
                 location: SourceLocation? = nil) {
@@ -116,6 +100,6 @@ public struct Attribute: Hashable, Sendable {
         fields.isOptional = isOptional
         fields.defaultValue = defaultValue
         fields.location = location
-        box = Box(fields)
+        self.fields = CopyOnWrite(fields)
     }
 }

@@ -14,8 +14,7 @@ public struct ValidationRule: Hashable, Sendable {
 
 /// An entity of a model, as declared in a model file.
 public struct Entity: Hashable, Sendable {
-    /// The stored values, in one copy-on-write box: a model has thousands of properties and the
-    /// loader, checker and planner pass them around; a copy is then one retain, not one per field.
+    /// The stored values, in one copy-on-write box (`CopyOnWrite`): a copy is one retain.
     struct Fields: Hashable, Sendable {
         var name: String
         var renamedFrom: String? = nil
@@ -33,85 +32,70 @@ public struct Entity: Hashable, Sendable {
         var keyLocations: [String: SourceLocation] = [:]
     }
 
-    final class Box: @unchecked Sendable {
-        /// Written only after `unshare()` made the box unique to one value, so no access can overlap a
-        /// write: the run-time exclusivity check (on every read of every property) is skipped.
-        @exclusivity(unchecked) var fields: Fields
-        init(_ fields: Fields) { self.fields = fields }
-    }
-
-    private var box: Box
-
-    /// Mutations copy the box first when it is shared (value semantics).
-    private mutating func unshare() {
-        if !isKnownUniquelyReferenced(&box) { box = Box(box.fields) }
-    }
+    private var fields: CopyOnWrite<Fields>
 
     public var name: String {
-        get { box.fields.name }
-        _modify { unshare(); yield &box.fields.name }
+        get { fields.value.name }
+        _modify { yield &fields.value.name }
     }
     public var renamedFrom: String? {
-        get { box.fields.renamedFrom }
-        _modify { unshare(); yield &box.fields.renamedFrom }
+        get { fields.value.renamedFrom }
+        _modify { yield &fields.value.renamedFrom }
     }
     /// The declared SQL table name (root entities only).
     public var table: String? {
-        get { box.fields.table }
-        _modify { unshare(); yield &box.fields.table }
+        get { fields.value.table }
+        _modify { yield &fields.value.table }
     }
     public var parent: String? {
-        get { box.fields.parent }
-        _modify { unshare(); yield &box.fields.parent }
+        get { fields.value.parent }
+        _modify { yield &fields.value.parent }
     }
     public var isAbstract: Bool {
-        get { box.fields.isAbstract }
-        _modify { unshare(); yield &box.fields.isAbstract }
+        get { fields.value.isAbstract }
+        _modify { yield &fields.value.isAbstract }
     }
     /// Attributes declared on this entity, in file order (inherited ones are not repeated).
     public var attributes: [Attribute] {
-        get { box.fields.attributes }
-        _modify { unshare(); yield &box.fields.attributes }
+        get { fields.value.attributes }
+        _modify { yield &fields.value.attributes }
     }
     /// Relationships declared on this entity, in file order.
     public var relationships: [Relationship] {
-        get { box.fields.relationships }
-        _modify { unshare(); yield &box.fields.relationships }
+        get { fields.value.relationships }
+        _modify { yield &fields.value.relationships }
     }
     /// Uniqueness constraints: each a list of attribute (or to-one relationship) names.
     public var uniqueness: [[String]] {
-        get { box.fields.uniqueness }
-        _modify { unshare(); yield &box.fields.uniqueness }
+        get { fields.value.uniqueness }
+        _modify { yield &fields.value.uniqueness }
     }
     /// Plain indexes: each a list of attribute or to-one relationship names.
     public var indexes: [[String]] {
-        get { box.fields.indexes }
-        _modify { unshare(); yield &box.fields.indexes }
+        get { fields.value.indexes }
+        _modify { yield &fields.value.indexes }
     }
     public var versionHashModifier: String? {
-        get { box.fields.versionHashModifier }
-        _modify { unshare(); yield &box.fields.versionHashModifier }
+        get { fields.value.versionHashModifier }
+        _modify { yield &fields.value.versionHashModifier }
     }
     public var userInfo: [String: String] {
-        get { box.fields.userInfo }
-        _modify { unshare(); yield &box.fields.userInfo }
+        get { fields.value.userInfo }
+        _modify { yield &fields.value.userInfo }
     }
     public var validation: [ValidationRule] {
-        get { box.fields.validation }
-        _modify { unshare(); yield &box.fields.validation }
+        get { fields.value.validation }
+        _modify { yield &fields.value.validation }
     }
     public var location: SourceLocation? {
-        get { box.fields.location }
-        _modify { unshare(); yield &box.fields.location }
+        get { fields.value.location }
+        _modify { yield &fields.value.location }
     }
     /// Where each declared key's value is in the file (`"type"`, `"uniqueness.0"`, …), for located errors.
     public var keyLocations: [String: SourceLocation] {
-        get { box.fields.keyLocations }
-        _modify { unshare(); yield &box.fields.keyLocations }
+        get { fields.value.keyLocations }
+        _modify { yield &fields.value.keyLocations }
     }
-
-    public static func == (lhs: Entity, rhs: Entity) -> Bool { lhs.box === rhs.box || lhs.box.fields == rhs.box.fields }
-    public func hash(into hasher: inout Hasher) { box.fields.hash(into: &hasher) }
 
     public init(name: String, parent: String? = nil, attributes: [Attribute] = [], relationships: [Relationship] = [],
                 location: SourceLocation? = nil) {
@@ -120,7 +104,7 @@ public struct Entity: Hashable, Sendable {
         fields.attributes = attributes
         fields.relationships = relationships
         fields.location = location
-        box = Box(fields)
+        self.fields = CopyOnWrite(fields)
     }
 
     public func attribute(_ name: String) -> Attribute? { attributes.first { $0.name == name } }

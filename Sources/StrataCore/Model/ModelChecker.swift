@@ -203,7 +203,7 @@ enum ModelChecker {
                              hint: "set `table:` to a different name, or rename the relationship"))
             } else { tables[plan.table.lowercased()] = ("join table '\(plan.table)'", location) }
         }
-        let layout = LayoutBuilder.layout(for: model)
+        let layout = LayoutBuilder.build(model, keeping: [:], relationshipPlans: plans)
         // Generated column names (hierarchy renames, order columns) must not collide.
         for table in layout.tables where table.kind == .entity {
             var seen: Set<String> = []

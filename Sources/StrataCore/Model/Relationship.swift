@@ -16,8 +16,7 @@ public enum DeleteRule: String, CaseIterable, Sendable, Codable, Hashable {
 
 /// A relationship of an entity, as declared in a model file.
 public struct Relationship: Hashable, Sendable {
-    /// The stored values, in one copy-on-write box: a model has thousands of properties and the
-    /// loader, checker and planner pass them around; a copy is then one retain, not one per field.
+    /// The stored values, in one copy-on-write box (`CopyOnWrite`): a copy is one retain.
     struct Fields: Hashable, Sendable {
         var name: String
         var destination: String
@@ -36,86 +35,71 @@ public struct Relationship: Hashable, Sendable {
         var keyLocations: [String: SourceLocation] = [:]
     }
 
-    final class Box: @unchecked Sendable {
-        /// Written only after `unshare()` made the box unique to one value, so no access can overlap a
-        /// write: the run-time exclusivity check (on every read of every property) is skipped.
-        @exclusivity(unchecked) var fields: Fields
-        init(_ fields: Fields) { self.fields = fields }
-    }
-
-    private var box: Box
-
-    /// Mutations copy the box first when it is shared (value semantics).
-    private mutating func unshare() {
-        if !isKnownUniquelyReferenced(&box) { box = Box(box.fields) }
-    }
+    private var fields: CopyOnWrite<Fields>
 
     public var name: String {
-        get { box.fields.name }
-        _modify { unshare(); yield &box.fields.name }
+        get { fields.value.name }
+        _modify { yield &fields.value.name }
     }
     public var destination: String {
-        get { box.fields.destination }
-        _modify { unshare(); yield &box.fields.destination }
+        get { fields.value.destination }
+        _modify { yield &fields.value.destination }
     }
     /// The declared inverse. It is used only when it points back (see `Model.effectiveInverse`).
     public var inverse: String? {
-        get { box.fields.inverse }
-        _modify { unshare(); yield &box.fields.inverse }
+        get { fields.value.inverse }
+        _modify { yield &fields.value.inverse }
     }
     public var isToMany: Bool {
-        get { box.fields.isToMany }
-        _modify { unshare(); yield &box.fields.isToMany }
+        get { fields.value.isToMany }
+        _modify { yield &fields.value.isToMany }
     }
     public var isOrdered: Bool {
-        get { box.fields.isOrdered }
-        _modify { unshare(); yield &box.fields.isOrdered }
+        get { fields.value.isOrdered }
+        _modify { yield &fields.value.isOrdered }
     }
     public var deleteRule: DeleteRule {
-        get { box.fields.deleteRule }
-        _modify { unshare(); yield &box.fields.deleteRule }
+        get { fields.value.deleteRule }
+        _modify { yield &fields.value.deleteRule }
     }
     public var minCount: Int? {
-        get { box.fields.minCount }
-        _modify { unshare(); yield &box.fields.minCount }
+        get { fields.value.minCount }
+        _modify { yield &fields.value.minCount }
     }
     public var maxCount: Int? {
-        get { box.fields.maxCount }
-        _modify { unshare(); yield &box.fields.maxCount }
+        get { fields.value.maxCount }
+        _modify { yield &fields.value.maxCount }
     }
     public var isOptional: Bool {
-        get { box.fields.isOptional }
-        _modify { unshare(); yield &box.fields.isOptional }
+        get { fields.value.isOptional }
+        _modify { yield &fields.value.isOptional }
     }
     public var renamedFrom: String? {
-        get { box.fields.renamedFrom }
-        _modify { unshare(); yield &box.fields.renamedFrom }
+        get { fields.value.renamedFrom }
+        _modify { yield &fields.value.renamedFrom }
     }
     /// The declared SQL column name for a to-one relationship stored on this side.
     public var column: String? {
-        get { box.fields.column }
-        _modify { unshare(); yield &box.fields.column }
+        get { fields.value.column }
+        _modify { yield &fields.value.column }
     }
     public var versionHashModifier: String? {
-        get { box.fields.versionHashModifier }
-        _modify { unshare(); yield &box.fields.versionHashModifier }
+        get { fields.value.versionHashModifier }
+        _modify { yield &fields.value.versionHashModifier }
     }
     public var userInfo: [String: String] {
-        get { box.fields.userInfo }
-        _modify { unshare(); yield &box.fields.userInfo }
+        get { fields.value.userInfo }
+        _modify { yield &fields.value.userInfo }
     }
     public var location: SourceLocation? {
-        get { box.fields.location }
-        _modify { unshare(); yield &box.fields.location }
+        get { fields.value.location }
+        _modify { yield &fields.value.location }
     }
     /// Where each declared key's value is in the file (`"type"`, `"uniqueness.0"`, …), for located errors.
     public var keyLocations: [String: SourceLocation] {
-        get { box.fields.keyLocations }
-        _modify { unshare(); yield &box.fields.keyLocations }
+        get { fields.value.keyLocations }
+        _modify { yield &fields.value.keyLocations }
     }
-
-    public static func == (lhs: Relationship, rhs: Relationship) -> Bool { lhs.box === rhs.box || lhs.box.fields == rhs.box.fields }
-    public func hash(into hasher: inout Hasher) { box.fields.hash(into: &hasher) }
 
     public init(name: String, destination: String, inverse: String? = nil, isToMany: Bool = false,
                 deleteRule: DeleteRule = .nullify, location: SourceLocation? = nil) {
@@ -124,6 +108,6 @@ public struct Relationship: Hashable, Sendable {
         fields.isToMany = isToMany
         fields.deleteRule = deleteRule
         fields.location = location
-        box = Box(fields)
+        self.fields = CopyOnWrite(fields)
     }
 }

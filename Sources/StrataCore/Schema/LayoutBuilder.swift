@@ -9,12 +9,16 @@ public enum LayoutBuilder {
     ///     (property names as they are in `model`, renames already applied). Existing
     ///     columns keep their names; new properties take the plain name when free, else `<Entity>_<name>`.
     public static func layout(for model: Model, keeping previous: [String: [String: String]] = [:]) -> StoreLayout {
-        if previous.isEmpty, let cached = model.createdLayout { return cached }
         // Carrying columns forward usually lands on the names a new store would get: then the layout is
         // the one the checker already built (a long history plans each step in a fraction of the time).
         if let cached = model.createdLayout, keptColumnsMatch(previous, cached) { return cached }
-        let relationshipPlans = planRelationships(model)
-        let columnOf = assignColumns(model, keeping: previous) { relationshipPlans[Key($0, $1)]?.kind == .foreignKey }
+        return build(model, keeping: previous, relationshipPlans: planRelationships(model))
+    }
+
+    /// The layout computed in full (the checker passes the relationship plans it has already made).
+    static func build(_ model: Model, keeping previous: [String: [String: String]],
+                      relationshipPlans: [Key: RelationshipStorage]) -> StoreLayout {
+        let columnOf = assignColumns(model, keeping: previous, relationshipPlans)
         var storages: [String: EntityStorage] = [:]
         var tables: [TableSpec] = []
         let roots = model.entities.filter { $0.parent == nil }
@@ -130,14 +134,14 @@ public enum LayoutBuilder {
     /// Entity → own property → column, per hierarchy: kept columns first, then the plain name when
     /// free, else `<Entity>_<name>`.
     static func assignColumns(_ model: Model, keeping previous: [String: [String: String]],
-                              isForeignKey: (String, String) -> Bool) -> [String: [String: String]] {
+                              _ relationshipPlans: [Key: RelationshipStorage]) -> [String: [String: String]] {
         var columnOf: [String: [String: String]] = [:]
         for root in model.entities where root.parent == nil {
             let members = model.hasChildren(root.name) ? model.hierarchy(of: root.name).sorted { $0.name < $1.name } : [root]
             var claims: [(entity: String, property: String, desired: String)] = []
             for e in members {
                 for a in e.attributes { claims.append((e.name, a.name, a.column ?? a.name)) }
-                for r in e.relationships where isForeignKey(e.name, r.name) {
+                for r in e.relationships where relationshipPlans[Key(e.name, r.name)]?.kind == .foreignKey {
                     claims.append((e.name, r.name, r.column ?? r.name))
                 }
             }
