@@ -13,6 +13,8 @@ enum StepExecutor {
         var started: Date
         var finished: Date
         var warnings: [String]
+        /// Another run had applied the step already (seen inside this step's transaction): nothing was done.
+        var skipped = false
     }
 
     static func run(_ step: VersionStep, on db: Database, metadata: StoreMetadata, destination: Model,
@@ -27,8 +29,20 @@ enum StepExecutor {
             try db.execute(sql: "PRAGMA foreign_keys = OFF")
             guard try Int.fetchOne(db, sql: "PRAGMA foreign_keys") == 0 else { throw MigrationError.foreignKeysStillOn }
         }
-        defer { if foreignKeysOff { try? db.execute(sql: "PRAGMA foreign_keys = ON") } }
+        var skippedAt: StoreMetadata?
+        do {
         try db.inTransaction(.immediate) {
+            // Re-read the version under the write lock: a run through another path or lock file may have
+            // applied this step since we planned it, and a step must never apply twice (SPEC §9).
+            guard let current = try StoreMetadata.read(db) else { throw StoreError.other("the store lost its Strata metadata during the run") }
+            if current.version >= step.toVersion {
+                skippedAt = current
+                return .rollback
+            }
+            guard current.version == step.fromVersion else {
+                throw MigrationError.storeChanged(expected: step.fromVersion, found: current.version)
+            }
+            try options.beforeStep?(db, step)
             var saved: [UserSchemaObject] = []
             for operation in step.operations {
                 switch operation {
@@ -64,7 +78,30 @@ enum StepExecutor {
             try options.afterStep?(db, step)
             return .commit
         }
+        } catch {
+            if foreignKeysOff { try? db.execute(sql: "PRAGMA foreign_keys = ON") }   // the error that stopped the step wins
+            throw error
+        }
+        if foreignKeysOff { try restoreForeignKeys(db) }
+        if let skippedAt {
+            return Outcome(metadata: skippedAt, started: started, finished: Date(), warnings: [], skipped: true)
+        }
         return Outcome(metadata: newMetadata, started: started, finished: Date(), warnings: warnings)
+    }
+
+    /// Turns foreign keys back on after a step that turned them off, and checks that they are.
+    /// - Throws: ``MigrationError/foreignKeysNotRestored(detail:)`` (the caller stops using the connection).
+    static func restoreForeignKeys(_ db: Database) throws {
+        do {
+            try db.execute(sql: "PRAGMA foreign_keys = ON")
+            guard try Int.fetchOne(db, sql: "PRAGMA foreign_keys") == 1 else {
+                throw MigrationError.foreignKeysNotRestored(detail: "PRAGMA foreign_keys still reads 0")
+            }
+        } catch let error as MigrationError {
+            throw error
+        } catch {
+            throw MigrationError.foreignKeysNotRestored(detail: (error as? DatabaseError)?.message ?? "\(error)")
+        }
     }
 
     /// Runs a check; rows are `(_pk, entity, values…)`.
