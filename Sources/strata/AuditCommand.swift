@@ -31,7 +31,7 @@ struct AuditCommand: AsyncParsableCommand {
     var failOn: String = "all"
 
     mutating func validate() throws {
-        guard maxSamples >= 0 else { throw ValidationError("--max-samples must be 0 or more") }
+        try OptionCheck.maxSamples(maxSamples)
         _ = try failingCodes()
     }
 
@@ -51,6 +51,7 @@ struct AuditCommand: AsyncParsableCommand {
 
     func run() async throws {
         let path = try global.storePath()
+        try global.checkOutputs([("--report", report)], storePath: path)
         let store = try Store.open(path: path, readOnly: true)
         let metadata = try store.metadata()
         let model = try storeModel(metadata, path: path)

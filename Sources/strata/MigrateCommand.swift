@@ -59,14 +59,15 @@ struct MigrateCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let now, DateText.parse(now) == nil { throw ValidationError("--now expects an ISO 8601 date, got '\(now)'") }
-        if lockTimeout < 0 { throw ValidationError("--lock-timeout must be at least 0") }
-        if maxSamples < 0 { throw ValidationError("--max-samples must be at least 0") }
+        try OptionCheck.lockTimeout(lockTimeout)
+        try OptionCheck.maxSamples(maxSamples)
     }
 
     func run() async throws {
+        let path = try global.storePath()
+        try global.checkOutputs([("--report", report), ("--changes-out", changesOut), ("--backup", backup)], storePath: path)
         let models = try global.loadModels()
         let hooks = try HookSet.load(directory: global.migrations, models: models, variables: global.variableValues)
-        let path = try global.storePath()
         var options = MigrationRun.Options(now: now.flatMap(DateText.parse) ?? Date().timeIntervalSince1970)
         options.target = to
         options.create = create
