@@ -116,7 +116,8 @@ public enum MigrationRun {
 
     /// The run on an open store (the store under its lock, or a dry run's snapshot).
     static func run(on store: Store, storePath: String, models: ModelHistory, hooks: HookSet, target: Int, options: Options,
-                    report: MigrationRunReport) throws -> MigrationRunReport {
+                    report: MigrationRunReport, attempt: Int = 0) throws -> MigrationRunReport {
+        let initial = report
         var report = report
         let metadata = try store.metadata()
         report.storeUUID = metadata.storeUUID
@@ -135,7 +136,12 @@ public enum MigrationRun {
         if !state.edited.isEmpty { throw MigrationError.drift(DriftReport(storeVersion: metadata.version, items: state.driftItems)) }
         if !state.late.isEmpty && !options.runLateHooks { throw LateHooksError(ids: state.late, version: metadata.version) }
 
-        let (_, steps) = try Migrator.plan(store, history: models, to: target)
+        let (planned, steps) = try Migrator.plan(store, history: models, to: target)
+        if planned.version != metadata.version && attempt < 5 {
+            // Another run (through another path or lock file) committed a step while we read: start over.
+            return try run(on: store, storePath: storePath, models: models, hooks: hooks, target: target, options: options,
+                           report: initial, attempt: attempt + 1)
+        }
         let lateHooks = options.runLateHooks ? hooks.hooks.filter { state.late.contains($0.id) } : []
         if steps.isEmpty && lateHooks.isEmpty {
             report.nothingToDo = true

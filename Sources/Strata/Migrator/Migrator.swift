@@ -50,11 +50,17 @@ public enum Migrator {
     /// The steps that would take the store to `target`, after checking it is not in drift.
     /// - Throws: `MigrationError` (drift, versions), `MappingError` (not inferable).
     public static func plan(_ store: Store, history: ModelHistory, to target: Int? = nil) throws -> (metadata: StoreMetadata, steps: [VersionStep]) {
-        let metadata = try store.metadata()
+        // The metadata and the schema it is checked against come from one read transaction: a step that
+        // another run commits meanwhile is seen entirely or not at all (never as drift).
+        let (metadata, report) = try store.wrap {
+            try store.queue.read { db -> (StoreMetadata, DriftReport) in
+                guard let metadata = try StoreMetadata.read(db) else { throw StoreError.notAdopted(path: store.path) }
+                return (metadata, try DriftDetector.check(db, metadata: metadata, model: history.model(version: metadata.version)))
+            }
+        }
         let target = target ?? history.latest?.version ?? metadata.version
         guard history.model(version: target) != nil else { throw MigrationError.unknownVersion(target, available: history.versions) }
         guard target >= metadata.version else { throw MigrationError.targetBelowCurrent(current: metadata.version, target: target) }
-        let report = try store.wrap { try store.queue.read { try DriftDetector.check($0, metadata: metadata, model: history.model(version: metadata.version)) } }
         guard report.isEmpty else { throw MigrationError.drift(report) }
         let steps = try MappingInference.plan(models: history.models, from: metadata.version, to: target, sourceLayout: metadata.layout)
         return (metadata, steps)

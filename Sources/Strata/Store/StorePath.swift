@@ -145,7 +145,7 @@ public enum StorePathError: StrataError, Sendable {
                            hint: "choose another \(option) path")]
         case let .unsafeLockFile(lockPath, detail):
             return [.error("refusing to use the lock file '\(lockPath)': \(detail)",
-                           hint: "remove '\(lockPath)' (no run holds it as a regular file, so nothing is lost) and retry")]
+                           hint: "check what '\(lockPath)' is and remove it; Strata then creates its own lock file there")]
         }
     }
 
