@@ -9,6 +9,11 @@ import Testing
 @Suite struct StoreHardeningCLITests {
     static let now = ["--now", ExampleData.now, "--no-progress"]
 
+    /// `--now` for the commands that take it (migrate, batch); `--no-progress` for all.
+    static func extra(_ command: [String]) -> [String] {
+        ["migrate", "batch"].contains(command[0]) ? now : ["--no-progress"]
+    }
+
     /// v5 changes nothing in the schema (a metadata-only step); its hook is not idempotent.
     static let v5 = (try? String(contentsOfFile: CLI.packageRoot + "/models/4.yaml", encoding: .utf8))?
         .replacingOccurrences(of: "version: 4", with: "version: 5") ?? ""
@@ -67,7 +72,7 @@ import Testing
             (["migrate", "--changes-out"], "hard.sqlite", "--changes-out", "the store"),
             (["migrate", "--force", "--backup"], "app.sqlite-strata.lock", "--backup", "the store's lock file"),
             (["migrate", "--force", "--backup"], "app.sqlite-journal", "--backup", "the store's -journal file"),
-            (["migrate", "--backup"], "alias.sqlite-wal", "--backup", "the store's -wal file"),
+            (["migrate", "--backup"], "./app.sqlite-wal", "--backup", "the store's -wal file"),
             (["migrate", "--dry-run", "--report"], "models/4.yaml", "--report", "a model file"),
             (["audit", "--report-format", "junit", "--report"], "app.sqlite", "--report", "the store"),
             (["audit", "--report"], "migrations/../migrations/bump-ratings.yaml", "--report", "a hook file"),
@@ -75,7 +80,7 @@ import Testing
             (["batch", "delete", "--entity", "Recipe", "--changes-out"], "app.sqlite-shm", "--changes-out", "the store's -shm file"),
         ]
         for (command, output, option, what) in cases {
-            let r = try CLI.run(command + [output, "--store", "app.sqlite"] + Self.now, in: dir)
+            let r = try CLI.run(command + [output, "--store", "app.sqlite"] + Self.extra(command), in: dir)
             #expect(r.status == 2, "\(command) \(output): \(r.stderr)")
             #expect(r.stderr == "error: \(option) '\(output)' is \(what); Strata never writes over it\nhint: choose another \(option) path\n",
                     "\(command) \(output)")
@@ -95,7 +100,7 @@ import Testing
         #expect(symlink(dir + "/victim.txt", path + "-strata.lock") == 0)
         let before = E2E.storeHashes(path)
         for command in [["migrate"], ["batch", "update", "--entity", "Recipe", "--set", "rating=1"], ["meta", "set", "k", "v"], ["repair"]] {
-            let r = try CLI.run(command + ["--store", "app.sqlite"] + Self.now, in: dir)
+            let r = try CLI.run(command + ["--store", "app.sqlite"] + Self.extra(command), in: dir)
             #expect(r.status == 2, "\(command): \(r.stderr)")
             #expect(r.stderr == """
                 error: refusing to use the lock file 'app.sqlite-strata.lock': it is a symbolic link
@@ -121,7 +126,7 @@ import Testing
         for store in ["app.sqlite", "ro/app.sqlite"] {
             let before = E2E.storeHashes(dir + "/" + store)
             for command in commands {
-                let r = try CLI.run(command + ["--store", store] + Self.now, in: dir)
+                let r = try CLI.run(command + ["--store", store] + Self.extra(command), in: dir)
                 #expect(r.status == 1, "\(store) \(command): \(r.stderr)")
                 #expect(r.stderr == "error: the store '\(store)' is read-only\nhint: check the permissions of the file and its directory\n")
                 #expect(E2E.storeHashes(dir + "/" + store) == before)
@@ -226,7 +231,7 @@ import Testing
             ["adopt", "--version", "1"],
         ]
         for command in commands {
-            let child = try E2E.Child(command + ["--store", "app.sqlite"] + Self.now, in: dir)
+            let child = try E2E.Child(command + ["--store", "app.sqlite"] + Self.extra(command), in: dir)
             let deadline = Date().addingTimeInterval(20)
             while child.process.isRunning && Date() < deadline { usleep(10_000) }
             let hung = child.process.isRunning

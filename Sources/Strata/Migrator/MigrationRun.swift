@@ -80,6 +80,7 @@ public enum MigrationRun {
         } else {
             lock = try StoreLock.acquire(storePath: storePath, timeout: options.lockTimeout, onWait: options.onLockWait)
             report.waitedForLock = lock!.waited
+            TemporaryFiles.removeLeftovers(next: storePath, kind: "create")   // a creation killed after its link(2)
             // SQLite's busy timeout follows --lock-timeout: a run through another lock file (a hard link)
             // or an application's write transaction is waited for like the lock.
             store = try Store.open(path: storePath, busyTimeout: options.lockTimeout)
