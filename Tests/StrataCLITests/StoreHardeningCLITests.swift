@@ -24,21 +24,29 @@ import Testing
           - batchUpdate: { entity: Recipe, predicate: "rating < 4", propertiesToUpdate: { rating: { expression: "rating + 1" } } }
         """
 
-    static func hookProject(recipes: Int) throws -> (dir: String, path: String) {
+    /// v5 with a new column: its step is DDL (ALTER TABLE ADD COLUMN).
+    static let v5WithColumn = v5.replacingOccurrences(
+        of: "      favorite: { type: bool, default: false, optional: false }\n",
+        with: "      favorite: { type: bool, default: false, optional: false }\n      source:   { type: string }\n")
+
+    static func hookProject(recipes: Int, addColumn: Bool = false) throws -> (dir: String, path: String) {
         let dir = try CLI.exampleProject()
         let path = try ExampleData.v1Store(in: dir, recipes: recipes)
         let upTo4 = try CLI.run(["migrate", "--store", "app.sqlite", "--to", "4"] + now, in: dir)
         precondition(upTo4.status == 0, upTo4.stderr)
-        try v5.write(toFile: dir + "/models/5.yaml", atomically: true, encoding: .utf8)
+        precondition(v5WithColumn != v5)
+        try (addColumn ? v5WithColumn : v5).write(toFile: dir + "/models/5.yaml", atomically: true, encoding: .utf8)
         try bump.write(toFile: dir + "/migrations/bump-ratings.yaml", atomically: true, encoding: .utf8)
         return (dir, path)
     }
 
     /// Item 1: runs through the store's name, a symlink and a hard link at once apply the step and the
-    /// non-idempotent hook once; the others find nothing to do (exit 0).
-    @Test func runsThroughALinkAndAHardLinkApplyAHookOnce() throws {
-        for round in 0..<3 {
-            let (dir, path) = try Self.hookProject(recipes: 20_000)
+    /// non-idempotent hook once; the others find nothing to do (exit 0). With a DDL step, the second run
+    /// used to fail with "duplicate column name".
+    @Test(arguments: [false, true])
+    func runsThroughALinkAndAHardLinkApplyAHookOnce(addColumn: Bool) throws {
+        for round in 0..<2 {
+            let (dir, path) = try Self.hookProject(recipes: 20_000, addColumn: addColumn)
             #expect(symlink("app.sqlite", dir + "/symlinked.sqlite") == 0)
             #expect(link(path, dir + "/hardlinked.sqlite") == 0)
             let sums = try E2E.rows(path, #"SELECT sum("rating"), sum("rating" < 4) FROM "Recipe""#)[0].split(separator: "|").map { Int($0)! }
@@ -52,6 +60,7 @@ import Testing
             #expect(try E2E.rows(path, #"SELECT sum("rating") FROM "Recipe""#) == ["\(sums[0] + sums[1])"], "round \(round)")
             #expect(try E2E.rows(path, #"SELECT count(*) FROM "strata_history" WHERE "toVersion" = 5"#) == ["1"])
             #expect(try E2E.rows(path, #"SELECT "id", "status" FROM "strata_hooks" WHERE "afterVersion" = 5"#) == ["bump-ratings|applied"])
+            #expect(try E2E.rows(path, #"SELECT count(*) FROM pragma_table_info('Recipe') WHERE "name" = 'source'"#) == [addColumn ? "1" : "0"])
         }
     }
 
