@@ -386,6 +386,24 @@ import Testing
         #expect(try E2E.rows(path, #"SELECT "value" FROM "strata_metadata" WHERE "key" = 'strata.version'"#) == ["4"])
     }
 
+    /// `strata batch` and `meta set` filling the disk: the same message (before: SQLite's raw text and SQL).
+    @Test func aBatchThatFillsTheDiskIsTheOutOfSpaceError() throws {
+        let dir = try CLI.exampleProject()
+        guard let fs = try Self.mountTmpfs(in: dir, name: "fs", kilobytes: 700) else { return }
+        defer { Self.unmount(fs) }
+        let path = try ExampleData.v1Store(in: dir, recipes: 1_000, name: "fs/app.sqlite")
+        let before = E2E.storeHashes(path)
+        let r = try CLI.run(["batch", "update", "--entity", "Recipe", "--set", "name=\(String(repeating: "n", count: 1_000))",
+                             "--audit", "none", "--store", "fs/app.sqlite"], in: dir)
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.stderr == """
+            error: out of space while writing 'fs/app.sqlite' (database or disk is full); the step was rolled back and the store is unchanged
+            hint: free disk space (a table rebuild needs room for a second copy of the table) and rerun
+
+            """)
+        #expect(E2E.storeHashes(path) == before)
+    }
+
     /// Before: the failed backup's hidden `-journal` stayed in the backup directory.
     @Test func aBackupThatFillsTheDiskLeavesNothingBehind() throws {
         let dir = try CLI.exampleProject()
