@@ -155,6 +155,18 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["new.sqlite"])
     }
 
+    @Test func aStoreIsCreatedThroughASymlinkToANewFile() throws {
+        let dir = TestStore.directory()
+        try FileManager.default.createDirectory(atPath: dir + "/releases", withIntermediateDirectories: false)
+        #expect(symlink("releases/app.sqlite", dir + "/current.sqlite") == 0)
+        let model = try ModelLoader.load(yaml: Self.v1, file: "models/1.yaml")
+        let store = try StoreCreator.create(at: dir + "/current.sqlite", model: model)
+        #expect(try store.metadata().version == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/releases") == ["app.sqlite"])
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: dir + "/current.sqlite") == "releases/app.sqlite")
+        #expect(throws: StoreError.self) { try StoreCreator.create(at: dir + "/current.sqlite", model: model) }
+    }
+
     @Test(arguments: ["fifo", "directory"])
     func aStorePathThatIsNotARegularFileIsRefusedAtOnce(kind: String) throws {
         let dir = TestStore.directory()

@@ -17,8 +17,15 @@ public enum StoreCreator {
     @discardableResult
     public static func create(at path: String, model: Model,
                               inTransaction: (Database, StoreMetadata) throws -> Void = { _, _ in }) throws -> Store {
+        let given = path
+        var path = path
         var info = stat()
-        if lstat(path, &info) == 0 { throw exists(path) }
+        if lstat(path, &info) == 0 {
+            // A symlink to a store that does not exist yet (`current.sqlite` → `releases/7/app.sqlite`):
+            // create its target. Anything else at the path is an existing file.
+            guard (info.st_mode & S_IFMT) == S_IFLNK, stat(path, &info) != 0 else { throw exists(path) }
+            path = StorePath.resolvedLocation(path)
+        }
         let directory = (path as NSString).deletingLastPathComponent
         var isDirectory: ObjCBool = false
         if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) || !isDirectory.boolValue {
@@ -65,7 +72,7 @@ public enum StoreCreator {
             if code != 0 { throw StoreError.other("cannot create '\(path)': \(String(cString: strerror(code)))") }
         }
         try? StoreCopy.sync(directory.isEmpty ? "." : directory)
-        return try Store.open(path: path)
+        return try Store.open(path: given)
     }
 
     static func exists(_ path: String) -> StoreError {
