@@ -105,6 +105,16 @@ import Testing
         #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious data\n")
     }
 
+    @Test func aNewLockFileIsNoWiderThanTheStore() throws {
+        let dir = TestStore.directory()
+        let store = dir + "/app.sqlite"
+        _ = FileManager.default.createFile(atPath: store, contents: nil, attributes: [.posixPermissions: 0o600])
+        let lock = try StoreLock.acquire(storePath: store, timeout: 0)
+        defer { lock.release() }
+        var info = stat()
+        #expect(stat(lock.path, &info) == 0 && info.st_mode & 0o777 == 0o600)
+    }
+
     @Test func aLockFileOfAnEarlierRunIsReused() throws {
         let dir = TestStore.directory()
         let store = dir + "/app.sqlite"

@@ -46,6 +46,7 @@ public final class Snapshot: @unchecked Sendable {
                             progress: ProgressReporter? = nil) throws -> Snapshot {
         try Preflight.checkFile(atPath: storePath, forWriting: false)
         let base = parent ?? NSTemporaryDirectory()
+        try? FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
         // Snapshots of runs that were killed (SIGKILL, power loss) hold a full copy of a store: remove them.
         TemporaryFiles.removeLeftovers(in: base, prefix: directoryPrefix)
         let directory = (base as NSString).appendingPathComponent(directoryPrefix + "\(getpid())-" + UUID().uuidString.lowercased())

@@ -133,7 +133,10 @@ public final class StoreLock: @unchecked Sendable {
     /// Opens (creating it when missing) the lock file without following a symlink, and checks that it is
     /// ours to write: a regular file with one name, empty or holding a lock record.
     static func openLockFile(_ lockPath: String, storePath: String) throws -> Int32 {
-        let fd = open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0o644)
+        // A new lock file is readable by no one the store is not readable by (it names the holder's host).
+        let storeMode = TemporaryFiles.mode(of: storePath)
+        let mode: mode_t = storeMode == 0 ? 0o644 : (storeMode & 0o644) | 0o600
+        let fd = open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, mode)
         guard fd >= 0 else {
             let code = errno
             var info = stat()
