@@ -24,7 +24,7 @@ struct AuditCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Write the report to this file.", valueName: "file"))
     var report: String?
 
-    @Option(name: .long, help: "Sample objects kept per rule (counts are always exact).")
+    @Option(name: .long, parsing: .unconditional, help: "Sample objects kept per rule (counts are always exact).")
     var maxSamples: Int = 20
 
     @Option(name: .long, help: ArgumentHelp("Codes that count as failures, comma-separated (e.g. 1570,1610), or 'all'.", valueName: "codes"))

@@ -19,7 +19,7 @@ struct BatchCommand: AsyncParsableCommand {
         @Option(name: .long, help: "Write the change set as JSON to FILE.") var changesOut: String?
         @Option(name: .long, help: "Audit before commit: touched (the changed rows), full, or none.") var audit: AuditMode = .touched
         @Option(name: .long, help: "On violations: rollback (exit 3) or warn (commit, report).") var onViolation: ViolationPolicy = .rollback
-        @Option(name: .long, help: "Samples per violated rule.") var maxSamples: Int = 20
+        @Option(name: .long, parsing: .unconditional, help: "Samples per violated rule.") var maxSamples: Int = 20
         @Option(name: .long, help: "Pin $NOW (ISO 8601).") var now: String?
         @Flag(name: .long, help: "Only these objects, not sub-entities'.") var excludeSubentities = false
         @OptionGroup var locking: LockOptions

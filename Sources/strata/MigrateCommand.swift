@@ -33,7 +33,7 @@ struct MigrateCommand: AsyncParsableCommand {
     @Option(name: .long, help: "What the audit after each hook checks: touched, full or none.")
     var audit: AuditMode = .touched
 
-    @Option(name: .long, help: ArgumentHelp("Seconds to wait for another run's lock.", valueName: "S"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Seconds to wait for another run's lock.", valueName: "S"))
     var lockTimeout: Double = 60
 
     @Option(name: .long, help: ArgumentHelp("Write the change set (object IDs per entity) as JSON.", valueName: "FILE"))
@@ -51,7 +51,7 @@ struct MigrateCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Write the report (plan, hooks, audits) to FILE.", valueName: "FILE"))
     var report: String?
 
-    @Option(name: .long, help: "Samples per violated rule in audits.")
+    @Option(name: .long, parsing: .unconditional, help: "Samples per violated rule in audits.")
     var maxSamples: Int = 20
 
     @Flag(name: .long, help: "Skip the PRAGMA quick_check preflight (it reads the whole store; steps like ADD COLUMN are O(1) without it).")

@@ -4,7 +4,7 @@ import Strata
 
 /// `--lock-timeout`, for the commands that write the store (`migrate` has its own, checked the same way).
 struct LockOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Seconds to wait for another run's lock.", valueName: "S"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Seconds to wait for another run's lock.", valueName: "S"))
     var lockTimeout: Double = 60
 
     func validate() throws { try OptionCheck.lockTimeout(lockTimeout) }

@@ -217,8 +217,12 @@ import Testing
         }
         let timeout = try CLI.run(["migrate", "--store", "app.sqlite", "--lock-timeout", "nan"], in: dir)
         #expect(timeout.stderr.hasPrefix("error: --lock-timeout must be a number of seconds from 0 to 1000000, got 'nan'\n"))
-        let samples = try CLI.run(batch + ["--max-samples=-1"], in: dir)
-        #expect(samples.stderr.hasPrefix("error: --max-samples must be 0 or more, got '-1'\n"))
+        for form in [["--max-samples=-1"], ["--max-samples", "-1"]] {
+            let samples = try CLI.run(batch + form, in: dir)
+            #expect(samples.stderr.hasPrefix("error: --max-samples must be 0 or more, got '-1'\n"), "\(samples.stderr)")
+        }
+        let negative = try CLI.run(batch + ["--lock-timeout", "-1"], in: dir)
+        #expect(negative.stderr.hasPrefix("error: --lock-timeout must be a number of seconds from 0 to 1000000, got '-1.0'\n"), "\(negative.stderr)")
     }
 
     /// Item 12: a FIFO (before: every reader hung) or a directory (before: exit 1 "disk I/O error") as the
