@@ -31,8 +31,16 @@ struct StatusCommand: AsyncParsableCommand {
             \(status.lateHooks.isEmpty ? "" : "; late hooks " + status.lateHooks.joined(separator: ", ") + " (need --run-late-hooks)")
             """)
         for item in status.drift { Output.result("  drift: \(item)") }
+        // `--check` reports the first condition that applies (SPEC §8), each with the code `migrate` gives it:
+        // drift or late hooks 6, a pending step that cannot be inferred 4, other pending work 7.
         if !status.drift.isEmpty {
             Output.setExitCode(.drift)
+        } else if check && !status.lateHooks.isEmpty {
+            Output.setExitCode(.drift)
+        } else if check, let latest = status.latestVersion, latest > status.version,
+                  (try? MappingInference.plan(models: history.models, from: status.version, to: latest,
+                                              sourceLayout: try store.metadata().layout)) == nil {
+            Output.setExitCode(.notInferable)
         } else if check && status.hasPendingWork {
             Output.setExitCode(.pendingWork)
         }
