@@ -29,7 +29,9 @@ struct LintCommand: AsyncParsableCommand {
             diagnostics += mapping.diagnostics
             refusals = mapping.refusals
             do {
-                hookCount = try HookSet.load(directory: global.migrations, models: history, variables: global.variableValues).hooks.count
+                let hooks = try HookSet.load(directory: global.migrations, models: history, variables: global.variableValues)
+                hookCount = hooks.hooks.count
+                diagnostics += hooks.warnings
             } catch {
                 diagnostics += error.diagnostics
             }

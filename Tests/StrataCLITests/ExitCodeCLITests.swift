@@ -233,3 +233,54 @@ import GRDB
 enum DatabaseQueueOpener {
     static func open(_ path: String) throws -> DatabaseQueue { try DatabaseQueue(path: path) }
 }
+
+/// Issue 12 items 6, 18, 24 on the real binary: YAML null in hooks, located errors, expression-like literals.
+@Suite struct HookValueCLITests {
+    static func project(hook: String) throws -> String {
+        let dir = try CLI.exampleProject()
+        #expect(try CLI.run(["migrate", "--create", "--store", "s.sqlite", "--to", "3"], in: dir).status == 0)
+        let queue = try DatabaseQueueOpener.open(dir + "/s.sqlite")
+        try queue.write { try $0.execute(sql: #"INSERT INTO "Recipe" ("name", "rating", "notes") VALUES ('Soup', 3, 'salty')"#) }
+        try queue.close()
+        try hook.write(toFile: dir + "/migrations/set.yaml", atomically: true, encoding: .utf8)
+        return dir
+    }
+
+    @Test(arguments: ["~", "null", ""])
+    func yamlNullStoresNULL(_ scalar: String) throws {
+        let dir = try Self.project(hook: "id: set\nafter: 4\nsteps:\n  - batchUpdate:\n      entity: Recipe\n      propertiesToUpdate:\n        notes: \(scalar)\n")
+        #expect(try CLI.run(["lint"], in: dir).status == 0)
+        #expect(try CLI.run(["migrate", "--store", "s.sqlite"], in: dir).status == 0)
+        #expect(try E2E.rows(dir + "/s.sqlite", #"SELECT quote("notes") FROM "Recipe""#) == ["NULL"])
+    }
+
+    @Test func yamlNullOnANonOptionalAttributeIsExit2BeforeAnyWrite() throws {
+        let dir = try Self.project(hook: "id: set\nafter: 4\nsteps:\n  - batchUpdate:\n      entity: Recipe\n      propertiesToUpdate: { rating: ~ }\n")
+        let lint = try CLI.run(["lint"], in: dir)
+        #expect(lint.status == 2)
+        #expect(lint.stderr.hasPrefix("migrations/set.yaml:6:37: error: Recipe.rating is not optional: it cannot be set to nil\n"))
+        let before = E2E.storeHashes(dir + "/s.sqlite")
+        let migrate = try CLI.run(["migrate", "--store", "s.sqlite"], in: dir)
+        #expect(migrate.status == 2)
+        #expect(migrate.stderr.hasPrefix("migrations/set.yaml:6:37: error: Recipe.rating is not optional"))
+        #expect(E2E.storeHashes(dir + "/s.sqlite") == before)
+    }
+
+    @Test func unknownAttributeIsLocatedInTheHookFile() throws {
+        let dir = try Self.project(hook: "id: set\nafter: 4\nsteps:\n  - batchUpdate:\n      entity: Recipe\n      propertiesToUpdate:\n        ratin: 2\n")
+        for command in [["lint"], ["migrate", "--store", "s.sqlite"], ["status", "--store", "s.sqlite"]] {
+            let r = try CLI.run(command, in: dir)
+            #expect(r.status == 2)
+            #expect(r.stderr.hasPrefix("migrations/set.yaml:7:9: error: Recipe has no attribute 'ratin' (did you mean 'rating'?)\n"))
+            #expect(!r.stderr.contains("value:1:1"))
+        }
+    }
+
+    @Test func expressionLikeStringWarnsInLint() throws {
+        let dir = try Self.project(hook: "id: set\nafter: 4\nsteps:\n  - batchUpdate:\n      entity: Recipe\n      propertiesToUpdate: { name: \"lowercase(name)\" }\n")
+        let lint = try CLI.run(["lint"], in: dir)
+        #expect(lint.status == 0)
+        #expect(lint.stderr.hasPrefix("migrations/set.yaml:6:36: warning: 'lowercase(name)' is stored as this text in Recipe.name; it is not computed from the row\n"))
+        #expect(lint.stdout.hasSuffix("0 error(s), 1 warning(s)\n"))
+    }
+}
