@@ -94,4 +94,80 @@ import Testing
         try queue.close()
         #expect(try CLI.run(["status", "--store", "s.sqlite"], in: dir).status == 0)
     }
+
+    static let chefs = """
+        version: 1
+        entities:
+          Recipe:
+            attributes:
+              name: { type: string }
+            relationships:
+              author: { destination: Chef, inverse: recipes }
+          Chef:
+            attributes:
+              name: { type: string }
+            relationships:
+              recipes: { destination: Recipe, toMany: true, inverse: author }
+        """
+
+    static func cooks(optional: Bool) -> String {
+        """
+        version: 2
+        entities:
+          Recipe:
+            attributes:
+              name: { type: string }
+            relationships:
+              author: { destination: Cook, inverse: recipes\(optional ? "" : ", optional: false") }
+          Cook:
+            attributes:
+              name: { type: string }
+            relationships:
+              recipes: { destination: Recipe, toMany: true, inverse: author }
+        """
+    }
+
+    /// A v1 store with one chef and one recipe linked to it.
+    static func chefStore(_ dir: String) throws {
+        #expect(try CLI.run(["migrate", "--create", "--store", "s.sqlite", "--to", "1"], in: dir).status == 0)
+        let queue = try DatabaseQueue(path: dir + "/s.sqlite")
+        try queue.write { db in
+            try db.execute(sql: #"INSERT INTO "Chef" ("name") VALUES ('Ann')"#)
+            try db.execute(sql: #"INSERT INTO "Recipe" ("name", "author") VALUES ('Soup', 1)"#)
+        }
+        try queue.close()
+    }
+
+    @Test func aRelationshipWhoseDestinationIsReplacedIsRemovedAndAdded() throws {
+        let dir = try Self.project([1: Self.chefs, 2: Self.cooks(optional: true)])
+        let lint = try CLI.run(["lint"], in: dir)
+        #expect(lint.status == 0)
+        #expect(lint.stderr.contains("models/1.yaml:7:7: warning: v1 → v2: Recipe.author is removed with its links: its destination Chef is removed"))
+        let diff = try CLI.run(["diff", "1", "2"], in: dir)
+        #expect(diff.status == 0)
+        #expect(diff.stdout.contains("  ~ addRelationship Recipe.author: new to-one to Cook\n"))
+        #expect(diff.stdout.contains("  ! removeRelationship Recipe.author: removed with its links: its destination Chef is removed (the new author starts empty) (data loss)\n"))
+        try Self.chefStore(dir)
+        let migrate = try CLI.run(["migrate", "--store", "s.sqlite", "--format", "json"], in: dir)
+        #expect(migrate.status == 0, "\(migrate.stderr)")
+        let steps = ((try CLI.json(migrate.stdout))["migration"] as? [String: Any])?["steps"] as? [[String: Any]] ?? []
+        let destructive = (steps.first?["destructive"] as? [[String: Any]] ?? []).compactMap { $0["change"] as? String }
+        #expect(destructive.contains { $0.hasPrefix("removeRelationship Recipe.author") })
+        #expect(try E2E.rows(dir + "/s.sqlite", #"SELECT "_pk", "name", quote("author") FROM "Recipe""#) == ["1|Soup|NULL"])
+        #expect(try E2E.rows(dir + "/s.sqlite", #"SELECT count(*) FROM sqlite_master WHERE name = 'Chef'"#) == ["0"])
+        #expect(try CLI.run(["status", "--store", "s.sqlite"], in: dir).status == 0)
+    }
+
+    @Test func aReplacedNonOptionalToOneNeedsAnEmptyTable() throws {
+        let dir = try Self.project([1: Self.chefs, 2: Self.cooks(optional: false)])
+        try Self.chefStore(dir)
+        let before = E2E.storeHashes(dir + "/s.sqlite")
+        let migrate = try CLI.run(["migrate", "--store", "s.sqlite"], in: dir)
+        #expect(migrate.status == 3)
+        #expect(migrate.stderr.contains("v1 → v2: Recipe has no objects (new non-optional to-one Recipe.author links none of them): 1 object (code 1570)"))
+        #expect(E2E.storeHashes(dir + "/s.sqlite") == before)
+        let empty = try Self.project([1: Self.chefs, 2: Self.cooks(optional: false)])
+        #expect(try CLI.run(["migrate", "--create", "--store", "s.sqlite", "--to", "1"], in: empty).status == 0)
+        #expect(try CLI.run(["migrate", "--store", "s.sqlite"], in: empty).status == 0)
+    }
 }

@@ -55,6 +55,9 @@ public struct AuditRuleResult: Sendable, Codable, Hashable {
     /// its time evenly.
     public var duration: Double = 0
 
+    /// `duration` is left out of the coded form: a timing, not part of what the audit found.
+    enum CodingKeys: String, CodingKey { case entity, property, rule, code, constraint, count, samples }
+
     public init(entity: String, property: String?, rule: String, code: AuditCode, constraint: String,
                 count: Int, samples: [AuditSample]) {
         self.entity = entity
