@@ -27,7 +27,7 @@ import Testing
         let history = ModelHistory(models: [try ModelLoader.load(yaml: model, file: "models/4.yaml")])
         let yaml = "after: 4\nsteps:\n  - batchUpdate:\n      entity: Recipe\n      propertiesToUpdate:\n" + properties
         let hook = try HookLoader.load(yaml: yaml, file: "migrations/h.yaml")
-        return HookChecker.check(hook, models: history)
+        return HookChecker.check(hook, models: history, warnings: true)
     }
 
     static func request(_ properties: String) throws -> BatchUpdateRequest {
@@ -103,6 +103,15 @@ import Testing
         let diagnostics = try Self.check("        rating: \"rating + 1\"\n")
         #expect(diagnostics.map(\.headline) == ["migrations/h.yaml:6:18: error: Recipe.rating is int16, but 'rating + 1' is not an integer"])
         #expect(diagnostics.first?.hint == "a plain value is a literal; to compute it from the row, write `rating: { expression: \"rating + 1\" }`")
+    }
+
+    /// A late hook is checked for errors only: a warning never stops it.
+    @Test func warningsAreOnlyAddedWhenAskedFor() throws {
+        let model = try ModelLoader.load(yaml: Self.model, file: "models/4.yaml")
+        let hook = try HookLoader.load(yaml: "after: 4\nsteps:\n  - batchUpdate: { entity: Recipe, propertiesToUpdate: { notes: \"lowercase(name)\" } }\n",
+                                       file: "migrations/h.yaml")
+        #expect(HookChecker.check(hook, against: model).isEmpty)
+        #expect(HookChecker.check(hook, against: model, warnings: true).map(\.severity) == [.warning])
     }
 
     @Test func hookSetCarriesWarningsAndKeepsTheHook() throws {

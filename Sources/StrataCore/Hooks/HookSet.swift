@@ -40,7 +40,7 @@ public struct HookSet: Sendable {
                     continue
                 }
                 byID[hook.id] = hook
-                let problems = HookChecker.check(hook, models: models, variables: variables)
+                let problems = HookChecker.check(hook, models: models, variables: variables, warnings: true)
                 diagnostics += problems
                 if !problems.contains(where: { $0.severity == .error }) { hooks.append(hook) }
             } catch {
@@ -58,17 +58,22 @@ public struct HookSet: Sendable {
 /// compiles each step (entity, attributes, predicate, values), so every mistake is found before
 /// anything runs.
 public enum HookChecker {
-    /// - Parameter variables: `--var` values, which take precedence over the hook's `variables:`.
-    public static func check(_ hook: Hook, models: ModelHistory, variables: [String: String] = [:]) -> [Diagnostic] {
+    /// - Parameters:
+    ///   - variables: `--var` values, which take precedence over the hook's `variables:`.
+    ///   - warnings: whether to add warnings (a literal that reads like an expression) to the errors.
+    public static func check(_ hook: Hook, models: ModelHistory, variables: [String: String] = [:],
+                             warnings: Bool = false) -> [Diagnostic] {
         guard let model = models.model(version: hook.after) else {
             return [Diagnostic(.error, "after: \(hook.after) names no model version", at: hook.afterLocation,
                                hint: "versions: \(models.versions.map(String.init).joined(separator: ", "))").withSource(hook.source)]
         }
-        return check(hook, against: model, variables: variables)
+        return check(hook, against: model, variables: variables, warnings: warnings)
     }
 
-    /// Checks a hook against one model (a late hook runs against the store's current model).
-    public static func check(_ hook: Hook, against model: Model, variables: [String: String] = [:]) -> [Diagnostic] {
+    /// Checks a hook against one model (a late hook runs against the store's current model): its errors,
+    /// and its warnings too when `warnings` is true.
+    public static func check(_ hook: Hook, against model: Model, variables: [String: String] = [:],
+                             warnings: Bool = false) -> [Diagnostic] {
         let planner = BatchPlanner(model: model, layout: LayoutBuilder.layout(for: model))
         var context = PredicateContext(variables: hook.variables.merging(variables) { _, cli in cli }, now: 0)
         var diagnostics: [Diagnostic] = []
@@ -78,6 +83,7 @@ public enum HookChecker {
                 case .batchUpdate(let request):
                     context.arguments = request.arguments
                     _ = try planner.planUpdate(request, context: context)
+                    guard warnings else { continue }
                     diagnostics += literalWarnings(request, plain: hook.plainLiterals[index] ?? [], planner: planner, context: context)
                         .map { $0.withSource(hook.source) }
                 case .batchDelete(let request):
