@@ -37,12 +37,22 @@ struct StatusCommand: AsyncParsableCommand {
             Output.setExitCode(.drift)
         } else if check && !status.lateHooks.isEmpty {
             Output.setExitCode(.drift)
-        } else if check, let latest = status.latestVersion, latest > status.version,
-                  (try? MappingInference.plan(models: history.models, from: status.version, to: latest,
-                                              sourceLayout: try store.metadata().layout)) == nil {
+        } else if check, let refusal = try refusal(history, status, layout: store.metadata().layout) {
+            for d in refusal.diagnostics { Output.diagnostic(d) }
             Output.setExitCode(.notInferable)
         } else if check && status.hasPendingWork {
             Output.setExitCode(.pendingWork)
+        }
+    }
+
+    /// Why the pending versions cannot be reached by inference, if they cannot (what `migrate` would refuse).
+    func refusal(_ history: ModelHistory, _ status: StoreStatus, layout: StoreLayout) -> MappingError? {
+        guard let latest = status.latestVersion, latest > status.version else { return nil }
+        do {
+            _ = try MappingInference.plan(models: history.models, from: status.version, to: latest, sourceLayout: layout)
+            return nil
+        } catch {
+            return error
         }
     }
 }
