@@ -94,7 +94,8 @@ import Testing
         #expect(diagnostics.first?.hint == "to compute it, write `name: { expression: \"\(text)\" }`; to store the text, write `name: { value: \"\(text)\" }`")
     }
 
-    @Test(arguments: ["Untitled", "\"hello world\"", "{ value: \"lowercase(name)\" }", "\"lowercase(nme)\"", "\"42\""])
+    @Test(arguments: ["Untitled", "\"hello world\"", "{ value: \"lowercase(name)\" }", "\"lowercase(nme)\"", "\"42\"",
+                      "\"" + String(repeating: "(", count: 50_000) + "name" + String(repeating: ")", count: 50_000) + "\""])
     func plainTextDoesNotWarn(_ value: String) throws {
         #expect(try Self.check("        name: \(value)\n").isEmpty)
     }

@@ -136,8 +136,10 @@ public enum HookChecker {
     }
 
     /// Whether `text` parses as an expression that refers to the row: a function call or a key path.
+    /// Only short texts are tried: an expression typed as a plain value is a few words, and a long text
+    /// (prose, a pasted document) is not worth parsing.
     static func readsAsExpression(_ text: String) -> Bool {
-        guard text.contains(where: { $0.isLetter }) else { return false }
+        guard text.utf8.count <= 200, text.contains(where: { $0.isLetter }) else { return false }
         do throws(PredicateSyntaxError) {
             var parser = try PredicateParser(text, arguments: [])
             return refersToRow(try parser.parseWholeExpression())
