@@ -3,7 +3,11 @@ extension JUnitReport {
     /// not committed) and per hook (`hook ID (after vN)`, failed when it was rolled back or its audit
     /// found failing violations), counts in `<system-out>`.
     func migrationSuite(_ migration: MigrationRunReport, _ report: Report) -> Suite {
-        Suite(name: "migration", cases: migration.steps.map(stepCase) + migration.hooks.map { hookCase($0, report) })
+        let cases = migration.steps.map(stepCase) + migration.hooks.map { hookCase($0, report) }
+        // A step's time includes the hooks that ran in it; late hooks run on their own.
+        let elapsed = migration.steps.reduce(0) { $0 + ($1.duration ?? 0) }
+            + zip(migration.hooks, cases.suffix(migration.hooks.count)).reduce(0) { $0 + ($1.0.late ? $1.1.time : 0) }
+        return Suite(name: "migration", cases: cases, elapsed: elapsed)
     }
 
     func stepCase(_ step: StepReport) -> (lines: [String], failed: Bool, time: Double) {

@@ -28,9 +28,11 @@ public struct JUnitReport: ReportRenderer {
     struct Suite {
         var name: String
         var cases: [(lines: [String], failed: Bool, time: Double)]
+        /// The suite's duration when its cases overlap (a hook runs inside its version step), else their sum.
+        var elapsed: Double?
         var tests: Int { cases.count }
         var failures: Int { cases.filter(\.failed).count }
-        var time: Double { cases.reduce(0) { $0 + $1.time } }
+        var time: Double { elapsed ?? cases.reduce(0) { $0 + $1.time } }
         var lines: [String] {
             ["  <testsuite name=\"\(ReportText.xml(name))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\" time=\"\(JUnitReport.seconds(time))\">"]
                 + cases.flatMap(\.lines) + ["  </testsuite>"]
