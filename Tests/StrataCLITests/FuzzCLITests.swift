@@ -62,10 +62,21 @@ import Testing
             let which = g.next(targets.count)
             let mutated = Self.mutate(originals[which], &g)
             for (i, target) in targets.enumerated() {
-                try (i == which ? mutated : originals[i]).write(toFile: template + "/" + target, atomically: true, encoding: .utf8)
+                var bytes = Data((i == which ? mutated : originals[i]).utf8)
+                // Now and then raw garbage: bytes that are not UTF-8, NULs, a truncated multi-byte character.
+                if i == which && g.next(6) == 0 {
+                    for _ in 0...g.next(4) { bytes.insert(g.pick([0x00, 0xFF, 0xC3, 0x80, 0xFE, 0x1B] as [UInt8]), at: g.next(bytes.count + 1)) }
+                }
+                try bytes.write(to: URL(fileURLWithPath: template + "/" + target))
             }
             let lint = try CLI.run(["lint"], in: template)
             #expect(!lint.signaled && [0, 2, 4].contains(lint.status), "lint exit \(lint.status)\n\(lint.stderr)\n--- \(targets[which]) ---\n\(mutated)")
+            // With --format json, one document whatever the input, its `ok` agreeing with the exit code.
+            let json = try CLI.run(["lint", "--format", "json"], in: template)
+            #expect(json.status == lint.status)
+            let document = try? CLI.json(json.stdout)
+            #expect(document?["schemaVersion"] as? Int == 1, "not one JSON document:\n\(json.stdout)")
+            #expect(document?["ok"] as? Bool == (lint.status == 0))
             try E2E.copy(template + "/v3.sqlite", to: template + "/s.sqlite")
             let before = E2E.storeHashes(template + "/s.sqlite")
             let migrate = try CLI.run(["migrate", "--store", "s.sqlite", "--skip-integrity-check"], in: template)

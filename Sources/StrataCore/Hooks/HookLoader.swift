@@ -20,8 +20,12 @@ public enum HookLoader {
 
     /// Reads a hook file from disk.
     public static func load(path: String) throws(DiagnosticList) -> Hook {
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+        guard let data = FileManager.default.contents(atPath: path) else {
             throw DiagnosticList([.error("cannot read hook file", at: SourceLocation(file: path, line: 1, column: 1))])
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw DiagnosticList([.error("hook file is not UTF-8 text", at: SourceLocation(file: path, line: 1, column: 1),
+                                         hint: "save the file as UTF-8")])
         }
         var hook = try load(yaml: text, file: path)
         hook.checksum = SHA256.hex(Array(data))
