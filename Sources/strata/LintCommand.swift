@@ -20,13 +20,18 @@ struct LintCommand: AsyncParsableCommand {
         var diagnostics: [Diagnostic] = []
         var versions: [Int] = []
         var hookCount = 0
+        var refusals = 0
         do {
             let history = try ModelHistory.load(directory: global.models)
             versions = history.versions
             diagnostics += history.warnings
-            diagnostics += MappingInference.lint(history.models)
+            let mapping = MappingInference.lintFindings(history.models)
+            diagnostics += mapping.diagnostics
+            refusals = mapping.refusals
             do {
-                hookCount = try HookSet.load(directory: global.migrations, models: history, variables: global.variableValues).hooks.count
+                let hooks = try HookSet.load(directory: global.migrations, models: history, variables: global.variableValues)
+                hookCount = hooks.hooks.count
+                diagnostics += hooks.warnings
             } catch {
                 diagnostics += error.diagnostics
             }
@@ -38,6 +43,9 @@ struct LintCommand: AsyncParsableCommand {
         let warnings = diagnostics.count - errors
         Output.json(Document(ok: errors == 0, versions: versions, hooks: hookCount, diagnostics: diagnostics.map(JSONDiagnostic.init)))
         Output.result("\(global.models): \(versions.count) model version(s)\(versions.isEmpty ? "" : " (" + versions.map(String.init).joined(separator: ", ") + ")"), \(global.migrations): \(hookCount) hook(s), \(errors) error(s), \(warnings) warning(s)")
-        if errors > 0 { Output.setExitCode(.invalidInput) }
+        // One condition, one exit code (SPEC §10): a step that cannot be inferred is 4, as in `diff` and
+        // `migrate`. Invalid input comes first: it is 2 whenever any other error is found, since a step's
+        // inferability means little while the files themselves are wrong.
+        if errors > refusals { Output.setExitCode(.invalidInput) } else if errors > 0 { Output.setExitCode(.notInferable) }
     }
 }
