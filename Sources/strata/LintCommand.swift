@@ -16,23 +16,41 @@ struct LintCommand: AsyncParsableCommand {
         var diagnostics: [JSONDiagnostic]
     }
 
-    func run() async throws {
-        var diagnostics: [Diagnostic] = []
+    /// What `lint` finds: the versions and hooks read, and every diagnostic. `stepRefusals` are the errors of
+    /// steps that inference refuses (also in `diagnostics`), by destination file.
+    struct Outcome {
         var versions: [Int] = []
-        var hookCount = 0
+        var hooks = 0
+        var diagnostics: [Diagnostic] = []
+        var stepRefusals: [Diagnostic] = []
+        var files: [String: Int] = [:]
+    }
+
+    /// The lint of a models and a migrations directory (also run by `strata import coredata`).
+    static func lint(models: String, migrations: String, variables: [String: String]) -> Outcome {
+        var outcome = Outcome()
         do {
-            let history = try ModelHistory.load(directory: global.models)
-            versions = history.versions
-            diagnostics += history.warnings
-            diagnostics += MappingInference.lint(history.models)
+            let history = try ModelHistory.load(directory: models)
+            outcome.versions = history.versions
+            outcome.files = Dictionary(history.models.map { ($0.file, $0.version) }, uniquingKeysWith: { a, _ in a })
+            outcome.diagnostics += history.warnings
+            let inference = MappingInference.lint(history.models)
+            outcome.stepRefusals = inference.filter { $0.severity == .error }
+            outcome.diagnostics += inference
             do {
-                hookCount = try HookSet.load(directory: global.migrations, models: history, variables: global.variableValues).hooks.count
+                outcome.hooks = try HookSet.load(directory: migrations, models: history, variables: variables).hooks.count
             } catch {
-                diagnostics += error.diagnostics
+                outcome.diagnostics += error.diagnostics
             }
         } catch {
-            diagnostics += error.diagnostics
+            outcome.diagnostics += error.diagnostics
         }
+        return outcome
+    }
+
+    func run() async throws {
+        let outcome = Self.lint(models: global.models, migrations: global.migrations, variables: global.variableValues)
+        let (diagnostics, versions, hookCount) = (outcome.diagnostics, outcome.versions, outcome.hooks)
         for d in diagnostics { Output.diagnostic(d) }
         let errors = diagnostics.filter { $0.severity == .error }.count
         let warnings = diagnostics.count - errors

@@ -1,0 +1,400 @@
+import Foundation
+
+/// One Core Data model XML tree → the values Strata writes, plus everything it cannot carry.
+///
+/// Semantics follow the XML Xcode writes (every Xcode since 4): a boolean XML attribute that is absent
+/// is `NO` (Xcode writes `optional="YES"` on optional properties and nothing on mandatory ones), the
+/// delete rule defaults to Nullify, `maxCount` is unbounded when absent or 0, and dates are seconds
+/// since 2001-01-01T00:00:00Z.
+struct CoreDataModelReader {
+    struct Note: Sendable {
+        var entity: String?
+        var property: String?
+        var reason: String
+    }
+
+    private(set) var notes: [Note] = []
+
+    static let modelAttributes: Set<String> = [
+        "name", "type", "documentVersion", "lastSavedToolsVersion", "systemVersion", "minimumToolsVersion",
+        "sourceLanguage", "userDefinedModelVersionIdentifier", "iOSVersion", "macOSVersion", "usedWithCloudKit",
+        "usedWithSwiftData",
+    ]
+    static let entityAttributes: Set<String> = [
+        "name", "representedClassName", "parentEntity", "isAbstract", "syncable", "codeGenerationType",
+        "versionHashModifier", "renamingIdentifier", "elementID", "className",
+    ]
+    static let attributeAttributes: Set<String> = [
+        "name", "optional", "attributeType", "defaultValueString", "defaultDateTimeInterval", "minValueString",
+        "maxValueString", "minDateTimeInterval", "maxDateTimeInterval", "regularExpressionString", "indexed",
+        "transient", "derived", "derivationExpression", "valueTransformerName", "customClassName", "renamingIdentifier",
+        "versionHashModifier", "usesScalarValueType", "allowsExternalBinaryDataStorage", "preserveAfterDeletion",
+        "preserveValueOnDeletionInPersistentHistory", "syncable", "spotlightIndexingEnabled", "storedInTruthFile",
+        "elementID", "allowsCloudEncryption", "composite",
+    ]
+    static let relationshipAttributes: Set<String> = [
+        "name", "optional", "toMany", "ordered", "minCount", "maxCount", "deletionRule", "destinationEntity",
+        "inverseName", "inverseEntity", "renamingIdentifier", "versionHashModifier", "syncable", "transient",
+        "elementID", "spotlightIndexingEnabled", "storedInTruthFile",
+    ]
+    /// Core Data's attribute type names → Strata's types (Transformable is binary, see `readAttribute`).
+    static let types: [String: AttributeType] = [
+        "Integer 16": .int16, "Integer 32": .int32, "Integer 64": .int64, "Decimal": .decimal, "Double": .double,
+        "Float": .float, "String": .string, "Boolean": .bool, "Date": .date, "Binary": .binary, "Binary Data": .binary,
+        "UUID": .uuid, "URI": .uri, "Transformable": .binary,
+    ]
+    /// Seconds from 1970-01-01 to Core Data's reference date, 2001-01-01T00:00:00Z.
+    static let referenceDate: Double = 978_307_200
+
+    mutating func read(_ root: XMLNode) -> ImportedModel {
+        var model = ImportedModel()
+        if root.name != "model" {
+            note(nil, nil, "the root element is <\(root.name)>, not <model>: nothing imported")
+            return model
+        }
+        unknownAttributes(root, known: Self.modelAttributes, nil, nil, what: "<model>")
+        for child in root.children {
+            switch child.name {
+            case "entity":
+                if let entity = readEntity(child) {
+                    if model.entities.contains(where: { $0.name == entity.name }) {
+                        note(entity.name, nil, "a second entity named '\(entity.name)': skipped")
+                    } else { model.entities.append(entity) }
+                }
+            case "elements": break   // Xcode's diagram layout
+            case "fetchRequest":
+                note(child["entity"], nil, "fetch request '\(child["name"] ?? "?")' is not carried (fetch requests are application code)")
+            case "configuration":
+                note(nil, nil, "configuration '\(child["name"] ?? "?")' is not carried (every entity is imported into one store)")
+            case "composite":
+                note(nil, child["name"], "composite type '\(child["name"] ?? "?")' is not carried (composite attributes are not supported)")
+            default:
+                note(nil, nil, "unknown element <\(child.name)> at line \(child.line): skipped")
+            }
+        }
+        resolveConstraints(&model)
+        return model
+    }
+
+    // MARK: - Entities
+
+    private mutating func readEntity(_ node: XMLNode) -> ImportedEntity? {
+        guard let name = node["name"], !name.isEmpty else {
+            note(nil, nil, "an <entity> without a name at line \(node.line): skipped")
+            return nil
+        }
+        unknownAttributes(node, known: Self.entityAttributes, name, nil, what: "<entity>")
+        var entity = ImportedEntity(name: name)
+        entity.parent = node["parentEntity"].flatMap { $0.isEmpty ? nil : $0 }
+        entity.isAbstract = node.flag("isAbstract") ?? false
+        entity.renamingIdentifier = nonEmpty(node["renamingIdentifier"])
+        entity.versionHashModifier = nonEmpty(node["versionHashModifier"])
+        for child in node.children {
+            switch child.name {
+            case "attribute": if let a = readAttribute(child, entity: name) { entity.attributes.append(a) }
+            case "relationship": if let r = readRelationship(child, entity: name) { entity.relationships.append(r) }
+            case "fetchedProperty":
+                note(name, child["name"], "fetched property is not carried (it is a stored fetch request, not data)")
+            case "fetchIndex":
+                if let list = readFetchIndex(child, entity: name) { entity.indexes.append(list) }
+            case "compoundIndexes":
+                for compound in child.children where compound.name == "compoundIndex" {
+                    let list = compound.children.filter { $0.name == "index" }.compactMap { $0["value"] }
+                    if !list.isEmpty { entity.indexes.append(list) }
+                }
+            case "uniquenessConstraints":
+                for constraint in child.children where constraint.name == "uniquenessConstraint" {
+                    let list = constraint.children.filter { $0.name == "constraint" }.compactMap { $0["value"] }
+                    if !list.isEmpty { entity.uniqueness.append(list) }
+                }
+            case "userInfo": entity.userInfo = readUserInfo(child)
+            default:
+                note(name, nil, "unknown element <\(child.name)> at line \(child.line): skipped")
+            }
+        }
+        return entity
+    }
+
+    private mutating func readFetchIndex(_ node: XMLNode, entity: String) -> [String]? {
+        let indexName = node["name"] ?? "?"
+        var list: [String] = []
+        for element in node.children where element.name == "fetchIndexElement" {
+            if (element["type"] ?? "Binary").lowercased() == "rtree" {
+                note(entity, nil, "fetch index '\(indexName)' is an R-tree index: not carried (SQLite indexes are B-trees)")
+                return nil
+            }
+            guard let property = nonEmpty(element["property"]) else {
+                note(entity, nil, "fetch index '\(indexName)' indexes an expression: not carried (indexes name stored properties)")
+                return nil
+            }
+            list.append(property)
+        }
+        return list.isEmpty ? nil : list
+    }
+
+    private func readUserInfo(_ node: XMLNode) -> [(key: String, value: String)] {
+        node.children.filter { $0.name == "entry" }.compactMap { entry in
+            guard let key = entry["key"] else { return nil }
+            return (key, entry["value"] ?? "")
+        }
+    }
+
+    // MARK: - Attributes
+
+    private mutating func readAttribute(_ node: XMLNode, entity: String) -> ImportedAttribute? {
+        guard let name = nonEmpty(node["name"]) else {
+            note(entity, nil, "an <attribute> without a name at line \(node.line): skipped")
+            return nil
+        }
+        unknownAttributes(node, known: Self.attributeAttributes, entity, name, what: "<attribute>")
+        let typeName = node["attributeType"] ?? "Undefined"
+        if node.flag("transient") == true {
+            note(entity, name, "transient attribute is not carried (it is never stored)")
+            return nil
+        }
+        if node.flag("derived") == true {
+            note(entity, name, "derived attribute is not carried (its value is computed by Core Data"
+                 + (node["derivationExpression"].map { " from \($0)" } ?? "") + ")")
+            return nil
+        }
+        if typeName == "Composite" {
+            note(entity, name, "composite attribute is not carried (composite attributes are not supported)")
+            return nil
+        }
+        guard let type = Self.types[typeName] else {
+            note(entity, name, "attribute type '\(typeName)' is not carried (Strata has no such stored type)")
+            return nil
+        }
+        var a = ImportedAttribute(name: name, type: type)
+        a.isOptional = node.flag("optional") ?? false
+        a.isIndexed = node.flag("indexed") ?? false
+        a.renamingIdentifier = nonEmpty(node["renamingIdentifier"])
+        a.versionHashModifier = nonEmpty(node["versionHashModifier"])
+        for child in node.children {
+            if child.name == "userInfo" { a.userInfo = readUserInfo(child) }
+            else { note(entity, name, "unknown element <\(child.name)> at line \(child.line): skipped") }
+        }
+        if typeName == "Transformable" {
+            addUserInfo(&a.userInfo, "attributeType", "Transformable", entity, name)
+            if let t = nonEmpty(node["valueTransformerName"]) { addUserInfo(&a.userInfo, "valueTransformerName", t, entity, name) }
+        }
+        if let c = nonEmpty(node["customClassName"]) { addUserInfo(&a.userInfo, "customClassName", c, entity, name) }
+        if node.flag("allowsExternalBinaryDataStorage") == true {
+            note(entity, name, "allowsExternalBinaryDataStorage is not carried (Strata stores binary data in the row)")
+        }
+        readBounds(node, into: &a, entity: entity)
+        if let regex = node["regularExpressionString"], !regex.isEmpty {
+            if !type.isTextual {
+                note(entity, name, "regular expression on a \(typeName) attribute is not carried (patterns apply to strings)")
+            } else if (try? NSRegularExpression(pattern: regex)) == nil {
+                note(entity, name, "regular expression '\(regex)' is not carried (invalid pattern)")
+            } else {
+                a.pattern = regex
+            }
+        }
+        readDefault(node, typeName: typeName, into: &a, entity: entity)
+        return a
+    }
+
+    private mutating func readBounds(_ node: XMLNode, into a: inout ImportedAttribute, entity: String) {
+        let minText = node["minDateTimeInterval"] ?? node["minValueString"]
+        let maxText = node["maxDateTimeInterval"] ?? node["maxValueString"]
+        guard minText?.isEmpty == false || maxText?.isEmpty == false else { return }
+        if a.type.isTextual || a.type == .binary {
+            func length(_ text: String?, _ what: String) -> Int? {
+                guard let text, !text.isEmpty else { return nil }
+                guard let n = Int(text.trimmingCharacters(in: .whitespaces)), n >= 0 else {
+                    note(entity, a.name, "\(what) length '\(text)' is not carried (not a length)")
+                    return nil
+                }
+                return n
+            }
+            a.minLength = length(minText, "minimum")
+            a.maxLength = length(maxText, "maximum")
+            if let lo = a.minLength, let hi = a.maxLength, lo > hi {
+                note(entity, a.name, "length bounds \(lo)…\(hi) are not carried (minimum above maximum)")
+                a.minLength = nil; a.maxLength = nil
+            }
+        } else if a.type.isOrdered {
+            a.minValue = minText.flatMap { literal($0, a.type, entity, a.name, what: "minimum") }
+            a.maxValue = maxText.flatMap { literal($0, a.type, entity, a.name, what: "maximum") }
+            if let lo = a.minValue?.doubleValue, let hi = a.maxValue?.doubleValue, lo > hi {
+                note(entity, a.name, "bounds \(a.minValue!)…\(a.maxValue!) are not carried (minimum above maximum)")
+                a.minValue = nil; a.maxValue = nil
+            }
+        } else {
+            note(entity, a.name, "minimum/maximum on a \(node["attributeType"] ?? "?") attribute is not carried")
+        }
+    }
+
+    private mutating func readDefault(_ node: XMLNode, typeName: String, into a: inout ImportedAttribute, entity: String) {
+        guard let text = node["defaultDateTimeInterval"] ?? node["defaultValueString"] else { return }
+        if a.type == .binary {
+            note(entity, a.name, "default '\(text)' of a \(typeName) attribute is not carried (binary data has no default literal)")
+            return
+        }
+        guard let value = literal(text, a.type, entity, a.name, what: "default") else { return }
+        var check = Attribute(name: a.name, type: a.type, isOptional: a.isOptional)
+        check.minValue = a.minValue
+        check.maxValue = a.maxValue
+        check.minLength = a.minLength
+        check.maxLength = a.maxLength
+        check.pattern = a.pattern
+        if let problem = AttributeRules.violation(of: check, by: value) {
+            note(entity, a.name, "default '\(text)' is not carried (it breaks the attribute's own rule: \(problem))")
+            return
+        }
+        a.defaultValue = value
+    }
+
+    /// A literal of the attribute's type; dates are seconds since 2001. Invalid literals are noted, never fatal.
+    private mutating func literal(_ text: String, _ type: AttributeType, _ entity: String, _ property: String, what: String) -> Value? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if type == .date {
+            guard let seconds = Double(trimmed), seconds.isFinite else {
+                note(entity, property, "\(what) '\(text)' is not carried (not a date: Core Data writes seconds since 2001-01-01)")
+                return nil
+            }
+            return .real(seconds + Self.referenceDate)
+        }
+        if type.isInteger, Int64(trimmed) == nil, let d = Double(trimmed), d == d.rounded(), abs(d) < 9e18 {
+            return try? type.value(fromText: String(Int64(d)))
+        }
+        do { return try type.value(fromText: text) } catch {
+            note(entity, property, "\(what) '\(text)' is not carried (not a valid \(type.rawValue): \(error.message))")
+            return nil
+        }
+    }
+
+    // MARK: - Relationships
+
+    private mutating func readRelationship(_ node: XMLNode, entity: String) -> ImportedRelationship? {
+        guard let name = nonEmpty(node["name"]) else {
+            note(entity, nil, "a <relationship> without a name at line \(node.line): skipped")
+            return nil
+        }
+        unknownAttributes(node, known: Self.relationshipAttributes, entity, name, what: "<relationship>")
+        if node.flag("transient") == true {
+            note(entity, name, "transient relationship is not carried (it is never stored)")
+            return nil
+        }
+        guard let destination = nonEmpty(node["destinationEntity"]) else {
+            note(entity, name, "relationship without a destination entity is not carried")
+            return nil
+        }
+        var r = ImportedRelationship(name: name, destination: destination)
+        r.inverse = nonEmpty(node["inverseName"])
+        r.isToMany = node.flag("toMany") ?? false
+        r.isOrdered = r.isToMany && (node.flag("ordered") ?? false)
+        r.isOptional = node.flag("optional") ?? false
+        if r.isToMany {
+            let minCount = Int(node["minCount"] ?? "") ?? 0
+            let maxCount = Int(node["maxCount"] ?? "") ?? 0
+            r.minCount = minCount > 0 ? minCount : nil
+            r.maxCount = maxCount > 0 ? maxCount : nil
+            if let lo = r.minCount, let hi = r.maxCount, lo > hi {
+                note(entity, name, "counts \(lo)…\(hi) are not carried (minimum above maximum)")
+                r.minCount = nil; r.maxCount = nil
+            }
+        }
+        switch (node["deletionRule"] ?? "Nullify").replacingOccurrences(of: " ", with: "").lowercased() {
+        case "nullify": r.deleteRule = .nullify
+        case "cascade": r.deleteRule = .cascade
+        case "deny": r.deleteRule = .deny
+        case "noaction": r.deleteRule = .noAction
+        default: note(entity, name, "delete rule '\(node["deletionRule"] ?? "")' is unknown: imported as nullify")
+        }
+        r.renamingIdentifier = nonEmpty(node["renamingIdentifier"])
+        r.versionHashModifier = nonEmpty(node["versionHashModifier"])
+        for child in node.children {
+            if child.name == "userInfo" { r.userInfo = readUserInfo(child) }
+            else { note(entity, name, "unknown element <\(child.name)> at line \(child.line): skipped") }
+        }
+        return r
+    }
+
+    // MARK: - Model-wide checks
+
+    /// Indexes and uniqueness constraints keep only lists Strata can declare (stored attributes and to-one
+    /// relationships of the entity or its ancestors); abstract entities need sub-entities; destinations and
+    /// parents must exist.
+    private mutating func resolveConstraints(_ model: inout ImportedModel) {
+        let byName = Dictionary(model.entities.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        for i in model.entities.indices {
+            var e = model.entities[i]
+            if let parent = e.parent, byName[parent] == nil {
+                note(e.name, nil, "parent entity '\(parent)' is not in the model: imported without a parent")
+                e.parent = nil
+            }
+            e.relationships.removeAll { r in
+                guard byName[r.destination] == nil else { return false }
+                note(e.name, r.name, "destination entity '\(r.destination)' is not in the model: relationship not carried")
+                return true
+            }
+            model.entities[i] = e
+        }
+        let entities = Dictionary(model.entities.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        for i in model.entities.indices {
+            var e = model.entities[i]
+            var lineage: [ImportedEntity] = []
+            var seen: Set<String> = []
+            var current: String? = e.name
+            while let c = current, let entity = entities[c], seen.insert(c).inserted { lineage.append(entity); current = entity.parent }
+            let attributes = Set(lineage.flatMap { $0.attributes.map(\.name) })
+            let toOnes = Set(lineage.flatMap { $0.relationships.filter { !$0.isToMany }.map(\.name) })
+            let toManys = Set(lineage.flatMap { $0.relationships.filter(\.isToMany).map(\.name) })
+            func keep(_ list: [String], kind: String, allowToOne: Bool) -> Bool {
+                for name in list where !attributes.contains(name) && !(allowToOne && toOnes.contains(name)) {
+                    let why = toManys.contains(name) ? "'\(name)' is a to-many relationship"
+                        : toOnes.contains(name) ? "'\(name)' is a relationship"
+                        : "'\(name)' is not a stored attribute of '\(e.name)'"
+                    note(e.name, nil, "\(kind) [\(list.joined(separator: ", "))] is not carried (\(why))")
+                    return false
+                }
+                return true
+            }
+            var indexes: [[String]] = []
+            for list in e.indexes where keep(list, kind: "index", allowToOne: true) && !indexes.contains(list) {
+                if list.count == 1, e.attributes.first(where: { $0.name == list[0] })?.isIndexed == true { continue }
+                indexes.append(list)
+            }
+            e.indexes = indexes
+            var uniqueness: [[String]] = []
+            for list in e.uniqueness where keep(list, kind: "uniqueness constraint", allowToOne: true) && !uniqueness.contains(list) {
+                uniqueness.append(list)
+            }
+            e.uniqueness = uniqueness
+            if e.isAbstract && !model.entities.contains(where: { $0.parent == e.name }) {
+                note(e.name, nil, "abstract entity without sub-entities: imported as a concrete entity")
+                e.isAbstract = false
+            }
+            model.entities[i] = e
+        }
+    }
+
+    // MARK: - Helpers
+
+    private mutating func addUserInfo(_ info: inout [(key: String, value: String)], _ key: String, _ value: String,
+                                      _ entity: String, _ property: String) {
+        if info.contains(where: { $0.key == key }) {
+            note(entity, property, "\(key) '\(value)' is not carried (the user info already has an entry '\(key)')")
+        } else {
+            info.append((key, value))
+        }
+    }
+
+    private mutating func unknownAttributes(_ node: XMLNode, known: Set<String>, _ entity: String?, _ property: String?, what: String) {
+        for key in node.attributes.keys.sorted() where !known.contains(key) {
+            note(entity, property, "unknown XML attribute \(key)=\"\(node.attributes[key]!)\" on \(what) at line \(node.line): skipped")
+        }
+    }
+
+    private mutating func note(_ entity: String?, _ property: String?, _ reason: String) {
+        notes.append(Note(entity: entity, property: property, reason: reason))
+    }
+
+    private func nonEmpty(_ text: String?) -> String? {
+        guard let text, !text.isEmpty else { return nil }
+        return text
+    }
+}
