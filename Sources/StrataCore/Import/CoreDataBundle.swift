@@ -34,9 +34,14 @@ struct CoreDataBundle {
         }
         let items = ((try? fm.contentsOfDirectory(atPath: path)) ?? []).sorted { $0.localizedStandardCompare($1) == .orderedAscending }
         var bundle = CoreDataBundle(path: path, versions: [])
-        for item in items where item.hasSuffix(".xcmappingmodel") {
-            bundle.notCarried.append(NotCarried(version: nil, versionName: item, file: path + "/" + item,
-                                                reason: "mapping models are not converted yet: write the mapping for this step by hand"))
+        // Mapping models sit inside the bundle or, as Xcode creates them, beside it.
+        let parent = url.deletingLastPathComponent().path
+        let siblings = ((try? fm.contentsOfDirectory(atPath: parent)) ?? []).sorted { $0.localizedStandardCompare($1) == .orderedAscending }
+        for (folder, list) in [(path, items), (parent, siblings)] {
+            for item in list where item.hasSuffix(".xcmappingmodel") {
+                bundle.notCarried.append(NotCarried(version: nil, versionName: item, file: folder + "/" + item,
+                                                    reason: "mapping models are not converted yet: write the mapping for this step by hand"))
+            }
         }
         let names = items.filter { $0.hasSuffix(".xcdatamodel") }.map(stem)
         guard !names.isEmpty else {

@@ -47,6 +47,11 @@ public enum CoreDataImport {
             guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: file) else { return .success(nil) }
             do throws(DiagnosticList) {
                 let root = try CoreDataXML.parse(data, file: file)
+                guard root.name == "model" else {
+                    throw DiagnosticList([.error("not a Core Data model: the root element is <\(root.name)>, not <model>",
+                                                 at: SourceLocation(file: file, line: root.line, column: root.column),
+                                                 hint: "pass the .xcdatamodeld bundle or an .xcdatamodel of your Xcode project")])
+                }
                 var reader = CoreDataModelReader()
                 let model = reader.read(root)
                 return .success((model, reader.notes, file))

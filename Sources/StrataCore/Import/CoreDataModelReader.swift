@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Semantics follow the XML Xcode writes (every Xcode since 4): a boolean XML attribute that is absent
 /// is `NO` (Xcode writes `optional="YES"` on optional properties and nothing on mandatory ones), the
-/// delete rule defaults to Nullify, `maxCount` is unbounded when absent or 0, and dates are seconds
+/// delete rule defaults to Nullify, the "Renaming ID" is `elementID`, `maxCount` is unbounded when absent or 0, and dates are seconds
 /// since 2001-01-01T00:00:00Z.
 struct CoreDataModelReader {
     struct Note: Sendable {
@@ -48,10 +48,6 @@ struct CoreDataModelReader {
 
     mutating func read(_ root: XMLNode) -> ImportedModel {
         var model = ImportedModel()
-        if root.name != "model" {
-            note(nil, nil, "the root element is <\(root.name)>, not <model>: nothing imported")
-            return model
-        }
         unknownAttributes(root, known: Self.modelAttributes, nil, nil, what: "<model>")
         for child in root.children {
             switch child.name {
@@ -87,7 +83,7 @@ struct CoreDataModelReader {
         var entity = ImportedEntity(name: name)
         entity.parent = node["parentEntity"].flatMap { $0.isEmpty ? nil : $0 }
         entity.isAbstract = node.flag("isAbstract") ?? false
-        entity.renamingIdentifier = nonEmpty(node["renamingIdentifier"])
+        entity.renamingIdentifier = renamingIdentifier(node)
         entity.versionHashModifier = nonEmpty(node["versionHashModifier"])
         for child in node.children {
             switch child.name {
@@ -168,7 +164,7 @@ struct CoreDataModelReader {
         var a = ImportedAttribute(name: name, type: type)
         a.isOptional = node.flag("optional") ?? false
         a.isIndexed = node.flag("indexed") ?? false
-        a.renamingIdentifier = nonEmpty(node["renamingIdentifier"])
+        a.renamingIdentifier = renamingIdentifier(node)
         a.versionHashModifier = nonEmpty(node["versionHashModifier"])
         for child in node.children {
             if child.name == "userInfo" { a.userInfo = readUserInfo(child) }
@@ -304,7 +300,7 @@ struct CoreDataModelReader {
         case "noaction": r.deleteRule = .noAction
         default: note(entity, name, "delete rule '\(node["deletionRule"] ?? "")' is unknown: imported as nullify")
         }
-        r.renamingIdentifier = nonEmpty(node["renamingIdentifier"])
+        r.renamingIdentifier = renamingIdentifier(node)
         r.versionHashModifier = nonEmpty(node["versionHashModifier"])
         for child in node.children {
             if child.name == "userInfo" { r.userInfo = readUserInfo(child) }
@@ -391,6 +387,11 @@ struct CoreDataModelReader {
 
     private mutating func note(_ entity: String?, _ property: String?, _ reason: String) {
         notes.append(Note(entity: entity, property: property, reason: reason))
+    }
+
+    /// Xcode writes the inspector's "Renaming ID" as `elementID`; `renamingIdentifier` (the API's name) is read too.
+    private func renamingIdentifier(_ node: XMLNode) -> String? {
+        nonEmpty(node["elementID"]) ?? nonEmpty(node["renamingIdentifier"])
     }
 
     private func nonEmpty(_ text: String?) -> String? {

@@ -46,9 +46,19 @@ enum CoreDataXML {
         return root
     }
 
+    /// The parser's error codes (libxml2's) in words.
     static func describe(_ error: Error) -> String {
-        let text = (error as NSError).localizedDescription
-        return text.isEmpty ? "XML error \((error as NSError).code)" : text
+        let code = (error as NSError).code
+        let known: [Int: String] = [
+            4: "the document is empty", 5: "extra content after the end of the document, or the document ends too early",
+            9: "invalid character", 23: "an entity reference is missing its ';'", 26: "undeclared entity (only &amp; &lt; &gt; &quot; &apos; and &#N; are defined)",
+            34: "a quoted string is not closed", 38: "'<' inside an attribute value", 39: "an attribute value must start with a quote",
+            40: "an attribute value is not closed", 41: "an attribute has no value", 42: "an attribute is given twice",
+            45: "a comment is not closed", 63: "a CDATA section is not closed", 65: "a space is required here",
+            68: "a name is required here", 73: "'>' is required here", 75: "'=' is required after an attribute name",
+            76: "the end tag does not match its start tag", 77: "an element is not closed",
+        ]
+        return known[code] ?? "XML error \(code)"
     }
 
     /// Collects elements into a tree; text content is not used by the model format.
