@@ -73,7 +73,7 @@ struct CoreDataBundle {
             byNumber[n, default: []].append(name)
         }
         for (n, list) in byNumber.sorted(by: { $0.key < $1.key }) where list.count > 1 {
-            diagnostics.append(.error("versions \(list.map { "'\($0)'" }.joined(separator: ", ")) would all be version \(n)",
+            diagnostics.append(.error("versions \(list.sorted().map { "'\($0)'" }.joined(separator: ", ")) would all be version \(n)",
                                       hint: "pass --order FILE listing the version names, oldest first (one per line)"))
         }
         if !diagnostics.isEmpty { throw DiagnosticList(diagnostics) }
