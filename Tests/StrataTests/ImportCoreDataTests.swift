@@ -173,10 +173,45 @@ import Testing
         _ = try ModelLoader.load(yaml: result.versions[0].yaml, file: "1.yaml")
     }
 
+    static let listed: [(String, [String])] = [
+        (#"<attribute name="a" optional="YES" attributeType="String"/><attribute name="a" optional="YES" attributeType="Integer 16"/>"#,
+         ["a second property named 'a' at line 3: skipped"]),
+        (#"<attribute name="d" optional="YES" attributeType="Date" defaultDateTimeInterval="1e300"/>"#,
+         ["default '1e300' is not carried (the date is outside years 1583–9999)"]),
+        (#"<attribute name="n" optional="YES" attributeType="Integer 64" minValueString="9223372036854775808"/>"#,
+         ["minimum '9223372036854775808' is not carried (not a valid int64: '9223372036854775808' is not an integer)"]),
+        (#"<attribute name="x" optional="YES" attributeType="Double" minValueString="5" maxValueString="1"/>"#,
+         ["bounds 5.0…1.0 are not carried (minimum above maximum)"]),
+        (#"<attribute name="s" optional="YES" attributeType="String" regularExpressionString="[a-"/>"#,
+         ["regular expression '[a-' is not carried (invalid pattern)"]),
+        (#"<attribute name="o" optional="YES" attributeType="ObjectID"/>"#,
+         ["attribute type 'ObjectID' is not carried (Strata has no such stored type)"]),
+        (#"<relationship name="r" optional="YES" toMany="YES" indexed="YES" deletionRule="Nullify" destinationEntity="E"/>"#,
+         ["index over a to-many relationship is not carried (a to-many has no column to index)"]),
+        (#"<relationship name="r" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Missing"/>"#,
+         ["destination entity 'Missing' is not in the model: relationship not carried"]),
+        (#"<fetchIndex name="f"><fetchIndexElement expression="length:(s)" expressionType="Integer 64" type="Binary"/></fetchIndex>"#,
+         ["fetch index 'f' indexes an expression: not carried (indexes name stored properties)"]),
+        (#"<uniquenessConstraints><uniquenessConstraint><constraint value="ghost"/></uniquenessConstraint></uniquenessConstraints>"#,
+         ["uniqueness constraint [ghost] is not carried ('ghost' is not a stored attribute of 'E')"]),
+    ]
+
+    @Test(arguments: listed) func oddInputIsListedAndTheRestLoads(_ body: String, _ reasons: [String]) throws {
+        let result = try Self.single("<entity name=\"E\">\(body)</entity>")
+        #expect(result.notCarried.map(\.reason) == reasons)
+        _ = try ModelLoader.load(yaml: result.versions[0].yaml, file: "1.yaml")
+    }
+
     @Test func defaultBreakingItsOwnRuleIsListed() throws {
         let result = try Self.single(#"<entity name="E"><attribute name="n" attributeType="Integer 32" minValueString="1" maxValueString="5" defaultValueString="0"/></entity>"#)
         #expect(result.notCarried.map(\.reason) == ["default '0' is not carried (it breaks the attribute's own rule: less than min 1)"])
         #expect(result.versions[0].yaml.contains(#"      "n": { type: int32, optional: false, min: 1, max: 5 }"#))
+    }
+
+    @Test(arguments: [0.0, -978_307_200.5, 1_714_867_200, 951_782_400, -12_212_553_600, 253_402_300_799.25, 1e9 + 0.0004, -1])
+    func datesAreWrittenAsDateTextWritesThem(_ seconds: Double) {
+        #expect(ImportYAMLWriter.iso8601(seconds) == DateText.format((seconds * 1000).rounded() / 1000))
+        #expect(DateText.parse(ImportYAMLWriter.iso8601(seconds)).map { ($0 * 1000).rounded() } == (seconds * 1000).rounded())
     }
 
     static let relationships: [(String, String)] = [

@@ -35,7 +35,7 @@ struct CoreDataModelReader {
     static let relationshipAttributes: Set<String> = [
         "name", "optional", "toMany", "ordered", "minCount", "maxCount", "deletionRule", "destinationEntity",
         "inverseName", "inverseEntity", "renamingIdentifier", "versionHashModifier", "syncable", "transient",
-        "elementID", "spotlightIndexingEnabled", "storedInTruthFile",
+        "elementID", "spotlightIndexingEnabled", "storedInTruthFile", "indexed",
     ]
     /// Core Data's attribute type names → Strata's types (Transformable is binary, see `readAttribute`).
     static let types: [String: AttributeType] = [
@@ -87,8 +87,16 @@ struct CoreDataModelReader {
         entity.versionHashModifier = nonEmpty(node["versionHashModifier"])
         for child in node.children {
             switch child.name {
-            case "attribute": if let a = readAttribute(child, entity: name) { entity.attributes.append(a) }
-            case "relationship": if let r = readRelationship(child, entity: name) { entity.relationships.append(r) }
+            case "attribute":
+                guard let a = readAttribute(child, entity: name) else { continue }
+                if entity.propertyNames().contains(a.name) {
+                    note(name, a.name, "a second property named '\(a.name)' at line \(child.line): skipped")
+                } else { entity.attributes.append(a) }
+            case "relationship":
+                guard let r = readRelationship(child, entity: name) else { continue }
+                if entity.propertyNames().contains(r.name) {
+                    note(name, r.name, "a second property named '\(r.name)' at line \(child.line): skipped")
+                } else { entity.relationships.append(r) }
             case "fetchedProperty":
                 note(name, child["name"], "fetched property is not carried (it is a stored fetch request, not data)")
             case "fetchIndex":
@@ -251,7 +259,14 @@ struct CoreDataModelReader {
                 note(entity, property, "\(what) '\(text)' is not carried (not a date: Core Data writes seconds since 2001-01-01)")
                 return nil
             }
-            return .real(seconds + Self.referenceDate)
+            // ISO 8601 literals read back exactly from 1583 (the first whole Gregorian year; before it the
+            // date parser switches to the Julian calendar) to 9999: other dates are listed, not carried.
+            let value = seconds + Self.referenceDate
+            guard value >= -12_212_553_600, value < 253_402_300_800 else {
+                note(entity, property, "\(what) '\(text)' is not carried (the date is outside years 1583–9999)")
+                return nil
+            }
+            return .real(value)
         }
         if type.isInteger, Int64(trimmed) == nil, let d = Double(trimmed), d == d.rounded(), abs(d) < 9e18 {
             return try? type.value(fromText: String(Int64(d)))
@@ -300,6 +315,9 @@ struct CoreDataModelReader {
         case "noaction": r.deleteRule = .noAction
         default: note(entity, name, "delete rule '\(node["deletionRule"] ?? "")' is unknown: imported as nullify")
         }
+        if node.flag("indexed") == true && r.isToMany {
+            note(entity, name, "index over a to-many relationship is not carried (a to-many has no column to index)")
+        }   // a to-one's column is always indexed (its foreign-key index)
         r.renamingIdentifier = renamingIdentifier(node)
         r.versionHashModifier = nonEmpty(node["versionHashModifier"])
         for child in node.children {
