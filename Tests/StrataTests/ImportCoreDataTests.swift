@@ -248,6 +248,40 @@ import Testing
         #expect(model.warnings.map(\.message) == ["relationship 'Order.from' has no inverse"])
     }
 
+    @Test func caseClashesGetTheirOwnColumnAndTable() throws {
+        let result = try Self.single("""
+            <entity name="Group"><attribute name="URL" optional="YES" attributeType="URI"/><attribute name="url" optional="YES" attributeType="String"/>
+              <relationship name="Url" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="GROUP"/></entity>
+            <entity name="GROUP"><attribute name="x" optional="YES" attributeType="String"/></entity>
+            """)
+        let text = result.versions[0].yaml
+        #expect(text.contains("      url: { type: string, column: url_2 }\n"))
+        #expect(text.contains("      Url: { destination: GROUP, column: Url_3 }\n"))
+        #expect(text.contains("  GROUP:\n    table: GROUP_2\n"))
+        let model = try ModelLoader.load(yaml: text, file: "1.yaml")
+        #expect(model.entity("Group")?.attribute("url")?.column == "url_2")
+    }
+
+    @Test func selfInversesOrderedManyToManyAndHierarchiesLoad() throws {
+        let result = try Self.single("""
+            <entity name="Person"><attribute name="name" optional="YES" attributeType="String"/>
+              <relationship name="friends" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Person" inverseName="friends" inverseEntity="Person"/>
+              <relationship name="spouse" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Person" inverseName="spouse" inverseEntity="Person"/>
+              <relationship name="pets" optional="YES" toMany="YES" ordered="YES" deletionRule="Cascade" destinationEntity="Animal" inverseName="owner" inverseEntity="Animal"/>
+              <relationship name="tags" optional="YES" toMany="YES" ordered="YES" deletionRule="Nullify" destinationEntity="Tag" inverseName="people" inverseEntity="Tag"/></entity>
+            <entity name="Tag"><relationship name="people" optional="YES" toMany="YES" ordered="YES" deletionRule="Nullify" destinationEntity="Person" inverseName="tags" inverseEntity="Person"/></entity>
+            <entity name="Animal" isAbstract="YES"><attribute name="name" optional="YES" attributeType="String"/>
+              <relationship name="owner" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Person" inverseName="pets" inverseEntity="Person"/></entity>
+            <entity name="Dog" parentEntity="Animal"><attribute name="Name" optional="YES" attributeType="String"/><attribute name="size" optional="YES" attributeType="Integer 16"/></entity>
+            <entity name="Cat" parentEntity="Animal"><attribute name="size" optional="YES" attributeType="String"/></entity>
+            <entity name="Kitten" parentEntity="Cat"/>
+            """)
+        #expect(result.notCarried.isEmpty)
+        let model = try ModelLoader.load(yaml: result.versions[0].yaml, file: "1.yaml")
+        #expect(model.warnings.isEmpty)
+        #expect(model.entity("Kitten")?.parent == "Cat" && model.entity("Animal")?.isAbstract == true)
+    }
+
     @Test func abstractEntityWithoutSubEntitiesIsImportedConcrete() throws {
         let result = try Self.single(#"<entity name="Base" isAbstract="YES"><attribute name="x" optional="YES" attributeType="String"/></entity>"#)
         #expect(!result.versions[0].yaml.contains("abstract"))

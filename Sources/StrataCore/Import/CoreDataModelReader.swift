@@ -69,7 +69,34 @@ struct CoreDataModelReader {
             }
         }
         resolveConstraints(&model)
+        separateCaseClashes(&model)
         return model
+    }
+
+    /// Core Data names are case-sensitive, SQLite's are not: a property whose column would equal another's
+    /// ignoring case (`URL` and `url`) gets `column: url_2`; a root entity whose table would, `table: Name_2`.
+    private func separateCaseClashes(_ model: inout ImportedModel) {
+        func free(_ base: String, _ taken: inout Set<String>) -> String {
+            var n = 2
+            while taken.contains("\(base)_\(n)".lowercased()) { n += 1 }
+            taken.insert("\(base)_\(n)".lowercased())
+            return "\(base)_\(n)"
+        }
+        var tables = Set(model.entities.filter { $0.parent == nil }.map { $0.name.lowercased() })
+        var seenTables: Set<String> = []
+        for i in model.entities.indices {
+            var e = model.entities[i]
+            if e.parent == nil, !seenTables.insert(e.name.lowercased()).inserted { e.table = free(e.name, &tables) }
+            var taken = Set(e.attributes.map { $0.name.lowercased() } + e.relationships.filter { !$0.isToMany }.map { $0.name.lowercased() })
+            var seen: Set<String> = []
+            for j in e.attributes.indices where !seen.insert(e.attributes[j].name.lowercased()).inserted {
+                e.attributes[j].column = free(e.attributes[j].name, &taken)
+            }
+            for j in e.relationships.indices where !e.relationships[j].isToMany && !seen.insert(e.relationships[j].name.lowercased()).inserted {
+                e.relationships[j].column = free(e.relationships[j].name, &taken)
+            }
+            model.entities[i] = e
+        }
     }
 
     // MARK: - Entities

@@ -15,6 +15,7 @@ enum ImportYAMLWriter {
             if e.isAbstract { lines.append("abstract: true") }
             if let r = e.renamedFrom { lines.append("renamedFrom: \(scalar(r))") }
             if let v = e.versionHashModifier { lines.append("versionHashModifier: \(quoted(v))") }
+            if let t = e.table { lines.append("table: \(scalar(t))") }
             if lines.isEmpty && e.attributes.isEmpty && e.relationships.isEmpty && e.uniqueness.isEmpty
                 && e.indexes.isEmpty && e.userInfo.isEmpty {
                 out += " {}\n"
@@ -47,6 +48,7 @@ enum ImportYAMLWriter {
         if let v = a.maxLength { f.append(("maxLength", String(v))) }
         if let p = a.pattern { f.append(("pattern", quoted(p))) }
         if a.isIndexed { f.append(("indexed", "true")) }
+        if let c = a.column { f.append(("column", scalar(c))) }
         if let r = a.renamedFrom { f.append(("renamedFrom", scalar(r))) }
         if let v = a.versionHashModifier { f.append(("versionHashModifier", quoted(v))) }
         if !a.userInfo.isEmpty { f.append(("userInfo", userInfo(a.userInfo))) }
@@ -62,6 +64,7 @@ enum ImportYAMLWriter {
         if let v = r.minCount { f.append(("minCount", String(v))) }
         if let v = r.maxCount { f.append(("maxCount", String(v))) }
         if r.deleteRule != .nullify { f.append(("deleteRule", r.deleteRule.rawValue)) }
+        if let c = r.column { f.append(("column", scalar(c))) }
         if let n = r.renamedFrom { f.append(("renamedFrom", scalar(n))) }
         if let v = r.versionHashModifier { f.append(("versionHashModifier", quoted(v))) }
         if !r.userInfo.isEmpty { f.append(("userInfo", userInfo(r.userInfo))) }

@@ -11,6 +11,8 @@ struct ImportedEntity: Sendable {
     var renamingIdentifier: String?
     var renamedFrom: String?
     var versionHashModifier: String?
+    /// Set only when the name clashes with another table ignoring case (SQLite's rule).
+    var table: String?
     var attributes: [ImportedAttribute] = []
     var relationships: [ImportedRelationship] = []
     var uniqueness: [[String]] = []
@@ -32,6 +34,8 @@ struct ImportedAttribute: Sendable {
     var maxLength: Int?
     var pattern: String?
     var isIndexed = false
+    /// Set only when the name clashes with another column of the entity ignoring case.
+    var column: String?
     var renamingIdentifier: String?
     var renamedFrom: String?
     var versionHashModifier: String?
@@ -50,6 +54,7 @@ struct ImportedRelationship: Sendable {
     var minCount: Int?
     var maxCount: Int?
     var deleteRule: DeleteRule = .nullify
+    var column: String?
     var renamingIdentifier: String?
     var renamedFrom: String?
     var versionHashModifier: String?
