@@ -102,7 +102,7 @@ struct ImportCoreDataCommand: AsyncParsableCommand {
         let listed = result.notCarried.filter { item in !result.skipped.contains(item) }
         if !listed.isEmpty {
             Output.line("not carried (\(listed.count)):")
-            for item in listed { Output.line("  \(item.description)") }
+            for line in Self.grouped(listed) { Output.line("  " + line) }
         }
         Output.result("lint: \(outcome.versions.count) model version(s), \(errors) error(s), \(warnings) warning(s)")
         for step in refused {
@@ -110,6 +110,37 @@ struct ImportCoreDataCommand: AsyncParsableCommand {
         }
         if errors > refused.reduce(0, { $0 + $1.count }) { Output.setExitCode(.invalidInput) }
         else if !refused.isEmpty { Output.setExitCode(.notInferable) }
+    }
+
+    /// Not-carried items, one line per (entity, property, reason) with the versions it occurs in
+    /// (`v2–v117 Recipe.summary: transient attribute …`): a transient kept for 100 versions is one line.
+    static func grouped(_ items: [NotCarried]) -> [String] {
+        var order: [String] = []
+        var groups: [String: (item: NotCarried, versions: [Int])] = [:]
+        for item in items {
+            let key = [item.version == nil ? item.versionName : "", item.entity ?? "", item.property ?? "", item.reason].joined(separator: "\u{1F}")
+            if groups[key] == nil { order.append(key); groups[key] = (item, []) }
+            if let v = item.version { groups[key]!.versions.append(v) }
+        }
+        return order.map { key in
+            let (item, versions) = groups[key]!
+            let target = [item.entity, item.property].compactMap { $0 }.joined(separator: ".")
+            let place = versions.isEmpty ? item.versionName : ranges(versions)
+            return place + (target.isEmpty ? "" : " " + target) + ": " + item.reason
+        }
+    }
+
+    /// `[2, 3, 4, 7]` → `v2–v4, v7`
+    static func ranges(_ versions: [Int]) -> String {
+        var parts: [String] = []
+        var start = versions[0], end = versions[0]
+        for v in versions.dropFirst() {
+            if v == end + 1 { end = v; continue }
+            parts.append(start == end ? "v\(start)" : "v\(start)–v\(end)")
+            start = v; end = v
+        }
+        parts.append(start == end ? "v\(start)" : "v\(start)–v\(end)")
+        return parts.joined(separator: ", ")
     }
 
     /// The steps whose lint errors are inference refusals (located in the destination version's file).

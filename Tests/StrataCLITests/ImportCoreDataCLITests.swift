@@ -31,6 +31,12 @@ import Testing
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(imported.stdout.contains("3 version(s), 3 file(s) written to models, 0 kept"))
         #expect(imported.stdout.contains("lint: 3 model version(s), 0 error(s), 0 warning(s)"))
+        #expect(imported.stdout.contains("""
+            not carried (3):
+              Recipes2to3.xcmappingmodel: mapping models are not converted yet: write the mapping for this step by hand
+              v2–v3 Recipe.summary: transient attribute is not carried (it is never stored)
+
+            """))
         #expect(Self.read(dir + "/models/2.yaml")?.contains("    renamedFrom: Dish\n") == true)
 
         let created = try CLI.run(["migrate", "--create", "--to", "1", "--store", "s.sqlite"], in: dir)
