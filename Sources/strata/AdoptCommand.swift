@@ -13,6 +13,8 @@ struct AdoptCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The model version the database's schema already has.")
     var version: Int
 
+    @OptionGroup var locking: LockOptions
+
     struct Document: Encodable { var store: String; var version: Int; var storeUUID: String }
 
     func run() async throws {
@@ -23,10 +25,9 @@ struct AdoptCommand: AsyncParsableCommand {
         }
         let hooks = try HookSet.load(directory: global.migrations, models: models, variables: global.variableValues)
         let path = try global.storePath()
-        try Preflight.checkFile(atPath: path, forWriting: true)
-        let lock = try StoreLock.acquire(storePath: path, timeout: 60)
+        let (store, lock) = try global.openLocked(lockTimeout: locking.lockTimeout)
         defer { lock.release() }
-        let metadata = try StoreAdoption.adopt(try Store.open(path: path), model: model, hooks: hooks)
+        let metadata = try StoreAdoption.adopt(store, model: model, hooks: hooks)
         Output.json(Document(store: path, version: version, storeUUID: metadata.storeUUID))
         Output.line("adopted \(path) at version \(version) (store \(metadata.storeUUID))")
     }
@@ -40,16 +41,16 @@ struct RepairCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
+    @OptionGroup var locking: LockOptions
+
     struct Document: Encodable { var repaired: [HookState.EditedHook] }
 
     func run() async throws {
         let models = try global.loadModels()
         let hooks = try HookSet.load(directory: global.migrations, models: models, variables: global.variableValues)
-        let path = try global.storePath()
-        try Preflight.checkFile(atPath: path, forWriting: true)
-        let lock = try StoreLock.acquire(storePath: path, timeout: 60)
+        let (store, lock) = try global.openLocked(lockTimeout: locking.lockTimeout)
         defer { lock.release() }
-        let repaired = try HookState.repair(try Store.open(path: path), hooks: hooks)
+        let repaired = try HookState.repair(store, hooks: hooks)
         Output.json(Document(repaired: repaired))
         if repaired.isEmpty { Output.line("no edited hooks") }
         for hook in repaired { Output.line("re-recorded \(hook.id): \(hook.recordedChecksum.prefix(12))… → \(hook.fileChecksum.prefix(12))…") }

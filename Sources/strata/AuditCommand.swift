@@ -24,14 +24,14 @@ struct AuditCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Write the report to this file.", valueName: "file"))
     var report: String?
 
-    @Option(name: .long, help: "Sample objects kept per rule (counts are always exact).")
+    @Option(name: .long, parsing: .unconditional, help: "Sample objects kept per rule (counts are always exact).")
     var maxSamples: Int = 20
 
     @Option(name: .long, help: ArgumentHelp("Codes that count as failures, comma-separated (e.g. 1570,1610), or 'all'.", valueName: "codes"))
     var failOn: String = "all"
 
     mutating func validate() throws {
-        guard maxSamples >= 0 else { throw ValidationError("--max-samples must be 0 or more") }
+        try OptionCheck.maxSamples(maxSamples)
         _ = try failingCodes()
     }
 
@@ -51,6 +51,7 @@ struct AuditCommand: AsyncParsableCommand {
 
     func run() async throws {
         let path = try global.storePath()
+        try global.checkOutputs([("--report", report)], storePath: path)
         let store = try Store.open(path: path, readOnly: true)
         let metadata = try store.metadata()
         let model = try storeModel(metadata, path: path)

@@ -19,9 +19,12 @@ struct BatchCommand: AsyncParsableCommand {
         @Option(name: .long, help: "Write the change set as JSON to FILE.") var changesOut: String?
         @Option(name: .long, help: "Audit before commit: touched (the changed rows), full, or none.") var audit: AuditMode = .touched
         @Option(name: .long, help: "On violations: rollback (exit 3) or warn (commit, report).") var onViolation: ViolationPolicy = .rollback
-        @Option(name: .long, help: "Samples per violated rule.") var maxSamples: Int = 20
+        @Option(name: .long, parsing: .unconditional, help: "Samples per violated rule.") var maxSamples: Int = 20
         @Option(name: .long, help: "Pin $NOW (ISO 8601).") var now: String?
         @Flag(name: .long, help: "Only these objects, not sub-entities'.") var excludeSubentities = false
+        @OptionGroup var locking: LockOptions
+
+        func validate() throws { try OptionCheck.maxSamples(maxSamples) }
 
         func context(_ global: GlobalOptions) throws -> PredicateContext {
             var seconds = Date().timeIntervalSince1970
@@ -79,8 +82,13 @@ struct BatchCommand: AsyncParsableCommand {
     /// Opens the store, runs a request through it and reports the result (or the rolled-back batch's audit).
     static func run(_ global: GlobalOptions, _ common: Common,
                     _ body: (Store, PredicateContext) async throws -> BatchResult) async throws {
-        let store = try open(global)
-        let result = try await execute { try await body(store, try common.context(global)) }
+        try global.checkOutputs([("--changes-out", common.changesOut)], storePath: try global.storePath())
+        let context = try common.context(global)
+        // The store lock, as for `migrate`: a batch never interleaves with a migration (SPEC §8).
+        let (store, lock) = try global.openLocked(lockTimeout: common.locking.lockTimeout)
+        defer { lock.release() }
+        _ = try store.metadata()
+        let result = try await execute { try await body(store, context) }
         try report(result, common: common)
     }
 
@@ -94,12 +102,6 @@ struct BatchCommand: AsyncParsableCommand {
             if let audit = error.result.audit { Output.note(Report(title: "Strata batch audit", audit: audit).render(as: .text).trimmingCharacters(in: .newlines)) }
             throw error
         }
-    }
-
-    static func open(_ global: GlobalOptions) throws -> Store {
-        let store = try Store.open(path: try global.storePath())
-        _ = try store.metadata()
-        return store
     }
 
     struct Update: AsyncParsableCommand {

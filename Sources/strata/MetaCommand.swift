@@ -30,13 +30,15 @@ struct MetaCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The key (not starting with 'strata.').") var key: String
         @Argument(help: "The value.") var value: String
+        @OptionGroup var locking: LockOptions
 
         struct Document: Encodable { var key: String; var value: String }
 
         func run() async throws {
-            let store = try Store.open(path: try global.storePath())
+            let (store, lock) = try global.openLocked(lockTimeout: locking.lockTimeout)
+            defer { lock.release() }
             _ = try store.metadata()
-            try store.wrap { try store.queue.write { try StoreMetadata.setUserValue($0, key: key, value: value) } }
+            try store.writeStep { try StoreMetadata.setUserValue($0, key: key, value: value) }
             Output.json(Document(key: key, value: value))
             Output.line("\(key) = \(value)")
         }

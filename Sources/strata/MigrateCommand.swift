@@ -33,7 +33,7 @@ struct MigrateCommand: AsyncParsableCommand {
     @Option(name: .long, help: "What the audit after each hook checks: touched, full or none.")
     var audit: AuditMode = .touched
 
-    @Option(name: .long, help: ArgumentHelp("Seconds to wait for another run's lock.", valueName: "S"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Seconds to wait for another run's lock.", valueName: "S"))
     var lockTimeout: Double = 60
 
     @Option(name: .long, help: ArgumentHelp("Write the change set (object IDs per entity) as JSON.", valueName: "FILE"))
@@ -51,7 +51,7 @@ struct MigrateCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Write the report (plan, hooks, audits) to FILE.", valueName: "FILE"))
     var report: String?
 
-    @Option(name: .long, help: "Samples per violated rule in audits.")
+    @Option(name: .long, parsing: .unconditional, help: "Samples per violated rule in audits.")
     var maxSamples: Int = 20
 
     @Flag(name: .long, help: "Skip the PRAGMA quick_check preflight (it reads the whole store; steps like ADD COLUMN are O(1) without it).")
@@ -59,14 +59,15 @@ struct MigrateCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let now, DateText.parse(now) == nil { throw ValidationError("--now expects an ISO 8601 date, got '\(now)'") }
-        if lockTimeout < 0 { throw ValidationError("--lock-timeout must be at least 0") }
-        if maxSamples < 0 { throw ValidationError("--max-samples must be at least 0") }
+        try OptionCheck.lockTimeout(lockTimeout)
+        try OptionCheck.maxSamples(maxSamples)
     }
 
     func run() async throws {
+        let path = try global.storePath()
+        try global.checkOutputs([("--report", report), ("--changes-out", changesOut), ("--backup", backup)], storePath: path)
         let models = try global.loadModels()
         let hooks = try HookSet.load(directory: global.migrations, models: models, variables: global.variableValues)
-        let path = try global.storePath()
         var options = MigrationRun.Options(now: now.flatMap(DateText.parse) ?? Date().timeIntervalSince1970)
         options.target = to
         options.create = create

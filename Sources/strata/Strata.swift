@@ -27,6 +27,7 @@ struct StrataCommand: AsyncParsableCommand {
 @main
 enum StrataMain {
     static func main() async {
+        SignalCleanup.install()   // SIGINT/SIGTERM remove a dry run's snapshot and temporary files, then exit 130/143
         do {
             var command = try StrataCommand.parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {

@@ -38,8 +38,14 @@ enum CLI {
         process.standardOutput = out
         process.standardError = err
         try process.run()
+        // Both pipes are drained at once: reading one to its end first would deadlock as soon as the
+        // child fills the other's buffer (64 KB on Linux).
+        let errBox = DataBox()
+        let errReader = Thread { errBox.data = err.fileHandleForReading.readDataToEndOfFile(); errBox.done.signal() }
+        errReader.start()
         let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        errBox.done.wait()
+        let errData = errBox.data
         process.waitUntilExit()
         return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                       stderr: String(decoding: errData, as: UTF8.self))
@@ -53,6 +59,12 @@ enum CLI {
             try FileManager.default.copyItem(atPath: packageRoot + "/" + folder, toPath: dir + "/" + folder)
         }
         return dir
+    }
+
+    /// stderr's bytes, filled by the reader thread and published by `done`.
+    private final class DataBox: @unchecked Sendable {
+        var data = Data()
+        let done = DispatchSemaphore(value: 0)
     }
 
     static func json(_ text: String) throws -> [String: Any] {

@@ -50,8 +50,13 @@ import Testing
         #expect(missing?.pipelineExit == .runtimeFailure)
         #expect(missing?.pipelineMessage.contains("the directory '/nonexistent-strata-dir' does not exist; the store was not changed") == true)
 
-        let itself = #expect(throws: PipelineError.self) { try Backup.checkDestination(path, force: true, storePath: path) }
-        #expect(itself?.pipelineMessage.contains("it is the store itself") == true)
+        // The store, its journals and its lock file are refused as input errors (exit 2), even with force.
+        for (target, what) in [(path, "the store"), (path + "-journal", "the store's -journal file"),
+                               (path + "-strata.lock", "the store's lock file")] {
+            let itself = #expect(throws: StorePathError.self) { try Backup.checkDestination(target, force: true, storePath: path) }
+            #expect(itself?.exitCode == .invalidInput)
+            #expect(itself?.description == "error: --backup '\(target)' is \(what); Strata never writes over it\nhint: choose another --backup path")
+        }
 
         let directory = TestStore.directory()
         chmod(directory, 0o555)

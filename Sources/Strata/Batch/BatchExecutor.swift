@@ -96,6 +96,7 @@ public enum BatchExecutor {
 
     static func classify(_ error: DatabaseError, sql: String) -> BatchError {
         let message = error.message ?? "\(error)"
+        if error.resultCode == .SQLITE_FULL { return .outOfSpace(message: message) }
         if error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             return .violation(code: 1551, message: "the batch would break a uniqueness constraint: \(message)")
         }

@@ -44,16 +44,32 @@ extension Store {
 
     private func run(model: Model?, context: PredicateContext?, audit: AuditMode, onViolation: ViolationPolicy, maxSamples: Int,
                      _ body: @escaping @Sendable (Database, Model, StoreMetadata, PredicateContext, Bool) throws -> BatchResult) async throws -> BatchResult {
-        let (model, metadata) = try batchModel(model)
         let context = context ?? PredicateContext(now: Date().timeIntervalSince1970)
         let wantsIDs = changeObservers.wantsObjectIDs
-        let result = try await queue.write { db in
-            if audit == .touched { try Auditor.prepareTouched(db) }
-            var result = try body(db, model, metadata, context, wantsIDs)
-            result.audit = try Auditor.afterBatch(in: db, mode: audit, model: model, layout: metadata.layout,
-                                                  storeUUID: metadata.storeUUID, context: context, maxSamples: maxSamples)
-            if onViolation == .rollback, (result.audit?.totalViolations ?? 0) > 0 { throw BatchViolationError(result: result) }
-            return result
+        let path = self.path
+        let given = model
+        let result: BatchResult
+        do {
+            // BEGIN IMMEDIATE, then the metadata and layout: a migration that committed before this
+            // transaction began is seen, and none can commit while it runs.
+            result = try await queue.writeWithoutTransaction { db in
+                var outcome: BatchResult?
+                try db.inTransaction(.immediate) {
+                    let (model, metadata) = try Self.batchModel(given, db: db, path: path)
+                    if audit == .touched { try Auditor.prepareTouched(db) }
+                    var result = try body(db, model, metadata, context, wantsIDs)
+                    result.audit = try Auditor.afterBatch(in: db, mode: audit, model: model, layout: metadata.layout,
+                                                          storeUUID: metadata.storeUUID, context: context, maxSamples: maxSamples)
+                    if onViolation == .rollback, (result.audit?.totalViolations ?? 0) > 0 { throw BatchViolationError(result: result) }
+                    outcome = result
+                    return .commit
+                }
+                return outcome!
+            }
+        } catch let error as DatabaseError {
+            throw PipelineError.mapWriteError(error, path: path)
+        } catch let error as BatchError {
+            throw PipelineError.mapWriteError(error, path: path)
         }
         changeObservers.publish(result.changes)
         return result
@@ -77,8 +93,9 @@ extension Store {
         changeObservers.remove(token)
     }
 
-    func batchModel(_ model: Model?) throws -> (Model, StoreMetadata) {
-        let metadata = try metadata()
+    /// The store's metadata and model (`model` when given, else the recorded copy), read on `db`.
+    static func batchModel(_ model: Model?, db: Database, path: String) throws -> (Model, StoreMetadata) {
+        guard let metadata = try StoreMetadata.read(db) else { throw StoreError.notAdopted(path: path) }
         if let model { return (model, metadata) }
         do {
             return (try ModelLoader.load(yaml: metadata.modelYAML, file: "\(path) (recorded model)"), metadata)

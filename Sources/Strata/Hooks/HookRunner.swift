@@ -35,10 +35,16 @@ public enum HookRunner {
         }
     }
 
-    /// Runs one hook and records its marker.
+    /// Runs one hook and records its marker, unless the marker is there already.
+    ///
+    /// The marker is read inside the caller's transaction (a `BEGIN IMMEDIATE` one holds the write lock),
+    /// so a hook another run applied meanwhile, through another path to the same store, is not applied
+    /// again (SPEC §9).
+    /// - Returns: nil when the hook was already recorded (applied or not needed).
     /// - Throws: `HookViolationError` (policy rollback), `BatchError` (deny, uniqueness, invalid), SQLite errors.
     public static func run(_ hook: Hook, in db: Database, model: Model, layout: StoreLayout, storeUUID: String,
-                           options: Options, late: Bool = false) throws -> (result: HookRunResult, changes: ChangeSet) {
+                           options: Options, late: Bool = false) throws -> (result: HookRunResult, changes: ChangeSet)? {
+        if try isRecorded(hook.id, in: db) { return nil }
         var context = options.context
         context.variables = hook.variables.merging(options.context.variables) { _, cli in cli }
         let record = options.audit == .touched
@@ -83,4 +89,9 @@ public enum HookRunner {
     }
 
     struct StepSummary: Codable { var kind: String; var entity: String; var count: Int }
+
+    /// Whether `strata_hooks` has a record for the hook (applied or not needed).
+    static func isRecorded(_ id: String, in db: Database) throws -> Bool {
+        try Bool.fetchOne(db, sql: #"SELECT EXISTS (SELECT 1 FROM "strata_hooks" WHERE "id" = ?)"#, arguments: [id]) ?? false
+    }
 }

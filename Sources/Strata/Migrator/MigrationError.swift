@@ -33,6 +33,12 @@ public enum MigrationError: StrataError, Sendable {
     case drift(DriftReport)
     /// Foreign keys could not be turned off for a rebuild (exit 1).
     case foreignKeysStillOn
+    /// Foreign keys could not be turned back on after a rebuild (exit 1); the step had committed, the
+    /// connection is not used again.
+    case foreignKeysNotRestored(detail: String)
+    /// Another run moved the store to a version this run did not plan for while it waited (exit 1);
+    /// nothing was written by this step.
+    case storeChanged(expected: Int, found: Int)
 
     public struct ForeignKeyViolation: Hashable, Sendable, Codable {
         public var table: String
@@ -45,7 +51,7 @@ public enum MigrationError: StrataError, Sendable {
         case .targetBelowCurrent, .unknownVersion: return .invalidInput
         case .violations, .foreignKeyViolations: return .validationViolations
         case .drift: return .drift
-        case .foreignKeysStillOn: return .runtimeFailure
+        case .foreignKeysStillOn, .foreignKeysNotRestored, .storeChanged: return .runtimeFailure
         }
     }
 
@@ -86,6 +92,12 @@ public enum MigrationError: StrataError, Sendable {
             return report.diagnostics
         case .foreignKeysStillOn:
             return [.error("foreign keys could not be turned off for a table rebuild", hint: "is another transaction open on this connection?")]
+        case .foreignKeysNotRestored(let detail):
+            return [.error("foreign keys could not be turned back on after a table rebuild (\(detail)); the step was committed and the run stopped",
+                           hint: "rerun `strata migrate`: it continues from the recorded version")]
+        case let .storeChanged(expected, found):
+            return [.error("the store moved from version \(expected) to \(found) while this run was planning (another run migrated it); nothing was written by this step",
+                           hint: "rerun `strata migrate`: it continues from the recorded version")]
         }
     }
 

@@ -80,12 +80,46 @@ public enum MigrationRun {
         } else {
             lock = try StoreLock.acquire(storePath: storePath, timeout: options.lockTimeout, onWait: options.onLockWait)
             report.waitedForLock = lock!.waited
-            store = try Store.open(path: storePath)
+            TemporaryFiles.removeLeftovers(next: storePath, kind: "create")   // a creation killed after its link(2)
+            // SQLite's busy timeout follows --lock-timeout: a run through another lock file (a hard link)
+            // or an application's write transaction is waited for like the lock.
+            store = try Store.open(path: storePath, busyTimeout: options.lockTimeout)
         }
         defer {
             lock?.release()
             snapshot?.remove()
         }
+        guard let snapshot else {
+            return try run(on: store, storePath: storePath, models: models, hooks: hooks, target: target, options: options, report: report)
+        }
+        do {
+            return try run(on: store, storePath: storePath, models: models, hooks: hooks, target: target, options: options, report: report)
+        } catch var error as MigrationRunError {
+            error.underlying = naming(storePath, for: snapshot.path, in: error.underlying)
+            throw error
+        } catch let error as StrataError {
+            throw naming(storePath, for: snapshot.path, in: error)
+        }
+    }
+
+    /// A dry run's errors about its private snapshot, naming the store the user gave instead.
+    static func naming(_ storePath: String, for snapshotPath: String, in error: StrataError) -> StrataError {
+        switch error {
+        case StoreError.notAdopted(let path) where path == snapshotPath: return StoreError.notAdopted(path: storePath)
+        case StoreError.corrupt(let path, let detail) where path == snapshotPath: return StoreError.corrupt(path: storePath, detail: detail)
+        case StoreError.notADatabase(let path) where path == snapshotPath: return StoreError.notADatabase(path: storePath)
+        case StoreError.missing(let path) where path == snapshotPath: return StoreError.missing(path: storePath)
+        case PipelineError.diskFull(let path, let detail) where path == snapshotPath:
+            return StoreError.other("out of space in the dry run's snapshot of '\(storePath)' (\(detail)); the store was not touched")
+        default: return error
+        }
+    }
+
+    /// The run on an open store (the store under its lock, or a dry run's snapshot).
+    static func run(on store: Store, storePath: String, models: ModelHistory, hooks: HookSet, target: Int, options: Options,
+                    report: MigrationRunReport, attempt: Int = 0) throws -> MigrationRunReport {
+        let initial = report
+        var report = report
         let metadata = try store.metadata()
         report.storeUUID = metadata.storeUUID
         report.fromVersion = metadata.version
@@ -95,11 +129,7 @@ public enum MigrationRun {
             throw Diagnostic.error("--to \(target) is below the store's version \(metadata.version)",
                                    hint: "Strata migrates forward only; restore a backup to go back")
         }
-        do {
-            if options.checkIntegrity { try Preflight.checkIntegrity(store) }
-        } catch StoreError.corrupt(_, let detail) {
-            throw StoreError.corrupt(path: storePath, detail: detail)   // name the store, not a dry run's snapshot
-        }
+        if options.checkIntegrity { try Preflight.checkIntegrity(store) }
 
         // Hooks: edited ones are drift; late ones are refused unless asked for.
         let state = try store.wrap { try store.queue.read { try HookState.read($0, metadata: metadata, hooks: hooks) } }
@@ -107,7 +137,12 @@ public enum MigrationRun {
         if !state.edited.isEmpty { throw MigrationError.drift(DriftReport(storeVersion: metadata.version, items: state.driftItems)) }
         if !state.late.isEmpty && !options.runLateHooks { throw LateHooksError(ids: state.late, version: metadata.version) }
 
-        let (_, steps) = try Migrator.plan(store, history: models, to: target)
+        let (planned, steps) = try Migrator.plan(store, history: models, to: target)
+        if planned.version != metadata.version && attempt < 5 {
+            // Another run (through another path or lock file) committed a step while we read: start over.
+            return try run(on: store, storePath: storePath, models: models, hooks: hooks, target: target, options: options,
+                           report: initial, attempt: attempt + 1)
+        }
         let lateHooks = options.runLateHooks ? hooks.hooks.filter { state.late.contains($0.id) } : []
         if steps.isEmpty && lateHooks.isEmpty {
             report.nothingToDo = true
@@ -129,6 +164,11 @@ public enum MigrationRun {
             throw MigrationRunError(underlying: error, report: report)
         }
         report.toVersion = try store.metadata().version
+        if report.steps.isEmpty && report.hooks.isEmpty {
+            // Another run (through another path or lock file) did all of it first: this one did nothing.
+            report.fromVersion = report.toVersion
+            report.nothingToDo = true
+        }
         return report
     }
 
@@ -161,17 +201,21 @@ public enum MigrationRun {
         for hook in late {
             let problems = HookChecker.check(hook, against: model, variables: options.context.variables)
             if !problems.isEmpty { throw DiagnosticList(problems) }
-            let (result, changes) = try store.wrap {
+            let outcome = try store.wrapMigration {
                 try store.queue.inDatabase { db in
-                    var outcome: (HookRunResult, ChangeSet)!
+                    var outcome: (HookRunResult, ChangeSet)?
                     try db.inTransaction(.immediate) {
+                        // Under the write lock: the store must still be at the version the hook was checked against.
+                        let current = try StoreMetadata.read(db)?.version ?? metadata.version
+                        if current != metadata.version { throw MigrationError.storeChanged(expected: metadata.version, found: current) }
                         outcome = try HookRunner.run(hook, in: db, model: model, layout: metadata.layout,
                                                      storeUUID: metadata.storeUUID, options: options, late: true)
-                        return .commit
+                        return outcome == nil ? .rollback : .commit
                     }
-                    return outcome!
+                    return outcome
                 }
             }
+            guard let (result, changes) = outcome else { continue }   // another run applied it meanwhile
             report.hooks.append(result)
             report.changes.merge(changes)
         }
@@ -182,18 +226,20 @@ public enum MigrationRun {
                          options: HookRunner.Options, report: inout MigrationRunReport) throws {
         guard !steps.isEmpty else { return }
         let collector = RunCollector()
-        // Counts a step's data-losing changes and rebuilt rows on the store as it is before the step.
-        let first = try store.wrap { try store.queue.read { try StepReport.make(steps[0], db: $0) } }
-        collector.stepReports.append(first)
         var migrationOptions = MigrationOptions(target: steps.last!.toVersion)
         migrationOptions.progressSink = options.progressSink
         let storeUUID = metadata.storeUUID
+        // Counts a step's data-losing changes and rebuilt rows on the store as it is before the step, inside
+        // the step's transaction once it is known to be due (a step another run applied gets no report).
+        migrationOptions.beforeStep = { db, step in
+            collector.stepReports.append(try StepReport.make(step, db: db))
+        }
         migrationOptions.afterStep = { db, step in
             let model = models.model(version: step.toVersion)!
             for hook in hooks.hooks(after: step.toVersion) {
                 do {
-                    let (result, changes) = try HookRunner.run(hook, in: db, model: model, layout: step.destinationLayout,
-                                                               storeUUID: storeUUID, options: options)
+                    guard let (result, changes) = try HookRunner.run(hook, in: db, model: model, layout: step.destinationLayout,
+                                                                     storeUUID: storeUUID, options: options) else { continue }
                     collector.append(result, changes)
                 } catch let error as HookViolationError {
                     // The whole step rolls back: the hooks that ran before this one in it are undone too.
@@ -202,13 +248,10 @@ public enum MigrationRun {
                     throw error
                 }
             }
-            if let index = steps.firstIndex(of: step), index + 1 < steps.count {
-                collector.stepReports.append(try StepReport.make(steps[index + 1], db: db))
-            }
         }
         do {
             let result = try Migrator.migrate(store, history: models, options: migrationOptions)
-            for (index, run) in result.steps.enumerated() where index < collector.stepReports.count {
+            for (index, run) in result.steps.filter({ !$0.skipped }).enumerated() where index < collector.stepReports.count {
                 collector.stepReports[index].duration = run.duration
                 collector.stepReports[index].committed = true
                 collector.stepReports[index].warnings = run.warnings

@@ -7,6 +7,9 @@ public struct MigrationOptions: Sendable {
     public var target: Int?
     /// Runs inside each step's transaction after its SQL and metadata update (hooks plug in here).
     public var afterStep: (@Sendable (Database, VersionStep) throws -> Void)?
+    /// Runs inside each step's transaction before its SQL, once the step is known to be due (the store
+    /// is still at its `fromVersion`); not called for a step another run applied meanwhile.
+    public var beforeStep: (@Sendable (Database, VersionStep) throws -> Void)?
     /// Runs after each operation of a step, inside its transaction (tests inject failures here).
     public var afterOperation: (@Sendable (MigrationOperation) throws -> Void)?
     /// Where progress of long copies goes (a terminal bar on stderr in the CLI); nil draws nothing.
@@ -24,6 +27,8 @@ public struct MigrationOptions: Sendable {
 public struct MigrationResult: Sendable {
     public struct StepRun: Sendable {
         public var step: VersionStep
+        /// Another run applied this step first (seen inside the step's transaction): this run did nothing.
+        public var skipped = false
         public var duration: TimeInterval
         /// e.g. a user view that could not be re-created.
         public var warnings: [String]
@@ -45,11 +50,17 @@ public enum Migrator {
     /// The steps that would take the store to `target`, after checking it is not in drift.
     /// - Throws: `MigrationError` (drift, versions), `MappingError` (not inferable).
     public static func plan(_ store: Store, history: ModelHistory, to target: Int? = nil) throws -> (metadata: StoreMetadata, steps: [VersionStep]) {
-        let metadata = try store.metadata()
+        // The metadata and the schema it is checked against come from one read transaction: a step that
+        // another run commits meanwhile is seen entirely or not at all (never as drift).
+        let (metadata, report) = try store.wrap {
+            try store.queue.read { db -> (StoreMetadata, DriftReport) in
+                guard let metadata = try StoreMetadata.read(db) else { throw StoreError.notAdopted(path: store.path) }
+                return (metadata, try DriftDetector.check(db, metadata: metadata, model: history.model(version: metadata.version)))
+            }
+        }
         let target = target ?? history.latest?.version ?? metadata.version
         guard history.model(version: target) != nil else { throw MigrationError.unknownVersion(target, available: history.versions) }
         guard target >= metadata.version else { throw MigrationError.targetBelowCurrent(current: metadata.version, target: target) }
-        let report = try store.wrap { try store.queue.read { try DriftDetector.check($0, metadata: metadata, model: history.model(version: metadata.version)) } }
         guard report.isEmpty else { throw MigrationError.drift(report) }
         let steps = try MappingInference.plan(models: history.models, from: metadata.version, to: target, sourceLayout: metadata.layout)
         return (metadata, steps)
@@ -71,7 +82,8 @@ public enum Migrator {
                 }
             }
             metadata = outcome.metadata
-            runs.append(.init(step: step, duration: outcome.finished.timeIntervalSince(outcome.started), warnings: outcome.warnings))
+            runs.append(.init(step: step, skipped: outcome.skipped, duration: outcome.finished.timeIntervalSince(outcome.started),
+                              warnings: outcome.warnings))
         }
         steps = []
         return MigrationResult(fromVersion: from, toVersion: metadata.version, steps: runs)
@@ -82,6 +94,12 @@ extension Store {
     /// Like `wrap`, but lets migration errors through untouched; `SQLITE_FULL` (disk full, `max_page_count`)
     /// becomes `PipelineError.diskFull`, which says the step was rolled back and asks for space.
     func wrapMigration<T>(_ body: () throws -> T) throws -> T {
-        do { return try body() } catch let error as DatabaseError { throw PipelineError.mapWriteError(error, path: path) }
+        do {
+            return try body()
+        } catch let error as DatabaseError {
+            throw PipelineError.mapWriteError(error, path: path)
+        } catch let error as BatchError {
+            throw PipelineError.mapWriteError(error, path: path)   // out of space in a hook's batch: say so
+        }
     }
 }

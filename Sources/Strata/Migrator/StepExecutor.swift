@@ -13,6 +13,8 @@ enum StepExecutor {
         var started: Date
         var finished: Date
         var warnings: [String]
+        /// Another run had applied the step already (seen inside this step's transaction): nothing was done.
+        var skipped = false
     }
 
     static func run(_ step: VersionStep, on db: Database, metadata: StoreMetadata, destination: Model,
@@ -27,44 +29,79 @@ enum StepExecutor {
             try db.execute(sql: "PRAGMA foreign_keys = OFF")
             guard try Int.fetchOne(db, sql: "PRAGMA foreign_keys") == 0 else { throw MigrationError.foreignKeysStillOn }
         }
-        defer { if foreignKeysOff { try? db.execute(sql: "PRAGMA foreign_keys = ON") } }
-        try db.inTransaction(.immediate) {
-            var saved: [UserSchemaObject] = []
-            for operation in step.operations {
-                switch operation {
-                case .execute(let statement):
-                    // A table copy (rebuild, moved links) is the long part: report SQLite's estimate of rows done.
-                    let progress = statement.sql.hasPrefix("INSERT INTO") ? options.progressSink.map {
-                        ProgressReporter(label: "v\(step.fromVersion)→v\(step.toVersion) copy", total: nil, sink: $0)
-                    } : nil
-                    try db.reportingEstimatedProgress(progress) {
-                        try db.execute(sql: statement.sql, arguments: statement.statementArguments)
-                    }
-                case .check(let check):
-                    let violation = try run(check, db: db, storeUUID: metadata.storeUUID)
-                    if let violation { throw MigrationError.violations(fromVersion: step.fromVersion, toVersion: step.toVersion, [violation]) }
-                case .saveUserObjects:
-                    saved = try UserSchemaObject.saveAndDrop(db)
-                case .restoreUserObjects:
-                    warnings += UserSchemaObject.restore(saved, db: db)
-                case .foreignKeyCheck:
-                    let rows = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check")
-                    if !rows.isEmpty {
-                        throw MigrationError.foreignKeyViolations(fromVersion: step.fromVersion, toVersion: step.toVersion, rows.map {
-                            .init(table: $0[0], rowid: $0[1], parent: $0[2])
-                        })
-                    }
+        var skippedAt: StoreMetadata?
+        do {
+            try db.inTransaction(.immediate) {
+                // Re-read the version under the write lock: a run through another path or lock file may have
+                // applied this step since we planned it, and a step must never apply twice (SPEC §9).
+                guard let current = try StoreMetadata.read(db) else { throw StoreError.other("the store lost its Strata metadata during the run") }
+                if current.version >= step.toVersion {
+                    skippedAt = current
+                    return .rollback
                 }
-                try options.afterOperation?(operation)
+                guard current.version == step.fromVersion else {
+                    throw MigrationError.storeChanged(expected: step.fromVersion, found: current.version)
+                }
+                try options.beforeStep?(db, step)
+                var saved: [UserSchemaObject] = []
+                for operation in step.operations {
+                    switch operation {
+                    case .execute(let statement):
+                        // A table copy (rebuild, moved links) is the long part: report SQLite's estimate of rows done.
+                        let progress = statement.sql.hasPrefix("INSERT INTO") ? options.progressSink.map {
+                            ProgressReporter(label: "v\(step.fromVersion)→v\(step.toVersion) copy", total: nil, sink: $0)
+                        } : nil
+                        try db.reportingEstimatedProgress(progress) {
+                            try db.execute(sql: statement.sql, arguments: statement.statementArguments)
+                        }
+                    case .check(let check):
+                        let violation = try run(check, db: db, storeUUID: metadata.storeUUID)
+                        if let violation { throw MigrationError.violations(fromVersion: step.fromVersion, toVersion: step.toVersion, [violation]) }
+                    case .saveUserObjects:
+                        saved = try UserSchemaObject.saveAndDrop(db)
+                    case .restoreUserObjects:
+                        warnings += UserSchemaObject.restore(saved, db: db)
+                    case .foreignKeyCheck:
+                        let rows = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check")
+                        if !rows.isEmpty {
+                            throw MigrationError.foreignKeyViolations(fromVersion: step.fromVersion, toVersion: step.toVersion, rows.map {
+                                .init(table: $0[0], rowid: $0[1], parent: $0[2])
+                            })
+                        }
+                    }
+                    try options.afterOperation?(operation)
+                }
+                try newMetadata.write(db)
+                let summary = step.tableActions.map { "\($0.kind.rawValue) \($0.table)" }.joined(separator: ", ")
+                try History.record(db, kind: "migrate", from: step.fromVersion, to: step.toVersion, started: started, finished: Date(),
+                                   details: summary.isEmpty ? "metadata only" : summary)
+                try options.afterStep?(db, step)
+                return .commit
             }
-            try newMetadata.write(db)
-            let summary = step.tableActions.map { "\($0.kind.rawValue) \($0.table)" }.joined(separator: ", ")
-            try History.record(db, kind: "migrate", from: step.fromVersion, to: step.toVersion, started: started, finished: Date(),
-                               details: summary.isEmpty ? "metadata only" : summary)
-            try options.afterStep?(db, step)
-            return .commit
+        } catch {
+            if foreignKeysOff { try? db.execute(sql: "PRAGMA foreign_keys = ON") }   // the error that stopped the step wins
+            throw error
+        }
+        if foreignKeysOff { try restoreForeignKeys(db) }
+        if let skippedAt {
+            return Outcome(metadata: skippedAt, started: started, finished: Date(), warnings: [], skipped: true)
         }
         return Outcome(metadata: newMetadata, started: started, finished: Date(), warnings: warnings)
+    }
+
+    /// Turns foreign keys back on after a step that turned them off, and checks that they are.
+    /// - Throws: ``MigrationError/foreignKeysNotRestored(detail:)`` (the caller stops using the connection).
+    static func restoreForeignKeys(_ db: Database) throws {
+        do {
+            try db.execute(sql: "PRAGMA foreign_keys = ON")
+            guard try Int.fetchOne(db, sql: "PRAGMA foreign_keys") == 1 else {
+                throw MigrationError.foreignKeysNotRestored(detail: "PRAGMA foreign_keys still reads 0")
+            }
+        } catch let error as MigrationError {
+            throw error
+        } catch {
+            throw MigrationError.foreignKeysNotRestored(detail: (error as? DatabaseError)?.message ?? "\(error)")
+        }
     }
 
     /// Runs a check; rows are `(_pk, entity, values…)`.

@@ -21,12 +21,12 @@ public enum Backup {
 
     /// Checks that a backup can be written to `path`, so a run fails before it starts rather than later.
     /// - Throws: ``PipelineError/backupExists(path:)`` (exit 2) when the file exists and `force` is false;
-    ///   ``PipelineError/backupFailed(path:detail:)`` (exit 1) when `path` is the store or its directory is
-    ///   missing or not writable.
+    ///   ``StorePathError/protectedOutput(option:path:what:)`` (exit 2) when `path` is the store, one of its
+    ///   `-wal`/`-shm`/`-journal` files or its lock file (even with `force`);
+    ///   ``PipelineError/backupFailed(path:detail:)`` (exit 1) when its directory is missing or not writable.
     public static func checkDestination(_ path: String, force: Bool, storePath: String) throws {
-        if resolved(path) == resolved(storePath) {
-            throw PipelineError.backupFailed(path: path, detail: "it is the store itself")
-        }
+        // The store, its journals and lock file are never a backup's destination, whatever the spelling.
+        try StorePath.checkOutput(path, option: "--backup", storePath: storePath, protectedFiles: [])
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
             if isDirectory.boolValue { throw PipelineError.backupFailed(path: path, detail: "it is a directory") }
@@ -57,32 +57,33 @@ public enum Backup {
                              progress: ProgressReporter? = nil) throws -> Result {
         try checkDestination(path, force: force, storePath: store.path)
         let started = Date()
-        let temporary = (Preflight.directoryOf(path) as NSString)
-            .appendingPathComponent(".\((path as NSString).lastPathComponent).strata-tmp-\(UUID().uuidString.lowercased())")
+        TemporaryFiles.removeLeftovers(next: path, kind: "backup")   // what killed runs left
+        let temporary = TemporaryFiles.path(next: path, kind: "backup")
+        let registered = TemporaryFiles.databaseFiles(temporary)
+        SignalCleanup.register(registered)
+        defer {
+            TemporaryFiles.removeDatabase(temporary)   // the file after link(2), or a failed copy with its journal
+            SignalCleanup.unregister(registered)
+        }
         do {
+            try TemporaryFiles.createPrivateFile(temporary)   // 0600 while it is written: no window for others
             try StoreCopy.copy(from: store.queue, to: temporary, progress: progress)
         } catch let error as DatabaseError {
-            try? FileManager.default.removeItem(atPath: temporary)
             let detail = error.resultCode == .SQLITE_FULL ? "the disk is full" : (error.message ?? "\(error.resultCode)")
             throw PipelineError.backupFailed(path: path, detail: detail)
         } catch {
-            try? FileManager.default.removeItem(atPath: temporary)
             throw PipelineError.backupFailed(path: path, detail: "\(error)")
         }
+        // No wider than the store: a backup of a 0600 store is 0600.
+        _ = chmod(temporary, TemporaryFiles.mode(of: store.path) & 0o666)
         // link(2) fails if `path` appeared meanwhile, so an existing file is never replaced without `force`.
         let moved = force ? rename(temporary, path) : link(temporary, path)
         let code = errno
-        if !force { unlink(temporary) }
         guard moved == 0 else {
-            try? FileManager.default.removeItem(atPath: temporary)
             if code == EEXIST { throw PipelineError.backupExists(path: path) }
             throw PipelineError.backupFailed(path: path, detail: String(cString: strerror(code)))
         }
         try? StoreCopy.sync(Preflight.directoryOf(path))
         return Result(path: path, bytes: HotJournal.fileSize(path), duration: Date().timeIntervalSince(started))
-    }
-
-    static func resolved(_ path: String) -> String {
-        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
     }
 }

@@ -15,10 +15,13 @@ public enum PipelineError: StrataError, Sendable {
     case diskFull(path: String, detail: String)
     /// The lock file could not be created or locked for a reason other than contention (exit 1).
     case lockFailed(lockPath: String, detail: String)
+    /// Another connection (an application, or a run through another lock file) kept SQLite's write lock
+    /// for longer than the busy timeout; nothing was written (exit 5).
+    case databaseBusy(path: String)
 
     public var exitCode: ExitStatus {
         switch self {
-        case .storeBusy: return .storeBusy
+        case .storeBusy, .databaseBusy: return .storeBusy
         case .newerThanModels: return .drift
         case .backupExists: return .invalidInput
         case .backupFailed, .diskFull, .lockFailed: return .runtimeFailure
@@ -45,6 +48,9 @@ public enum PipelineError: StrataError, Sendable {
         case let .diskFull(path, detail):
             return [.error("out of space while writing '\(path)' (\(detail)); the step was rolled back and the store is unchanged",
                            hint: "free disk space (a table rebuild needs room for a second copy of the table) and rerun")]
+        case .databaseBusy(let path):
+            return [.error("the store '\(path)' is busy: another connection holds its write lock; nothing was written",
+                           hint: "retry when the other writer is done, or raise --lock-timeout")]
         case let .lockFailed(lockPath, detail):
             return [.error("could not lock '\(lockPath)': \(detail)",
                            hint: "the lock file lives next to the store; check that its directory is writable")]
@@ -54,10 +60,17 @@ public enum PipelineError: StrataError, Sendable {
     public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
 
     /// Maps an error thrown while writing `path` to the error a person can act on:
-    /// `SQLITE_FULL` becomes ``diskFull(path:detail:)``, other SQLite errors become `StoreError`s.
+    /// `SQLITE_FULL` (from SQLite itself or from a batch statement of a hook or `strata batch`) becomes
+    /// ``diskFull(path:detail:)``, other SQLite errors become `StoreError`s; anything else passes through.
     public static func mapWriteError(_ error: Error, path: String) -> Error {
         if let db = error as? DatabaseError, db.resultCode == .SQLITE_FULL {
             return PipelineError.diskFull(path: path, detail: db.message ?? "database or disk is full")
+        }
+        if case BatchError.outOfSpace(let message) = error {
+            return PipelineError.diskFull(path: path, detail: message)
+        }
+        if let busy = error as? DatabaseError, busy.resultCode == .SQLITE_BUSY {
+            return PipelineError.databaseBusy(path: path)
         }
         return StoreError.from(error, path: path)
     }

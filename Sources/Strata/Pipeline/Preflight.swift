@@ -19,16 +19,16 @@ public enum Preflight {
     ///   - path: the store.
     ///   - forWriting: a real run (needs the file and its directory writable, for the journal or WAL);
     ///     false for a dry run, which also refuses a hot rollback journal.
-    /// - Throws: `StoreError.missingDirectory` / `.missing` / `.notADatabase` (exit 2),
-    ///   `StoreError.readOnly` / `.hotJournal` (exit 1).
+    /// - Throws: `StoreError.missingDirectory` / `.missing` / `.notADatabase`, `StorePathError.notARegularFile`
+    ///   (exit 2), `StoreError.readOnly` / `.hotJournal` (exit 1).
     public static func checkFile(atPath path: String, forWriting: Bool) throws {
         let directory = directoryOf(path)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw StoreError.missingDirectory(path: path)
         }
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw StoreError.missing(path: path) }
-        if isDirectory.boolValue { throw StoreError.notADatabase(path: path) }
+        guard FileManager.default.fileExists(atPath: path) else { throw StoreError.missing(path: path) }
+        try StorePath.checkRegularFile(path)   // a FIFO would block the first read forever
         guard access(path, R_OK) == 0 else { throw StoreError.other("cannot read '\(path)': \(String(cString: strerror(errno)))") }
         if HotJournal.fileSize(path) > 0 {
             guard let prefix = HotJournal.readPrefix(path, count: header.count), prefix == header else {

@@ -6,8 +6,9 @@ import GRDB
 /// The source is checked without SQLite first (``Preflight/checkFile(atPath:forWriting:)``: not SQLite,
 /// hot rollback journal), then opened read-only (see `StoreCopy.openSource`) and copied with the online backup API inside one read
 /// transaction. The source's main file and `-wal` stay byte-identical; only the `-shm` index may change,
-/// as for any reader. The copy lives in its own temporary directory, removed by ``remove()`` or when the
-/// snapshot is released: keep the `Snapshot` alive as long as its `store` is used.
+/// as for any reader. The copy lives in its own temporary directory (mode 0700, the copy 0600), removed by
+/// ``remove()``, when the snapshot is released, on SIGINT/SIGTERM (``SignalCleanup``), or, after a
+/// SIGKILL, by the next snapshot: keep the `Snapshot` alive as long as its `store` is used.
 /// ```swift
 /// let snapshot = try Snapshot.make(of: "app.sqlite")
 /// defer { snapshot.remove() }
@@ -21,12 +22,14 @@ public final class Snapshot: @unchecked Sendable {
     /// The copy, opened with Strata's configuration.
     public let store: Store
     private let directory: String
+    private let registered: [String]
 
-    private init(sourcePath: String, path: String, store: Store, directory: String) {
+    private init(sourcePath: String, path: String, store: Store, directory: String, registered: [String]) {
         self.sourcePath = sourcePath
         self.path = path
         self.store = store
         self.directory = directory
+        self.registered = registered
     }
 
     deinit { remove() }
@@ -43,20 +46,27 @@ public final class Snapshot: @unchecked Sendable {
                             progress: ProgressReporter? = nil) throws -> Snapshot {
         try Preflight.checkFile(atPath: storePath, forWriting: false)
         let base = parent ?? NSTemporaryDirectory()
-        let directory = (base as NSString).appendingPathComponent("strata-snapshot-" + UUID().uuidString.lowercased())
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw StoreError.other("cannot create the snapshot directory '\(directory)': \(error.localizedDescription)")
+        try? FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        // Snapshots of runs that were killed (SIGKILL, power loss) hold a full copy of a store: remove them.
+        TemporaryFiles.removeLeftovers(in: base, prefix: directoryPrefix)
+        let directory = (base as NSString).appendingPathComponent(directoryPrefix + "\(getpid())-" + UUID().uuidString.lowercased())
+        // Private: only this user can enter the directory, and the copy is readable by its owner only.
+        guard mkdir(directory, 0o700) == 0, chmod(directory, 0o700) == 0 else {
+            throw StoreError.other("cannot create the snapshot directory '\(directory)': \(String(cString: strerror(errno)))")
         }
         let copy = (directory as NSString).appendingPathComponent((storePath as NSString).lastPathComponent)
+        let registered = TemporaryFiles.databaseFiles(copy) + [directory]
+        SignalCleanup.register(registered)
         do {
+            try TemporaryFiles.createPrivateFile(copy)
             let source = try StoreCopy.openSource(path: storePath, busyTimeout: busyTimeout)
             try StoreCopy.copy(from: source, to: copy, progress: progress)
             try source.close()
-            return Snapshot(sourcePath: storePath, path: copy, store: try Store.open(path: copy), directory: directory)
+            return Snapshot(sourcePath: storePath, path: copy, store: try Store.open(path: copy), directory: directory,
+                            registered: registered)
         } catch {
             try? FileManager.default.removeItem(atPath: directory)
+            SignalCleanup.unregister(registered)
             if let db = error as? DatabaseError, db.resultCode == .SQLITE_FULL {
                 throw StoreError.other("no room for the snapshot in '\(base)': \(db.message ?? "disk full")")
             }
@@ -64,9 +74,13 @@ public final class Snapshot: @unchecked Sendable {
         }
     }
 
+    /// Snapshot directories are `strata-snapshot-<pid>-<uuid>`.
+    static let directoryPrefix = "strata-snapshot-"
+
     /// Deletes the copy (idempotent). The store object must not be used afterwards.
     public func remove() {
         try? store.queue.close()
         try? FileManager.default.removeItem(atPath: directory)
+        SignalCleanup.unregister(registered)
     }
 }

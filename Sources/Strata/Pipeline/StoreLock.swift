@@ -74,8 +74,14 @@ public final class StoreLock: @unchecked Sendable {
 
     deinit { release() }
 
-    /// The lock file of a store: `<store>-strata.lock`.
-    public static func lockPath(forStore storePath: String) -> String { storePath + "-strata.lock" }
+    /// The lock file of a store: `<store>-strata.lock`, next to the file the path resolves to, so that a
+    /// store reached through a symlink has one lock (spelled as given when the name is not a link).
+    public static func lockPath(forStore storePath: String) -> String {
+        let resolved = StorePath.resolvedLocation(storePath)
+        let directory = StorePath.realPath(StorePath.directoryOf(storePath)) ?? StorePath.directoryOf(storePath)
+        let spelled = (directory as NSString).appendingPathComponent((storePath as NSString).lastPathComponent)
+        return (spelled == resolved ? storePath : resolved) + "-strata.lock"
+    }
 
     /// Takes the store's lock, polling until `timeout` seconds have passed.
     /// - Parameters:
@@ -87,19 +93,13 @@ public final class StoreLock: @unchecked Sendable {
     /// - Returns: the held lock; release it with ``release()`` (or let it go out of scope).
     /// - Throws: ``PipelineError/storeBusy(storePath:lockPath:holder:timeout:)`` (exit 5) on timeout;
     ///   `StoreError.missingDirectory` / `.readOnly` when the lock file cannot be created;
-    ///   ``PipelineError/lockFailed(lockPath:detail:)`` for other OS errors.
+    ///   ``StorePathError/unsafeLockFile(lockPath:detail:)`` (exit 2) when the lock path is a symlink, not a
+    ///   regular file, a file with other hard links, or a file that is not a lock record (it is never
+    ///   followed, written or truncated); ``PipelineError/lockFailed(lockPath:detail:)`` for other OS errors.
     public static func acquire(storePath: String, timeout: TimeInterval = 60, pollInterval: TimeInterval = 0.05,
                                onWait: ((LockHolder?) -> Void)? = nil) throws -> StoreLock {
         let lockPath = lockPath(forStore: storePath)
-        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            let code = errno
-            switch code {
-            case ENOENT, ENOTDIR: throw StoreError.missingDirectory(path: storePath)
-            case EACCES, EROFS, EPERM: throw StoreError.readOnly(path: storePath)
-            default: throw PipelineError.lockFailed(lockPath: lockPath, detail: String(cString: strerror(code)))
-            }
-        }
+        let fd = try openLockFile(lockPath, storePath: storePath)
         let start = Date()
         var waited = false
         while true {
@@ -123,17 +123,59 @@ public final class StoreLock: @unchecked Sendable {
             let pause = max(0.001, min(pollInterval, timeout - elapsed))
             usleep(useconds_t(pause * 1_000_000))
         }
-        // We hold the lock: name ourselves for whoever waits next.
+        // We hold the lock: name ourselves for whoever waits next (the file is a lock record, checked above).
         let text = Array(LockHolder.current.fileText.utf8)
-        _ = ftruncate(fd, 0)
         _ = text.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+        _ = ftruncate(fd, off_t(text.count))
         return StoreLock(path: lockPath, fd: fd, waited: waited, waitDuration: waited ? Date().timeIntervalSince(start) : 0)
+    }
+
+    /// Opens (creating it when missing) the lock file without following a symlink, and checks that it is
+    /// ours to write: a regular file with one name, empty or holding a lock record.
+    static func openLockFile(_ lockPath: String, storePath: String) throws -> Int32 {
+        // A new lock file is readable by no one the store is not readable by (it names the holder's host).
+        let storeMode = TemporaryFiles.mode(of: storePath)
+        let mode: mode_t = storeMode == 0 ? 0o644 : (storeMode & 0o644) | 0o600
+        let fd = open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, mode)
+        guard fd >= 0 else {
+            let code = errno
+            var info = stat()
+            if code == ELOOP || (lstat(lockPath, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK) {
+                throw StorePathError.unsafeLockFile(lockPath: lockPath, detail: "it is a symbolic link")
+            }
+            switch code {
+            case ENOENT, ENOTDIR: throw StoreError.missingDirectory(path: storePath)
+            case EACCES, EROFS, EPERM: throw StoreError.readOnly(path: storePath)
+            case EISDIR, ENXIO, EWOULDBLOCK:
+                throw StorePathError.unsafeLockFile(lockPath: lockPath, detail: "it is not a regular file")
+            default: throw PipelineError.lockFailed(lockPath: lockPath, detail: String(cString: strerror(code)))
+            }
+        }
+        var info = stat()
+        let problem: String?
+        if fstat(fd, &info) != 0 {
+            problem = String(cString: strerror(errno))
+        } else if (info.st_mode & S_IFMT) != S_IFREG {
+            problem = "it is a \(StorePath.kindName(info.st_mode)), not a regular file"
+        } else if info.st_nlink > 1 {
+            problem = "it has \(info.st_nlink) names (hard links): writing it would change another file"
+        } else if info.st_size > 4096 || (info.st_size > 0 && readHolder(fd: fd) == nil) {
+            problem = "it does not hold a Strata lock record (pid, host): it is some other file"
+        } else {
+            problem = nil
+        }
+        if let problem {
+            close(fd)
+            throw StorePathError.unsafeLockFile(lockPath: lockPath, detail: problem)
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        return fd
     }
 
     /// The current holder named in a store's lock file, or nil (no file, or not written yet).
     /// The file names the *last* holder: it says nothing about whether the lock is held now.
     public static func recordedHolder(storePath: String) -> LockHolder? {
-        let fd = open(lockPath(forStore: storePath), O_RDONLY | O_CLOEXEC)
+        let fd = open(lockPath(forStore: storePath), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         return readHolder(fd: fd)

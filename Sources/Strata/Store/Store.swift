@@ -23,9 +23,11 @@ public final class Store: Sendable {
     ///   - path: the SQLite file.
     ///   - readOnly: open without write access (status, audit, dry-run sources).
     ///   - busyTimeout: how long SQLite waits for another writer's lock.
-    /// - Throws: `StoreError` (missing file, not SQLite, corrupt, read-only).
+    /// - Throws: `StoreError` (missing file, not SQLite, corrupt, read-only), `StorePathError.notARegularFile`
+    ///   (a FIFO, directory or device: exit 2 before SQLite touches it).
     public static func open(path: String, readOnly: Bool = false, busyTimeout: TimeInterval = 5) throws -> Store {
         guard FileManager.default.fileExists(atPath: path) else { throw StoreError.missing(path: path) }
+        try StorePath.checkRegularFile(path)
         do {
             return try openChecked(path: path, readOnly: readOnly, busyTimeout: busyTimeout)
         } catch let error as DatabaseError where readOnly && error.extendedResultCode == .SQLITE_READONLY_ROLLBACK {
@@ -63,7 +65,8 @@ public final class Store: Sendable {
         var config = Configuration()
         config.foreignKeysEnabled = true
         config.readonly = readOnly
-        config.busyMode = .timeout(busyTimeout)
+        // sqlite3_busy_timeout takes milliseconds in an Int32: keep the value finite and in range.
+        config.busyMode = .timeout(busyTimeout.isFinite ? min(max(busyTimeout, 0), 1_000_000) : 5)
         config.prepareDatabase { db in
             db.registerStrataFunctions()
         }

@@ -2,32 +2,51 @@ import Foundation
 import GRDB
 
 /// Creates a new store at a model version: schema, metadata and a history row in one transaction.
+///
+/// The store is built in a temporary file next to `path` and linked into place only once it is
+/// complete (SPEC §9: a kill at any instant leaves no half-made store, and the rerun completes): a file
+/// at `path` is always a whole store.
 public enum StoreCreator {
     /// - Parameters:
     ///   - path: where to create the file; it must not exist yet.
     ///   - model: the version to create the store at.
     ///   - inTransaction: extra work in the same transaction (e.g. recording hooks as not needed).
     /// - Returns: the open store.
-    /// - Throws: `StoreError` when the directory is missing or not writable, or SQLite fails.
+    /// - Throws: `StoreError` when the directory is missing or not writable, the file appeared meanwhile,
+    ///   or SQLite fails (disk full: `PipelineError.diskFull`).
     @discardableResult
     public static func create(at path: String, model: Model,
                               inTransaction: (Database, StoreMetadata) throws -> Void = { _, _ in }) throws -> Store {
-        if FileManager.default.fileExists(atPath: path) {
-            throw StoreError.other("'\(path)' already exists; use `strata adopt` to baseline an existing database")
+        let given = path
+        var path = path
+        var info = stat()
+        if lstat(path, &info) == 0 {
+            // A symlink to a store that does not exist yet (`current.sqlite` → `releases/7/app.sqlite`):
+            // create its target. Anything else at the path is an existing file.
+            guard (info.st_mode & S_IFMT) == S_IFLNK, stat(path, &info) != 0 else { throw exists(path) }
+            path = StorePath.resolvedLocation(path)
         }
         let directory = (path as NSString).deletingLastPathComponent
         var isDirectory: ObjCBool = false
         if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) || !isDirectory.boolValue {
             throw StoreError.missingDirectory(path: path)
         }
-        if !directory.isEmpty, !FileManager.default.isWritableFile(atPath: directory) { throw StoreError.readOnly(path: path) }
-        let store = try Store.connect(path: path)
+        if !Preflight.isWritable(directory.isEmpty ? "." : directory) { throw StoreError.readOnly(path: path) }
+        TemporaryFiles.removeLeftovers(next: path, kind: "create")   // what killed creations left
+        let temporary = TemporaryFiles.path(next: path, kind: "create")
+        let registered = TemporaryFiles.databaseFiles(temporary)
+        SignalCleanup.register(registered)
+        defer {
+            TemporaryFiles.removeDatabase(temporary)
+            SignalCleanup.unregister(registered)
+        }
         let started = Date()
         let layout = LayoutBuilder.layout(for: model)
         let metadata = StoreMetadata(storeUUID: UUID().uuidString.lowercased(), model: model, layout: layout,
                                      createdAtVersion: model.version)
         do {
-            try store.queue.inDatabase { db in
+            let building = try Store.connect(path: temporary)
+            try building.queue.inDatabase { db in
                 try db.inTransaction(.immediate) {
                     try StoreMetadata.createTables(db)
                     for statement in SchemaSQL.createStatements(for: layout) { try db.execute(sql: statement) }
@@ -37,13 +56,26 @@ public enum StoreCreator {
                     return .commit
                 }
             }
+            try building.queue.close()
+            try StoreCopy.sync(temporary)
         } catch let error as DatabaseError {
-            try? FileManager.default.removeItem(atPath: path)
-            throw StoreError.from(error, path: path)
-        } catch {
-            try? FileManager.default.removeItem(atPath: path)
-            throw error
+            throw PipelineError.mapWriteError(error, path: path)
         }
-        return store
+        // link(2) never replaces a file: a store another process created meanwhile stays as it is.
+        if link(temporary, path) != 0 {
+            var code = errno
+            if code == EEXIST { throw exists(path) }
+            // A file system without hard links: rename, after checking again that nothing is there.
+            if code == EPERM || code == ENOTSUP || code == EOPNOTSUPP, lstat(path, &info) != 0 {
+                code = rename(temporary, path) == 0 ? 0 : errno
+            }
+            if code != 0 { throw StoreError.other("cannot create '\(path)': \(String(cString: strerror(code)))") }
+        }
+        try? StoreCopy.sync(directory.isEmpty ? "." : directory)
+        return try Store.open(path: given)
+    }
+
+    static func exists(_ path: String) -> StoreError {
+        StoreError.other("'\(path)' already exists; use `strata adopt` to baseline an existing database")
     }
 }

@@ -55,7 +55,7 @@ public enum StoreError: StrataError, Sendable {
 
     public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
 
-    /// Maps a GRDB error to the store error a person can act on.
+    /// Maps a GRDB error to the store error a person can act on (`SQLITE_FULL`: `PipelineError.diskFull`).
     public static func from(_ error: Error, path: String) -> Error {
         guard let db = error as? DatabaseError else { return error }
         switch db.resultCode {
@@ -63,6 +63,10 @@ public enum StoreError: StrataError, Sendable {
         case .SQLITE_CORRUPT: return StoreError.corrupt(path: path, detail: db.message ?? "database disk image is malformed")
         case .SQLITE_READONLY: return StoreError.readOnly(path: path)
         case .SQLITE_CANTOPEN: return StoreError.missingDirectory(path: path)
+        case .SQLITE_FULL:
+            // Every write path says the same thing about a full disk (or `max_page_count`): the transaction
+            // rolled back, the store is unchanged, free space.
+            return PipelineError.diskFull(path: path, detail: db.message ?? "database or disk is full")
         default: return StoreError.sqlite(message: db.message ?? "\(db.resultCode)", sql: db.sql)
         }
     }

@@ -108,6 +108,8 @@ public enum BatchError: Error, Sendable, CustomStringConvertible {
     case violation(code: Int, message: String)
     /// SQLite failed: exit 1.
     case database(message: String, sql: String?)
+    /// SQLite ran out of space (disk full, `max_page_count`): exit 1, the transaction rolled back.
+    case outOfSpace(message: String)
 
     public static let blockerLimit = 1000
 
@@ -121,6 +123,7 @@ public enum BatchError: Error, Sendable, CustomStringConvertible {
             return lines.joined(separator: "\n")
         case .violation(let code, let message): return "error: \(message) (\(code))"
         case .database(let message, let sql): return "error: SQLite: \(message)" + (sql.map { "\n  in: \($0)" } ?? "")
+        case .outOfSpace: return diagnostics.map(\.description).joined(separator: "\n")
         }
     }
 }
@@ -130,7 +133,7 @@ extension BatchError: StrataError {
         switch self {
         case .invalid: return .invalidInput
         case .denied, .violation: return .validationViolations
-        case .database: return .runtimeFailure
+        case .database, .outOfSpace: return .runtimeFailure
         }
     }
 
@@ -144,6 +147,9 @@ extension BatchError: StrataError {
             return list
         case .violation(let code, let message): return [.error("\(message) (\(code))", hint: "nothing was changed")]
         case .database(let message, let sql): return [.error("SQLite: \(message)", hint: sql.map { "in: \($0)" })]
+        case .outOfSpace(let message):
+            return [.error("out of space (\(message)); the transaction was rolled back and the store is unchanged",
+                           hint: "free disk space and rerun")]
         }
     }
 }

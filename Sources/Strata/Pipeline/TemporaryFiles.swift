@@ -1,0 +1,124 @@
+import Foundation
+
+/// Names, cleanup and permissions of the files a run creates before it moves them into place (a new
+/// store, a backup) or throws them away (a dry run's snapshot).
+///
+/// Each name carries the creating process's pid, so that the next run can remove what a killed run
+/// (SIGKILL, power loss) left behind: an entry whose pid is no longer alive is a leftover. SIGINT and
+/// SIGTERM are handled by ``SignalCleanup``.
+enum TemporaryFiles {
+    /// SQLite's companion files of a database file.
+    static let companionSuffixes = ["-journal", "-wal", "-shm"]
+
+    /// `.<name>.strata-<kind>-<pid>-<uuid>` next to `path`.
+    static func path(next path: String, kind: String) -> String {
+        let name = (path as NSString).lastPathComponent
+        return (Preflight.directoryOf(path) as NSString)
+            .appendingPathComponent(".\(name).strata-\(kind)-\(getpid())-\(UUID().uuidString.lowercased())")
+    }
+
+    /// A database file and its companions, files first (the order ``SignalCleanup`` removes them in).
+    static func databaseFiles(_ path: String) -> [String] {
+        [path] + companionSuffixes.map { path + $0 }
+    }
+
+    /// Removes a database file and its companion files (idempotent).
+    static func removeDatabase(_ path: String) {
+        for file in databaseFiles(path) { unlink(file) }
+    }
+
+    /// Removes the entries of `directory` named `prefix<pid>-…` whose pid is dead and that this user owns.
+    static func removeLeftovers(in directory: String, prefix: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            let rest = name.dropFirst(prefix.count)
+            guard let pid = Int32(rest.prefix { $0.isNumber }), pid > 0, !isAlive(pid) else { continue }
+            let entry = (directory as NSString).appendingPathComponent(name)
+            var info = stat()
+            guard lstat(entry, &info) == 0, info.st_uid == geteuid() else { continue }
+            try? FileManager.default.removeItem(atPath: entry)
+        }
+    }
+
+    /// Leftovers of dead runs next to `path` (temporary stores and backups of `kind`).
+    static func removeLeftovers(next path: String, kind: String) {
+        removeLeftovers(in: Preflight.directoryOf(path), prefix: ".\((path as NSString).lastPathComponent).strata-\(kind)-")
+    }
+
+    static func isAlive(_ pid: Int32) -> Bool {
+        kill(pid, 0) == 0 || errno == EPERM
+    }
+
+    /// The permission bits of a file (0 when it cannot be read).
+    static func mode(of path: String) -> mode_t {
+        var info = stat()
+        return stat(path, &info) == 0 ? info.st_mode & 0o777 : 0
+    }
+
+    /// Creates an empty file that only its owner can read or write, failing if anything is at `path`.
+    static func createPrivateFile(_ path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw StoreError.other("cannot create '\(path)': \(String(cString: strerror(errno)))") }
+        close(fd)
+    }
+}
+
+/// Removes registered temporary files when the process gets SIGINT or SIGTERM, then exits with the
+/// conventional status (128 + the signal: 130, 143).
+///
+/// The handler only calls `unlink`, `rmdir` and `_exit` (async-signal-safe) on C strings prepared at
+/// registration. Without ``install()`` registrations are kept but nothing is handled (a library user
+/// keeps its own signal handling).
+public enum SignalCleanup {
+    static let capacity = 64
+    nonisolated(unsafe) static let table: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
+        let table = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: capacity)
+        table.initialize(repeating: nil, count: capacity)
+        return table
+    }()
+    static let lock = NSLock()
+
+    /// Installs the handlers for SIGINT and SIGTERM (the `strata` CLI does at start).
+    public static func install() {
+        _ = table
+        for signalNumber in [SIGINT, SIGTERM] {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { signalNumber in
+                SignalCleanup.removeRegistered()
+                _exit(128 + signalNumber)
+            }
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = 0
+            sigaction(signalNumber, &action, nil)
+        }
+    }
+
+    /// Files first, then directories (a directory is removed once its files are gone).
+    static func removeRegistered() {
+        for index in 0..<capacity { if let path = table[index] { unlink(path) } }
+        for index in 0..<capacity { if let path = table[index] { rmdir(path) } }
+    }
+
+    /// Registers paths to remove on a signal (files, and directories that will be empty once they are gone).
+    static func register(_ paths: [String]) {
+        lock.withLock {
+            var remaining = paths[...]
+            for index in 0..<capacity where table[index] == nil {
+                guard let path = remaining.popFirst() else { break }
+                table[index] = strdup(path)
+            }
+        }
+    }
+
+    /// Forgets paths registered with ``register(_:)`` (after they were removed or moved into place).
+    static func unregister(_ paths: [String]) {
+        lock.withLock {
+            let set = Set(paths)
+            for index in 0..<capacity {
+                guard let pointer = table[index], set.contains(String(cString: pointer)) else { continue }
+                table[index] = nil
+                free(pointer)
+            }
+        }
+    }
+}
