@@ -108,8 +108,8 @@ struct ImportCoreDataCommand: AsyncParsableCommand {
         for step in refused {
             Output.result("  v\(step.from) → v\(step.to) cannot be inferred: next, `strata mapping \(step.from) \(step.to)`")
         }
-        if errors > refused.reduce(0, { $0 + $1.count }) { Output.setExitCode(.invalidInput) }
-        else if !refused.isEmpty { Output.setExitCode(.notInferable) }
+        if errors > outcome.stepRefusals.count { Output.setExitCode(.invalidInput) }
+        else if !outcome.stepRefusals.isEmpty { Output.setExitCode(.notInferable) }
     }
 
     /// Not-carried items, one line per (entity, property, reason) with the versions it occurs in
@@ -144,7 +144,7 @@ struct ImportCoreDataCommand: AsyncParsableCommand {
     }
 
     /// The steps whose lint errors are inference refusals (located in the destination version's file).
-    func refusedSteps(_ outcome: LintCommand.Outcome) -> [(from: Int, to: Int, count: Int)] {
+    func refusedSteps(_ outcome: LintCommand.Outcome) -> [(from: Int, to: Int)] {
         var counts: [Int: Int] = [:]
         for d in outcome.stepRefusals {
             guard let file = d.location?.file, let to = outcome.files[file] else { continue }
@@ -152,7 +152,7 @@ struct ImportCoreDataCommand: AsyncParsableCommand {
         }
         return counts.keys.sorted().compactMap { to in
             guard let index = outcome.versions.firstIndex(of: to), index > 0 else { return nil }
-            return (outcome.versions[index - 1], to, counts[to]!)
+            return (outcome.versions[index - 1], to)
         }
     }
 
