@@ -120,7 +120,7 @@ import Testing
             ["Order", "-", "unknown element <hint> at line 70: skipped"],
             ["Order", "-", "fetch request 'BigOrders' is not carried (fetch requests are application code)"],
             ["-", "-", "configuration 'Cloud' is not carried (every entity is imported into one store)"],
-            ["Customer", "-", "index [orders] is not carried ('orders' is a to-many relationship)"],
+            ["Customer", "orders", "index [orders] is not carried ('orders' is a to-many relationship)"],
         ])
         #expect(result.notCarried.allSatisfy { $0.version == 1 && $0.versionName == "Shop" && $0.file.hasSuffix("Shop.xcdatamodel/contents") })
     }

@@ -389,7 +389,7 @@ struct CoreDataModelReader {
                     let why = toManys.contains(name) ? "'\(name)' is a to-many relationship"
                         : toOnes.contains(name) ? "'\(name)' is a relationship"
                         : "'\(name)' is not a stored attribute of '\(e.name)'"
-                    note(e.name, nil, "\(kind) [\(list.joined(separator: ", "))] is not carried (\(why))")
+                    note(e.name, name, "\(kind) [\(list.joined(separator: ", "))] is not carried (\(why))")
                     return false
                 }
                 return true
