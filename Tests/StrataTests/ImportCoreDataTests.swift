@@ -391,6 +391,14 @@ import Testing
         #expect(result.notCarried.map(\.reason) == ["unknown element <note> at line 4: skipped"])
     }
 
+    @Test func deeplyNestedXMLIsListedNotACrash() throws {
+        let depth = 100_000
+        let body = String(repeating: "<x>", count: depth) + String(repeating: "</x>", count: depth)
+        let result = try Self.single("<entity name=\"E\">\(body)<attribute name=\"a\" optional=\"YES\" attributeType=\"String\"/></entity>")
+        #expect(result.notCarried.map(\.reason) == ["unknown element <x> at line 3: skipped"])
+        #expect(try ModelLoader.load(yaml: result.versions[0].yaml, file: "1.yaml").entity("E")?.attribute("a")?.type == .string)
+    }
+
     @Test func binaryOnlyVersionIsSkippedAndReported() throws {
         let path = try Self.bundle([("Model 2", Self.model(#"<entity name="E"/>"#))], current: "Model 2")
         try FileManager.default.createDirectory(atPath: path + "/Model.xcdatamodel", withIntermediateDirectories: true)

@@ -61,19 +61,28 @@ enum CoreDataXML {
         return known[code] ?? "XML error \(code)"
     }
 
+    /// The model format nests at most 4 levels below `<model>` (entity, fetchedProperty, fetchRequest; entity,
+    /// uniquenessConstraints, uniquenessConstraint, constraint): deeper elements are not kept, so a hostile
+    /// file cannot build a tree deep enough to overflow the stack when it is released.
+    static let maximumDepth = 8
+
     /// Collects elements into a tree; text content is not used by the model format.
     final class TreeBuilder: NSObject, XMLParserDelegate {
         var stack: [XMLNode] = []
         var root: XMLNode?
         var error: (Int, Int, String)?
+        /// Open elements below `maximumDepth`, not kept.
+        var ignored = 0
 
         func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
                     qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
+            guard stack.count < CoreDataXML.maximumDepth, ignored == 0 else { ignored += 1; return }
             stack.append(XMLNode(name: elementName, attributes: attributeDict,
                                  line: max(parser.lineNumber, 1), column: max(parser.columnNumber, 1)))
         }
 
         func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
+            if ignored > 0 { ignored -= 1; return }
             guard let node = stack.popLast() else { return }
             if stack.isEmpty { root = node } else { stack[stack.count - 1].children.append(node) }
         }
