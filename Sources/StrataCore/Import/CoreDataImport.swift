@@ -92,29 +92,35 @@ public enum CoreDataImport {
     /// where that name differs and `previous` has nothing under the current name.
     static func resolveRenames(_ model: inout ImportedModel, previous: ImportedModel) {
         var previousByIdentifier: [String: ImportedEntity] = [:]
-        for e in previous.entities where previousByIdentifier[e.identifier] == nil { previousByIdentifier[e.identifier] = e }
-        let previousNames = Set(previous.entities.map(\.name))
+        var previousByName: [String: ImportedEntity] = [:]
+        for e in previous.entities {
+            if previousByIdentifier[e.identifier] == nil { previousByIdentifier[e.identifier] = e }
+            previousByName[e.name] = e
+        }
         for i in model.entities.indices {
             let e = model.entities[i]
             let source: ImportedEntity?
-            if let match = previousByIdentifier[e.identifier], match.name != e.name, !previousNames.contains(e.name) {
+            if let match = previousByIdentifier[e.identifier], match.name != e.name, previousByName[e.name] == nil {
                 model.entities[i].renamedFrom = match.name
                 source = match
             } else {
-                source = previous.entities.first { $0.name == e.name }
+                source = previousByName[e.name]
             }
             guard let source else { continue }
             let sourceNames = Set(source.propertyNames())
+            var attributes: [String: String] = [:], relationships: [String: String] = [:]
+            for a in source.attributes where attributes[a.identifier] == nil { attributes[a.identifier] = a.name }
+            for r in source.relationships where relationships[r.identifier] == nil { relationships[r.identifier] = r.name }
             for j in e.attributes.indices {
                 let a = e.attributes[j]
-                if let match = source.attributes.first(where: { $0.identifier == a.identifier }), match.name != a.name, !sourceNames.contains(a.name) {
-                    model.entities[i].attributes[j].renamedFrom = match.name
+                if let match = attributes[a.identifier], match != a.name, !sourceNames.contains(a.name) {
+                    model.entities[i].attributes[j].renamedFrom = match
                 }
             }
             for j in e.relationships.indices {
                 let r = e.relationships[j]
-                if let match = source.relationships.first(where: { $0.identifier == r.identifier }), match.name != r.name, !sourceNames.contains(r.name) {
-                    model.entities[i].relationships[j].renamedFrom = match.name
+                if let match = relationships[r.identifier], match != r.name, !sourceNames.contains(r.name) {
+                    model.entities[i].relationships[j].renamedFrom = match
                 }
             }
         }

@@ -49,12 +49,13 @@ struct CoreDataModelReader {
     mutating func read(_ root: XMLNode) -> ImportedModel {
         var model = ImportedModel()
         unknownAttributes(root, known: Self.modelAttributes, nil, nil, what: "<model>")
+        var entityNames: Set<String> = []
         for child in root.children {
             switch child.name {
             case "entity":
                 if let entity = readEntity(child) {
-                    if model.entities.contains(where: { $0.name == entity.name }) {
-                        note(entity.name, nil, "a second entity named '\(entity.name)': skipped")
+                    if !entityNames.insert(entity.name).inserted {
+                        note(entity.name, nil, "a second entity named '\(entity.name)' at line \(child.line): skipped")
                     } else { model.entities.append(entity) }
                 }
             case "elements": break   // Xcode's diagram layout
@@ -112,16 +113,17 @@ struct CoreDataModelReader {
         entity.isAbstract = node.flag("isAbstract") ?? false
         entity.renamingIdentifier = renamingIdentifier(node)
         entity.versionHashModifier = nonEmpty(node["versionHashModifier"])
+        var names: Set<String> = []
         for child in node.children {
             switch child.name {
             case "attribute":
                 guard let a = readAttribute(child, entity: name) else { continue }
-                if entity.propertyNames().contains(a.name) {
+                if !names.insert(a.name).inserted {
                     note(name, a.name, "a second property named '\(a.name)' at line \(child.line): skipped")
                 } else { entity.attributes.append(a) }
             case "relationship":
                 guard let r = readRelationship(child, entity: name) else { continue }
-                if entity.propertyNames().contains(r.name) {
+                if !names.insert(r.name).inserted {
                     note(name, r.name, "a second property named '\(r.name)' at line \(child.line): skipped")
                 } else { entity.relationships.append(r) }
             case "fetchedProperty":
@@ -191,6 +193,7 @@ struct CoreDataModelReader {
             model.entities[i] = e
         }
         let entities = Dictionary(model.entities.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        let parents = Set(model.entities.compactMap(\.parent))
         for i in model.entities.indices {
             var e = model.entities[i]
             var lineage: [ImportedEntity] = []
@@ -221,7 +224,7 @@ struct CoreDataModelReader {
                 uniqueness.append(list)
             }
             e.uniqueness = uniqueness
-            if e.isAbstract && !model.entities.contains(where: { $0.parent == e.name }) {
+            if e.isAbstract && !parents.contains(e.name) {
                 note(e.name, nil, "abstract entity without sub-entities: imported as a concrete entity")
                 e.isAbstract = false
             }
