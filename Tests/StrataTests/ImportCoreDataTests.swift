@@ -192,6 +192,10 @@ import Testing
          ["destination entity 'Missing' is not in the model: relationship not carried"]),
         (#"<fetchIndex name="f"><fetchIndexElement expression="length:(s)" expressionType="Integer 64" type="Binary"/></fetchIndex>"#,
          ["fetch index 'f' indexes an expression: not carried (indexes name stored properties)"]),
+        (#"<attribute name="s" optional="YES" attributeType="String"/><fetchIndex name="f"><fetchIndexElement property="s" type="Binary" order="descending"/></fetchIndex>"#,
+         ["descending order in fetch index 'f' is not carried (the index is kept, ascending; SQLite reads it both ways)"]),
+        (#"<attribute name="p" optional="YES" attributeType="Binary"/><fetchIndex name="g"><fetchIndexElement property="p" type="RTree"/></fetchIndex>"#,
+         ["fetch index 'g' is an R-tree index: not carried (SQLite indexes are B-trees)"]),
         (#"<uniquenessConstraints><uniquenessConstraint><constraint value="ghost"/></uniquenessConstraint></uniquenessConstraints>"#,
          ["uniqueness constraint [ghost] is not carried ('ghost' is not a stored attribute of 'E')"]),
     ]

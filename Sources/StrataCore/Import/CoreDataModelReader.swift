@@ -160,6 +160,9 @@ struct CoreDataModelReader {
                 note(entity, nil, "fetch index '\(indexName)' indexes an expression: not carried (indexes name stored properties)")
                 return nil
             }
+            if element["order"]?.lowercased() == "descending" {
+                note(entity, property, "descending order in fetch index '\(indexName)' is not carried (the index is kept, ascending; SQLite reads it both ways)")
+            }
             list.append(property)
         }
         return list.isEmpty ? nil : list
