@@ -56,6 +56,8 @@ struct LintCommand: AsyncParsableCommand {
         let warnings = diagnostics.count - errors
         Output.json(Document(ok: errors == 0, versions: versions, hooks: hookCount, diagnostics: diagnostics.map(JSONDiagnostic.init)))
         Output.result("\(global.models): \(versions.count) model version(s)\(versions.isEmpty ? "" : " (" + versions.map(String.init).joined(separator: ", ") + ")"), \(global.migrations): \(hookCount) hook(s), \(errors) error(s), \(warnings) warning(s)")
-        if errors > 0 { Output.setExitCode(.invalidInput) }
+        // One condition, one exit code (SPEC §10): a step that cannot be inferred is 4, as in `diff` and
+        // `migrate`; any other error is invalid input (2) and comes first.
+        if errors > outcome.stepRefusals.count { Output.setExitCode(.invalidInput) } else if errors > 0 { Output.setExitCode(.notInferable) }
     }
 }

@@ -116,6 +116,8 @@ import Testing
         #expect(run.stdout.contains("  v1 → v2 cannot be inferred: next, `strata mapping 1 2`"))
         #expect(run.stderr.contains("models/2.yaml:6:7: error: v1 → v2: A.x: type changes from string to int64"))
         #expect(FileManager.default.fileExists(atPath: dir + "/models/2.yaml"))
+        // The same condition, the same code in `lint` (SPEC §10).
+        #expect(try CLI.run(["lint"], in: dir).status == 4)
         let json = try CLI.json(try CLI.run(["import", "coredata", path, "--format", "json"], in: dir).stdout)
         let steps = (json["lint"] as? [String: Any])?["notInferable"] as? [[String: Any]]
         #expect(steps?.map { $0["next"] as? String } == ["strata mapping 1 2"])
