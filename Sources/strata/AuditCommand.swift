@@ -67,16 +67,22 @@ struct AuditCommand: AsyncParsableCommand {
 
         if let file = self.report {
             let format = reportFormat ?? Self.format(forFile: file)
+            var written = true
             do {
                 try report.render(as: format).write(toFile: file, atomically: true, encoding: .utf8)
             } catch {
-                throw StoreError.other("cannot write the report to '\(file)': \(error.localizedDescription)")
+                written = false
+                // Printed; the exit code stays the audit's (3 on failures), else 1 (SPEC §10).
+                Output.diagnostic(.error("cannot write the report to '\(file)': \(error.localizedDescription)",
+                                         hint: "check the directory exists and is writable"))
+                if report.hasFailures { Output.setExitCode(.validationViolations) }
+                Output.setExitCode(.runtimeFailure)
             }
             if Output.isJSON {
                 print(report.render(as: .json), terminator: "")
             } else {
                 Output.line(TextReport().render(report).trimmingCharacters(in: .newlines))
-                Output.note("report written to \(file) (\(format.rawValue))")
+                if written { Output.note("report written to \(file) (\(format.rawValue))") }
             }
         } else if Output.isJSON {
             print(report.render(as: .json), terminator: "")

@@ -21,12 +21,19 @@ struct HistoryCommand: AsyncParsableCommand {
             }
         }
         Output.json(Document(migrations: entries, hooks: hooks))
+        // One timeline: steps and hooks by the time they finished (timestamps are ISO 8601 UTC with
+        // milliseconds, so they sort as text); ties by version, a step before the hooks that ran in it.
+        var lines: [(finished: String, version: Int, order: Int, id: String, text: String)] = []
         for e in entries {
             let step = e.fromVersion.map { "\($0) → \(e.toVersion)" } ?? "at \(e.toVersion)"
-            Output.result("\(e.finished)  \(e.kind.padding(toLength: 8, withPad: " ", startingAt: 0)) \(step)  (\(String(format: "%.3f", e.duration)) s, strata \(e.toolVersion))")
+            lines.append((e.finished, e.toVersion, 0, String(format: "%020lld", e.id),
+                          "\(e.finished)  \(e.kind.padding(toLength: 8, withPad: " ", startingAt: 0)) \(step)  (\(String(format: "%.3f", e.duration)) s, strata \(e.toolVersion))"))
         }
         for h in hooks {
-            Output.result("\(h.finished)  hook     \(h.id) after v\(h.afterVersion): \(h.status)\(h.status == "applied" ? ", \(h.rowsAffected) row(s)" : "")")
+            lines.append((h.finished, h.afterVersion, 1, h.id,
+                          "\(h.finished)  hook     \(h.id) after v\(h.afterVersion): \(h.status)\(h.status == "applied" ? ", \(h.rowsAffected) row(s)" : "")"))
         }
+        lines.sort { ($0.finished, $0.version, $0.order, $0.id) < ($1.finished, $1.version, $1.order, $1.id) }
+        Output.resultLines(lines.map(\.text))
     }
 }

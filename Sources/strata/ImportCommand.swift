@@ -108,8 +108,7 @@ struct ImportCoreDataCommand: AsyncParsableCommand {
         for step in refused {
             Output.result("  v\(step.from) → v\(step.to) cannot be inferred: next, `strata mapping \(step.from) \(step.to)`")
         }
-        if errors > outcome.stepRefusals.count { Output.setExitCode(.invalidInput) }
-        else if !outcome.stepRefusals.isEmpty { Output.setExitCode(.notInferable) }
+        if errors > outcome.refusals { Output.setExitCode(.invalidInput) } else if errors > 0 { Output.setExitCode(.notInferable) }
     }
 
     /// Not-carried items, one line per (entity, property, reason) with the versions it occurs in

@@ -16,12 +16,14 @@ struct LintCommand: AsyncParsableCommand {
         var diagnostics: [JSONDiagnostic]
     }
 
-    /// What `lint` finds: the versions and hooks read, and every diagnostic. `stepRefusals` are the errors of
-    /// steps that inference refuses (also in `diagnostics`), by destination file.
+    /// What `lint` finds: the versions and hooks read, and every diagnostic. `refusals` counts the errors that are
+    /// changes inference cannot make; `stepRefusals` are those errors (located in the destination version's file,
+    /// found through `files`).
     struct Outcome {
         var versions: [Int] = []
         var hooks = 0
         var diagnostics: [Diagnostic] = []
+        var refusals = 0
         var stepRefusals: [Diagnostic] = []
         var files: [String: Int] = [:]
     }
@@ -34,11 +36,14 @@ struct LintCommand: AsyncParsableCommand {
             outcome.versions = history.versions
             outcome.files = Dictionary(history.models.map { ($0.file, $0.version) }, uniquingKeysWith: { a, _ in a })
             outcome.diagnostics += history.warnings
-            let inference = MappingInference.lint(history.models)
-            outcome.stepRefusals = inference.filter { $0.severity == .error }
-            outcome.diagnostics += inference
+            let mapping = MappingInference.lintFindings(history.models)
+            outcome.diagnostics += mapping.diagnostics
+            outcome.refusals = mapping.refusals
+            outcome.stepRefusals = mapping.diagnostics.filter { $0.severity == .error }
             do {
-                outcome.hooks = try HookSet.load(directory: migrations, models: history, variables: variables).hooks.count
+                let hooks = try HookSet.load(directory: migrations, models: history, variables: variables)
+                outcome.hooks = hooks.hooks.count
+                outcome.diagnostics += hooks.warnings
             } catch {
                 outcome.diagnostics += error.diagnostics
             }
@@ -57,7 +62,8 @@ struct LintCommand: AsyncParsableCommand {
         Output.json(Document(ok: errors == 0, versions: versions, hooks: hookCount, diagnostics: diagnostics.map(JSONDiagnostic.init)))
         Output.result("\(global.models): \(versions.count) model version(s)\(versions.isEmpty ? "" : " (" + versions.map(String.init).joined(separator: ", ") + ")"), \(global.migrations): \(hookCount) hook(s), \(errors) error(s), \(warnings) warning(s)")
         // One condition, one exit code (SPEC §10): a step that cannot be inferred is 4, as in `diff` and
-        // `migrate`; any other error is invalid input (2) and comes first.
-        if errors > outcome.stepRefusals.count { Output.setExitCode(.invalidInput) } else if errors > 0 { Output.setExitCode(.notInferable) }
+        // `migrate`. Invalid input comes first: it is 2 whenever any other error is found, since a step's
+        // inferability means little while the files themselves are wrong.
+        if errors > outcome.refusals { Output.setExitCode(.invalidInput) } else if errors > 0 { Output.setExitCode(.notInferable) }
     }
 }

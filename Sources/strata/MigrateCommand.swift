@@ -89,7 +89,9 @@ struct MigrateCommand: AsyncParsableCommand {
         do {
             result = try MigrationRun.run(storePath: path, models: models, hooks: hooks, options: options)
         } catch let error as MigrationRunError {
-            try emit(error.report)
+            // The run's own outcome decides the exit code: failing to write its report or change set
+            // is printed, never put in its place (SPEC §10).
+            do { try emit(error.report) } catch { for d in (error as? StrataError)?.diagnostics ?? [.error("\(error)")] { Output.diagnostic(d) } }
             Output.fail(error.underlying)
         }
         try emit(result)
@@ -103,7 +105,10 @@ struct MigrateCommand: AsyncParsableCommand {
         if let file = report {
             let format = reportFormat ?? ReportFormat.allCases.first { file.hasSuffix("." + $0.fileExtension) } ?? .text
             do { try document.render(as: format).write(toFile: file, atomically: true, encoding: .utf8) } catch {
-                throw StoreError.other("cannot write --report '\(file)': \(error.localizedDescription)")
+                // Printed, and exit 1 only when the run itself succeeded: a failed report never hides 3, 4, 5 or 6.
+                Output.diagnostic(.error("cannot write --report '\(file)': \(error.localizedDescription)",
+                                         hint: "the run's result is above; check the directory exists and is writable"))
+                Output.setExitCode(.runtimeFailure)
             }
         }
         if let changesOut, !dryRun { try result.changes.write(toFile: changesOut) }

@@ -31,10 +31,28 @@ struct StatusCommand: AsyncParsableCommand {
             \(status.lateHooks.isEmpty ? "" : "; late hooks " + status.lateHooks.joined(separator: ", ") + " (need --run-late-hooks)")
             """)
         for item in status.drift { Output.result("  drift: \(item)") }
+        // `--check` reports the first condition that applies (SPEC §8), each with the code `migrate` gives it:
+        // drift or late hooks 6, a pending step that cannot be inferred 4, other pending work 7.
         if !status.drift.isEmpty {
             Output.setExitCode(.drift)
+        } else if check && !status.lateHooks.isEmpty {
+            Output.setExitCode(.drift)
+        } else if check, let refusal = try refusal(history, status, layout: store.metadata().layout) {
+            for d in refusal.diagnostics { Output.diagnostic(d) }
+            Output.setExitCode(.notInferable)
         } else if check && status.hasPendingWork {
             Output.setExitCode(.pendingWork)
+        }
+    }
+
+    /// Why the pending versions cannot be reached by inference, if they cannot (what `migrate` would refuse).
+    func refusal(_ history: ModelHistory, _ status: StoreStatus, layout: StoreLayout) -> MappingError? {
+        guard let latest = status.latestVersion, latest > status.version else { return nil }
+        do {
+            _ = try MappingInference.plan(models: history.models, from: status.version, to: latest, sourceLayout: layout)
+            return nil
+        } catch {
+            return error
         }
     }
 }

@@ -28,6 +28,9 @@ struct StrataCommand: AsyncParsableCommand {
 enum StrataMain {
     static func main() async {
         SignalCleanup.install()   // SIGINT/SIGTERM remove a dry run's snapshot and temporary files, then exit 130/143
+        // The format is configured in `GlobalOptions.validate()`, which never runs when parsing fails:
+        // read it from argv first, so an error in the arguments is still one JSON document.
+        if requestsJSON(Array(CommandLine.arguments.dropFirst())) { Output.configure(format: .json, color: .never, quiet: false) }
         do {
             var command = try StrataCommand.parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {
@@ -40,5 +43,23 @@ enum StrataMain {
         } catch {
             Output.fail(error)
         }
+    }
+
+    /// Whether the arguments ask for `--format json` (or `--format=json`), looking no further than `--`.
+    static func requestsJSON(_ arguments: [String]) -> Bool {
+        var json = false
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            if argument == "--" { break }
+            if argument == "--format" {
+                index += 1
+                if index < arguments.count { json = arguments[index] == "json" }
+            } else if argument.hasPrefix("--format=") {
+                json = argument.dropFirst("--format=".count) == "json"
+            }
+            index += 1
+        }
+        return json
     }
 }

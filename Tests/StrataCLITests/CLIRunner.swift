@@ -6,6 +6,8 @@ enum CLI {
         var status: Int32
         var stdout: String
         var stderr: String
+        /// Killed by a signal (a crash: SIGILL, SIGSEGV…); `status` is then the signal's number.
+        var signaled = false
     }
 
     static var packageRoot: String {
@@ -47,8 +49,10 @@ enum CLI {
         errBox.done.wait()
         let errData = errBox.data
         process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData, as: UTF8.self))
+        var result = Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                            stderr: String(decoding: errData, as: UTF8.self))
+        result.signaled = process.terminationReason == .uncaughtSignal
+        return result
     }
 
     /// A fresh temporary directory with a copy of the example's models/ (and migrations/ when present).

@@ -227,8 +227,10 @@ import Testing
     @Test func junitHasATestCasePerStepAndHook() {
         let parsed = XMLCollector.parse(Self.report.render(as: .junit))
         #expect(parsed.error == nil)
-        #expect(parsed.named("testsuites") == [["name": "Strata migrate", "tests": "4", "failures": "2", "errors": "0", "time": "0"]])
-        #expect(parsed.named("testsuite") == [["name": "migration", "tests": "4", "failures": "2", "errors": "0", "skipped": "0", "time": "0"]])
+        // Times are the steps' and hooks' real durations (seconds, 3 decimals), the suite and the run take the steps' time, which includes their hooks'.
+        #expect(parsed.named("testsuites") == [["name": "Strata migrate", "tests": "4", "failures": "2", "errors": "0", "time": "0.423"]])
+        #expect(parsed.named("testsuite") == [["name": "migration", "tests": "4", "failures": "2", "errors": "0", "skipped": "0", "time": "0.423"]])
+        #expect(parsed.named("testcase").first?["time"] == "0.420")
         #expect(parsed.named("testcase").map { $0["name"]! } == ["v1 → v2", "v2 → v3", "hook favorite-recent-recipes (after v2)", "hook cap-ratings (after v3)"])
         #expect(parsed.named("testcase").allSatisfy { $0["classname"] == "migration" })
         #expect(parsed.named("failure").map { $0["message"]! } == ["v2 → v3 was rolled back", "rolled back with its version step: 2 violations"])

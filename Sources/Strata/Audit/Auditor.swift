@@ -53,18 +53,26 @@ public struct Auditor: Sendable {
         }
         for key in groups.keys.sorted(by: { ($0.table, $0.mode == .all ? 0 : 1) < ($1.table, $1.mode == .all ? 0 : 1) }) {
             let indices = groups[key]!
+            let started = Date()
             let found = try runRowRules(indices.map { rules[$0] }, mode: key.mode, maxSamples: maxSamples, db)
-            for (j, i) in indices.enumerated() { tallies[i] = found[j] }
+            let share = Date().timeIntervalSince(started) / Double(indices.count)
+            for (j, i) in indices.enumerated() { tallies[i] = found[j]; tallies[i]!.duration = share }
         }
         for (i, rule) in rules.enumerated() where modes[i] != .skip {
-            if case .uniqueness = rule.check { tallies[i] = try runUniqueness(rule, maxSamples: maxSamples, db) }
+            if case .uniqueness = rule.check {
+                let started = Date()
+                tallies[i] = try runUniqueness(rule, maxSamples: maxSamples, db)
+                tallies[i]!.duration = Date().timeIntervalSince(started)
+            }
         }
 
         let results = rules.indices.compactMap { i -> AuditRuleResult? in
             guard let tally = tallies[i] else { return nil }
             let rule = rules[i]
-            return AuditRuleResult(entity: rule.entity, property: rule.property, rule: rule.kind.rawValue, code: rule.code,
-                                   constraint: rule.constraint, count: tally.count, samples: tally.samples)
+            var result = AuditRuleResult(entity: rule.entity, property: rule.property, rule: rule.kind.rawValue, code: rule.code,
+                                         constraint: rule.constraint, count: tally.count, samples: tally.samples)
+            result.duration = tally.duration
+            return result
         }
         var entities: [String] = []
         if case .entities(let names) = scope { entities = names }
@@ -80,6 +88,8 @@ public struct Auditor: Sendable {
     struct Tally {
         var count = 0
         var samples: [AuditSample] = []
+        /// Seconds.
+        var duration: Double = 0
     }
 
     /// The tables with rows in `temp.strata_touched` (none when the table does not exist).

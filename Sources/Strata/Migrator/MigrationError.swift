@@ -78,6 +78,7 @@ public enum MigrationError: StrataError, Sendable {
                 switch v.check {
                 case .nullInMandatoryAttribute: hint = "add a default to \(v.entity).\(v.properties.joined()), or fill the NULLs in a hook of an earlier version"
                 case .rowsForNewMandatoryAttribute: hint = "give \(v.entity).\(v.properties.joined()) a default, or make it optional"
+                case .rowsForNewMandatoryRelationship: hint = "make \(v.entity).\(v.properties.joined()) optional, link the objects in a hook, then make it non-optional in a later version"
                 case .duplicates: hint = "remove the duplicates in a hook of an earlier version, then add the uniqueness constraint"
                 case .rowsOfAbstractEntity: hint = "delete or convert the \(v.entity) objects in a hook of an earlier version"
                 case .multipleLinks: hint = "keep the relationship to-many, or unlink the extra objects in a hook of an earlier version"

@@ -48,16 +48,18 @@ public enum History {
                              finished.timeIntervalSince(started), StrataVersion.current, details])
     }
 
+    /// The history rows in time order (ties by version, then insertion).
     public static func entries(_ db: Database) throws -> [HistoryEntry] {
-        try Row.fetchAll(db, sql: #"SELECT * FROM "strata_history" ORDER BY "id""#).map { row in
+        try Row.fetchAll(db, sql: #"SELECT * FROM "strata_history" ORDER BY "started", "finished", "toVersion", "id""#).map { row in
             HistoryEntry(id: row["id"], kind: row["kind"], fromVersion: row["fromVersion"], toVersion: row["toVersion"],
                          started: row["started"], finished: row["finished"], duration: row["duration"],
                          toolVersion: row["toolVersion"], details: row["details"])
         }
     }
 
+    /// The hook records in time order (ties by version, then id).
     public static func hooks(_ db: Database) throws -> [HookRecord] {
-        try Row.fetchAll(db, sql: #"SELECT * FROM "strata_hooks" ORDER BY "afterVersion", "id""#).map { row in
+        try Row.fetchAll(db, sql: #"SELECT * FROM "strata_hooks" ORDER BY "finished", "afterVersion", "id""#).map { row in
             HookRecord(id: row["id"], checksum: row["checksum"], afterVersion: row["afterVersion"],
                        modelVersion: row["modelVersion"], status: row["status"], rowsAffected: row["rowsAffected"],
                        finished: row["finished"], results: row["results"])

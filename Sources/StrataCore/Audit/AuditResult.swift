@@ -51,6 +51,12 @@ public struct AuditRuleResult: Sendable, Codable, Hashable {
     public var count: Int
     /// The first violations (by `_pk`; by key for uniqueness), at most the audit's `maxSamples`.
     public var samples: [AuditSample]
+    /// Seconds spent checking the rule (JUnit's `time`); the rules one table scan checks together share
+    /// its time evenly.
+    public var duration: Double = 0
+
+    /// `duration` is left out of the coded form: a timing, not part of what the audit found.
+    enum CodingKeys: String, CodingKey { case entity, property, rule, code, constraint, count, samples }
 
     public init(entity: String, property: String?, rule: String, code: AuditCode, constraint: String,
                 count: Int, samples: [AuditSample]) {

@@ -73,7 +73,7 @@ public struct BatchPlanner: Sendable {
         for name in request.propertiesToUpdate.keys.sorted() {
             let origin = request.valueOrigins[name]
             do throws(PredicateError) {
-                let target = try compiler.assignmentTarget(name, of: request.entity)
+                let target = try compiler.assignmentTarget(name, of: request.entity, origin: request.keyOrigins[name] ?? origin)
                 let value: SQLStatement
                 switch request.propertiesToUpdate[name]! {
                 case .literal(let text):
@@ -155,11 +155,11 @@ public struct BatchUpdatePlan: Sendable, Hashable {
 
 extension PredicateCompiler {
     /// The column an update assigns, or an error for relationships and unknown attributes.
-    func assignmentTarget(_ name: String, of entity: String) throws(PredicateError) -> String {
+    func assignmentTarget(_ name: String, of entity: String, origin: SourceLocation? = nil) throws(PredicateError) -> String {
         do throws(PredicateSyntaxError) {
             return try targetAttribute(name, of: entity).column
         } catch {
-            throw PredicateError(error, in: name, origin: SourceLocation(file: "value", line: 1, column: 1))
+            throw PredicateError(error, in: name, origin: origin ?? SourceLocation(file: "value", line: 1, column: 1))
         }
     }
 
@@ -178,10 +178,16 @@ extension PredicateCompiler {
     func checkedValue(_ value: Value, for attribute: String, of entity: String, origin: SourceLocation?) throws(PredicateError) -> Value {
         let location = origin ?? SourceLocation(file: "value", line: 1, column: 1)
         do throws(PredicateSyntaxError) {
-            let type = try targetAttribute(attribute, of: entity).attribute.type
+            let target = try targetAttribute(attribute, of: entity).attribute
+            let type = target.type
             let ok: Bool
             switch value {
-            case .null: ok = true
+            case .null:
+                guard target.isOptional else {
+                    throw PredicateSyntaxError("\(entity).\(attribute) is not optional: it cannot be set to nil", offset: 0,
+                                               hint: "give a value of type \(type.rawValue), or make the attribute optional in the model")
+                }
+                ok = true
             case .integer(let i):
                 if let range = type.integerRange, !range.contains(i) {
                     throw PredicateSyntaxError("\(entity).\(attribute) is \(type.rawValue), but \(i) is out of range (\(range.lowerBound)...\(range.upperBound))", offset: 0)

@@ -42,6 +42,8 @@ public struct BatchUpdateRequest: Sendable, Hashable {
     public var predicateOrigin: SourceLocation?
     /// Where each value starts in a hook file, for located errors.
     public var valueOrigins: [String: SourceLocation] = [:]
+    /// Where each property's key is in a hook file (unknown attributes, relationships).
+    public var keyOrigins: [String: SourceLocation] = [:]
 
     public init(entity: String, predicate: String? = nil, arguments: [PredicateArgument] = [],
                 propertiesToUpdate: [String: UpdateValue]) {

@@ -66,11 +66,12 @@ public struct ChangeSet: Sendable, Hashable, Codable {
 
     /// Merges another change set (several batches of one hook).
     public mutating func merge(_ other: ChangeSet) {
+        // An empty set adds nothing, and says nothing about whether IDs are listed.
+        if other.isEmpty && other.updated.isEmpty && other.deleted.isEmpty { return }
         if isEmpty && updated.isEmpty && deleted.isEmpty {
-            // The first batch of a hook: share its lists instead of copying them.
-            let keepsIDs = hasObjectIDs && other.hasObjectIDs
+            // The first batch of a hook (or the first hook of a run): share its lists instead of copying
+            // them; the lists are then exactly the other's, IDs included when it has them.
             self = other
-            hasObjectIDs = keepsIDs
             normalize()
             return
         }

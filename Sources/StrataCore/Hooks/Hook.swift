@@ -46,6 +46,9 @@ public struct Hook: Sendable, Hashable {
     public var idLocation: SourceLocation
     /// Where each step's `entity:` value is, for errors the planner cannot locate itself.
     public var stepLocations: [SourceLocation] = []
+    /// Step index → the properties set by a plain YAML scalar (not `{ value: … }`): `lint` warns when
+    /// one reads like an expression.
+    public var plainLiterals: [Int: Set<String>] = [:]
 
     public init(id: String, after: Int, description: String? = nil, steps: [HookStep], variables: [String: String] = [:],
                 onViolation: ViolationPolicy = .rollback, file: String, checksum: String, source: String = "",

@@ -20,8 +20,12 @@ public enum HookLoader {
 
     /// Reads a hook file from disk.
     public static func load(path: String) throws(DiagnosticList) -> Hook {
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+        guard let data = FileManager.default.contents(atPath: path) else {
             throw DiagnosticList([.error("cannot read hook file", at: SourceLocation(file: path, line: 1, column: 1))])
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw DiagnosticList([.error("hook file is not UTF-8 text", at: SourceLocation(file: path, line: 1, column: 1),
+                                         hint: "save the file as UTF-8")])
         }
         var hook = try load(yaml: text, file: path)
         hook.checksum = SHA256.hex(Array(data))
@@ -40,6 +44,7 @@ public enum HookLoader {
         var description: String?
         var steps: [HookStep] = []
         var stepLocations: [SourceLocation] = []
+        var plainLiterals: [Int: Set<String>] = [:]
         var variables: [String: String] = [:]
         var policy = ViolationPolicy.rollback
         var sawSteps = false
@@ -69,7 +74,11 @@ public enum HookLoader {
                     continue
                 }
                 for item in list {
-                    if let (step, location) = parseStep(item, &r) { steps.append(step); stepLocations.append(location) }
+                    if let (step, location, plain) = parseStep(item, &r) {
+                        if !plain.isEmpty { plainLiterals[steps.count] = plain }
+                        steps.append(step)
+                        stepLocations.append(location)
+                    }
                 }
             default: break
             }
@@ -82,10 +91,12 @@ public enum HookLoader {
         var hook = Hook(id: id, after: after, description: description, steps: steps, variables: variables, onViolation: policy,
                         file: r.file, checksum: SHA256.hex(yaml), source: yaml, afterLocation: afterLocation, idLocation: idLocation)
         hook.stepLocations = stepLocations
+        hook.plainLiterals = plainLiterals
         return hook
     }
 
-    static func parseStep(_ node: Node, _ r: inout YAMLReader) -> (HookStep, SourceLocation)? {
+    /// A step, where its `entity:` is, and the properties it sets with plain scalars (not `{ value: … }`).
+    static func parseStep(_ node: Node, _ r: inout YAMLReader) -> (HookStep, SourceLocation, Set<String>)? {
         guard let entries = r.entries(of: node, what: "a step", allowed: ["batchUpdate", "batchDelete"]) else { return nil }
         guard entries.count == 1, let (kind, _, body) = entries.first else {
             r.error("a step is exactly one of batchUpdate or batchDelete", at: node)
@@ -99,6 +110,8 @@ public enum HookLoader {
         var arguments: [PredicateArgument] = []
         var properties: [String: UpdateValue] = [:]
         var valueOrigins: [String: SourceLocation] = [:]
+        var keyOrigins: [String: SourceLocation] = [:]
+        var plainLiterals: Set<String> = []
         var includes = true
         var resultType: String?
         var resultNode: Node?
@@ -121,8 +134,13 @@ public enum HookLoader {
                 }
             case "propertiesToUpdate":
                 guard let list = r.entries(of: value, what: "propertiesToUpdate", allowed: []) else { continue }
-                for (name, _, v) in list {
+                for (name, keyNode, v) in list {
+                    keyOrigins[name] = r.location(keyNode)
                     switch v {
+                    case .scalar(let s) where isNull(s):
+                        // YAML's null (`~`, `null`, nothing) sets nil; the planner refuses it on a non-optional attribute.
+                        properties[name] = .value(.null)
+                        valueOrigins[name] = s.string.isEmpty ? r.location(keyNode) : r.location(v)   // nothing to point at: the key
                     case .scalar(let s):
                         // `$VAR` and `%@` are expressions; every other scalar is a literal of the attribute's type
                         // (write `{ value: "$x" }` for a literal starting with `$`).
@@ -130,13 +148,18 @@ public enum HookLoader {
                         let isReference = text.hasPrefix("$") || text == "%@"
                         properties[name] = isReference ? .expression(text) : .literal(text)
                         valueOrigins[name] = ModelParser.stringStart(v, &r)
+                        if !isReference { plainLiterals.insert(name) }
                     case .mapping:
                         guard let spec = r.entries(of: v, what: "the value of '\(name)'", allowed: ["expression", "value"]),
                               spec.count == 1, let (form, _, inner) = spec.first, let text = r.string(inner, what: form) else {
                             r.error("write `{ expression: \"rating + 1\" }` or `{ value: 3 }`", at: v)
                             continue
                         }
-                        properties[name] = form == "expression" ? .expression(text) : .literal(text)
+                        if form == "value", case .scalar(let s) = inner, isNull(s) {
+                            properties[name] = .value(.null)
+                        } else {
+                            properties[name] = form == "expression" ? .expression(text) : .literal(text)
+                        }
                         valueOrigins[name] = ModelParser.stringStart(inner, &r)
                     default:
                         r.error("the value of '\(name)' must be a literal or { expression: … }", at: v)
@@ -159,6 +182,7 @@ public enum HookLoader {
             request.includesSubentities = includes
             request.predicateOrigin = predicateOrigin
             request.valueOrigins = valueOrigins
+            request.keyOrigins = keyOrigins
             if let resultType {
                 guard let t = BatchUpdateResultType(rawValue: resultType) else {
                     r.error("unknown resultType '\(resultType)'", at: resultNode,
@@ -167,7 +191,7 @@ public enum HookLoader {
                 }
                 request.resultType = t
             }
-            return (.batchUpdate(request), entityLocation)
+            return (.batchUpdate(request), entityLocation, plainLiterals)
         }
         var request = BatchDeleteRequest(entity: entity, predicate: predicate, arguments: arguments)
         request.includesSubentities = includes
@@ -180,6 +204,11 @@ public enum HookLoader {
             }
             request.resultType = t
         }
-        return (.batchDelete(request), entityLocation)
+        return (.batchDelete(request), entityLocation, [])
+    }
+
+    /// YAML's null: a plain `~`, `null` (`Null`, `NULL`) or an empty value; quoted text is a string.
+    static func isNull(_ scalar: Node.Scalar) -> Bool {
+        scalar.style == .plain && ["", "~", "null", "Null", "NULL"].contains(scalar.string)
     }
 }

@@ -4,6 +4,8 @@ import Foundation
 public struct HookSet: Sendable {
     /// In run order: version, then id.
     public var hooks: [Hook]
+    /// Warnings found while checking the hooks (a literal that reads like an expression), for `lint`.
+    public var warnings: [Diagnostic] = []
 
     public init(hooks: [Hook]) { self.hooks = hooks.sorted(by: Hook.runOrder) }
 
@@ -38,15 +40,17 @@ public struct HookSet: Sendable {
                     continue
                 }
                 byID[hook.id] = hook
-                let problems = HookChecker.check(hook, models: models, variables: variables)
+                let problems = HookChecker.check(hook, models: models, variables: variables, warnings: true)
                 diagnostics += problems
-                if problems.isEmpty { hooks.append(hook) }
+                if !problems.contains(where: { $0.severity == .error }) { hooks.append(hook) }
             } catch {
                 diagnostics += error.diagnostics
             }
         }
         if diagnostics.contains(where: { $0.severity == .error }) { throw DiagnosticList(diagnostics) }
-        return HookSet(hooks: hooks)
+        var set = HookSet(hooks: hooks)
+        set.warnings = diagnostics
+        return set
     }
 }
 
@@ -54,17 +58,22 @@ public struct HookSet: Sendable {
 /// compiles each step (entity, attributes, predicate, values), so every mistake is found before
 /// anything runs.
 public enum HookChecker {
-    /// - Parameter variables: `--var` values, which take precedence over the hook's `variables:`.
-    public static func check(_ hook: Hook, models: ModelHistory, variables: [String: String] = [:]) -> [Diagnostic] {
+    /// - Parameters:
+    ///   - variables: `--var` values, which take precedence over the hook's `variables:`.
+    ///   - warnings: whether to add warnings (a literal that reads like an expression) to the errors.
+    public static func check(_ hook: Hook, models: ModelHistory, variables: [String: String] = [:],
+                             warnings: Bool = false) -> [Diagnostic] {
         guard let model = models.model(version: hook.after) else {
             return [Diagnostic(.error, "after: \(hook.after) names no model version", at: hook.afterLocation,
                                hint: "versions: \(models.versions.map(String.init).joined(separator: ", "))").withSource(hook.source)]
         }
-        return check(hook, against: model, variables: variables)
+        return check(hook, against: model, variables: variables, warnings: warnings)
     }
 
-    /// Checks a hook against one model (a late hook runs against the store's current model).
-    public static func check(_ hook: Hook, against model: Model, variables: [String: String] = [:]) -> [Diagnostic] {
+    /// Checks a hook against one model (a late hook runs against the store's current model): its errors,
+    /// and its warnings too when `warnings` is true.
+    public static func check(_ hook: Hook, against model: Model, variables: [String: String] = [:],
+                             warnings: Bool = false) -> [Diagnostic] {
         let planner = BatchPlanner(model: model, layout: LayoutBuilder.layout(for: model))
         var context = PredicateContext(variables: hook.variables.merging(variables) { _, cli in cli }, now: 0)
         var diagnostics: [Diagnostic] = []
@@ -74,6 +83,9 @@ public enum HookChecker {
                 case .batchUpdate(let request):
                     context.arguments = request.arguments
                     _ = try planner.planUpdate(request, context: context)
+                    guard warnings else { continue }
+                    diagnostics += literalWarnings(request, plain: hook.plainLiterals[index] ?? [], planner: planner, context: context)
+                        .map { $0.withSource(hook.source) }
                 case .batchDelete(let request):
                     context.arguments = request.arguments
                     _ = try planner.planDelete(request, context: context)
@@ -81,6 +93,10 @@ public enum HookChecker {
             } catch {
                 if case .invalid(var diagnostic) = error {
                     if diagnostic.location == nil, index < hook.stepLocations.count { diagnostic.location = hook.stepLocations[index] }
+                    if case .batchUpdate(let request) = step {
+                        diagnostic.hint = expressionHint(for: diagnostic, request, plain: hook.plainLiterals[index] ?? [],
+                                                         planner: planner, context: context) ?? diagnostic.hint
+                    }
                     diagnostics.append(diagnostic.withSource(hook.source))
                 } else {
                     diagnostics.append(Diagnostic(.error, "\(step.kind) on \(step.entity): \(error)", at: hook.afterLocation))
@@ -88,5 +104,57 @@ public enum HookChecker {
             }
         }
         return diagnostics
+    }
+
+    /// A plain string assigned to a textual attribute that reads as an expression over the row
+    /// (`name: "lowercase(name)"`) is stored as that text: most likely not what was meant, so `lint` warns.
+    static func literalWarnings(_ request: BatchUpdateRequest, plain: Set<String>, planner: BatchPlanner,
+                                context: PredicateContext) -> [Diagnostic] {
+        var warnings: [Diagnostic] = []
+        for name in plain.sorted() {
+            guard case .literal(let text)? = request.propertiesToUpdate[name],
+                  let attribute = planner.model.attribute(name, of: request.entity)?.attribute, attribute.type.isTextual,
+                  readsAsExpression(text),
+                  (try? planner.compiler.compileValue(text, for: name, of: request.entity, context: context)) != nil else { continue }
+            warnings.append(.warning("'\(text)' is stored as this text in \(request.entity).\(name); it is not computed from the row",
+                                     at: request.valueOrigins[name],
+                                     hint: "to compute it, write `\(name): { expression: \"\(text)\" }`; to store the text, write `\(name): { value: \"\(text)\" }`"))
+        }
+        return warnings
+    }
+
+    /// The hint for an error on a plain literal that reads as an expression (`rating: "rating + 1"`).
+    static func expressionHint(for diagnostic: Diagnostic, _ request: BatchUpdateRequest, plain: Set<String>,
+                               planner: BatchPlanner, context: PredicateContext) -> String? {
+        for name in plain.sorted() {
+            guard let origin = request.valueOrigins[name], diagnostic.location == origin,
+                  case .literal(let text)? = request.propertiesToUpdate[name], readsAsExpression(text),
+                  (try? planner.compiler.compileValue(text, for: name, of: request.entity, context: context)) != nil else { continue }
+            return "a plain value is a literal; to compute it from the row, write `\(name): { expression: \"\(text)\" }`"
+        }
+        return nil
+    }
+
+    /// Whether `text` parses as an expression that refers to the row: a function call or a key path.
+    /// Only short texts are tried: an expression typed as a plain value is a few words, and a long text
+    /// (prose, a pasted document) is not worth parsing.
+    static func readsAsExpression(_ text: String) -> Bool {
+        guard text.utf8.count <= 200, text.contains(where: { $0.isLetter }) else { return false }
+        do throws(PredicateSyntaxError) {
+            var parser = try PredicateParser(text, arguments: [])
+            return refersToRow(try parser.parseWholeExpression())
+        } catch {
+            return false
+        }
+    }
+
+    static func refersToRow(_ expression: PredicateExpression) -> Bool {
+        switch expression {
+        case .keyPath, .function, .subquery: return true
+        case .binary(_, let lhs, let rhs, _): return refersToRow(lhs) || refersToRow(rhs)
+        case .negate(let inner, _): return refersToRow(inner)
+        case .list(let items, _): return items.contains(where: refersToRow)
+        default: return false
+        }
     }
 }

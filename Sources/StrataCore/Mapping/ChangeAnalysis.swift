@@ -106,7 +106,9 @@ struct ChangeAnalysis {
                 note(.removeAttribute, de, a.name, "removed with its values", destructive: true)
             }
             for r in se.relationships where !matchedSource.contains(PropertyKey(se.name, r.name)) {
-                note(.removeRelationship, de, r.name, "removed with its links", destructive: true)
+                let gone = corr.destinationEntity[r.destination] == nil && destination.relationship(r.name, of: de) != nil
+                note(.removeRelationship, de, r.name, gone ? "removed with its links: its destination \(r.destination) is removed (the new \(r.name) starts empty)"
+                                                           : "removed with its links", destructive: true)
             }
         }
     }
@@ -179,7 +181,9 @@ struct ChangeAnalysis {
         for k in kinds { if let m = corr.sourceRelationship(r, kind: k) { found.append((k, m.name, m.owner, m.relationship)) } }
         for m in found { matched.insert(PropertyKey(m.owner, m.name)) }
         guard let first = found.first else {
-            note(.addRelationship, e.name, r.name, "new \(r.isToMany ? "to-many" : "to-one") to \(r.destination)")
+            var detail = "new \(r.isToMany ? "to-many" : "to-one") to \(r.destination)"
+            if !r.isToMany && !r.isOptional { detail += ", non-optional: only if \(e.name) has no objects" }
+            note(.addRelationship, e.name, r.name, detail)
             return
         }
         let owners = Set(found.map { corr.destinationEntity[$0.owner] ?? $0.owner })

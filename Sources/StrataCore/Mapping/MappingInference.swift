@@ -51,10 +51,15 @@ public enum MappingInference {
 
     /// `strata lint`: non-inferable changes (errors) and destructive changes (warnings) between
     /// consecutive versions.
-    public static func lint(_ models: [Model]) -> [Diagnostic] {
+    public static func lint(_ models: [Model]) -> [Diagnostic] { lintFindings(models).diagnostics }
+
+    /// `lint`'s findings, and how many of its errors are changes that cannot be inferred (exit 4, as in
+    /// `diff` and `migrate`).
+    public static func lintFindings(_ models: [Model]) -> (diagnostics: [Diagnostic], refusals: Int) {
         let sorted = models.sorted { $0.version < $1.version }
-        guard let first = sorted.first else { return [] }
+        guard let first = sorted.first else { return ([], 0) }
         var diagnostics: [Diagnostic] = []
+        var refusals = 0
         var earlier = EarlierNames([first])
         var layout = LayoutBuilder.layout(for: first)
         for (source, destination) in zip(sorted, sorted.dropFirst()) {
@@ -69,11 +74,12 @@ public enum MappingInference {
                 }
             } catch {
                 diagnostics += error.refusals.map { $0.diagnostic.withSource(destination.source) }
+                refusals += error.refusals.count
                 layout = LayoutBuilder.layout(for: destination)
             }
             earlier.add(destination)
         }
-        return diagnostics
+        return (diagnostics, refusals)
     }
 
     /// Where a removed entity or property was declared (in the source model).

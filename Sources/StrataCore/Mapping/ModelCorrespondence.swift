@@ -119,10 +119,16 @@ struct ModelCorrespondence {
     }
 
     /// The source relationship that `relationship` (visible on destination entity `kind`) continues, if any.
+    /// One whose old destination entity does not continue into this version (removed, or renamed without
+    /// `renamedFrom`) continues nothing (SPEC §4): its links point at objects that are gone, so it is
+    /// inferred as removed (with its links) and added.
     func sourceRelationship(_ relationship: Relationship, kind: String) -> (name: String, owner: String, relationship: Relationship)? {
         guard let sk = sourceEntity[kind], let relationships = sourceRelationships[sk] else { return nil }
-        if let found = relationships[relationship.name] { return (relationship.name, found.owner, found.relationship) }
-        if let old = relationship.renamedFrom, let found = relationships[old], destination.relationship(old, of: kind) == nil {
+        if let found = relationships[relationship.name] {
+            return destinationEntity[found.relationship.destination] == nil ? nil : (relationship.name, found.owner, found.relationship)
+        }
+        if let old = relationship.renamedFrom, let found = relationships[old], destination.relationship(old, of: kind) == nil,
+           destinationEntity[found.relationship.destination] != nil {
             return (old, found.owner, found.relationship)
         }
         return nil

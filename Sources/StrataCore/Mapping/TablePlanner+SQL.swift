@@ -288,6 +288,18 @@ extension TablePlanner {
                             code: 1570)))
                     }
                 }
+                // A new non-optional to-one (SPEC §4: like a new non-optional attribute without a default) links
+                // no existing object: only possible when there is none.
+                for r in e.relationships where !r.isOptional && !r.isToMany {
+                    guard dst.storage(of: e.name)?.relationships[r.name]?.kind == .foreignKey else { continue }
+                    let missing = (corr.destinationKinds[e.name] ?? []).filter { corr.sourceEntity[$0] != nil && corr.sourceRelationship(r, kind: $0) == nil }
+                    guard !missing.isEmpty else { continue }
+                    let (f, fargs) = filter(missing)
+                    checks.append(.check(MigrationCheck(
+                        kind: .rowsForNewMandatoryRelationship, entity: e.name, properties: [r.name],
+                        statement: SQLStatement("SELECT t.\"_pk\", \(entity) FROM \(q(table.name)) AS t WHERE 1\(f.replacingOccurrences(of: "\"_entity\"", with: "t.\"_entity\"")) ORDER BY t.\"_pk\"", entityArgs + fargs),
+                        code: 1570)))
+                }
                 if e.isAbstract, let se = corr.sourceEntity[e.name], source.entity(se)?.isAbstract == false, table.column("_entity") != nil {
                     checks.append(.check(MigrationCheck(
                         kind: .rowsOfAbstractEntity, entity: e.name, properties: [],

@@ -107,6 +107,9 @@ public struct MigrationCheck: Hashable, Sendable {
         case nullInMandatoryAttribute
         /// A new non-optional attribute without a default: the entity must have no rows.
         case rowsForNewMandatoryAttribute
+        /// A new non-optional to-one relationship (or one whose destination entity was replaced): the
+        /// entity must have no rows, since no object can be linked yet.
+        case rowsForNewMandatoryRelationship
         /// A new uniqueness constraint: no duplicates (the values columns are the group key).
         case duplicates
         /// An entity became abstract: it may have no objects of its own.
@@ -134,6 +137,7 @@ public struct MigrationCheck: Hashable, Sendable {
         switch kind {
         case .nullInMandatoryAttribute: return "\(target) has no NULLs (it becomes non-optional and has no default)"
         case .rowsForNewMandatoryAttribute: return "\(entity) has no objects (new non-optional \(target) has no default)"
+        case .rowsForNewMandatoryRelationship: return "\(entity) has no objects (new non-optional to-one \(target) links none of them)"
         case .duplicates: return "no duplicates of \(target) (new uniqueness constraint)"
         case .rowsOfAbstractEntity: return "\(entity) has no objects of its own (it becomes abstract)"
         case .multipleLinks: return "each \(entity) has at most one link in \(target) (it moves into a to-one column)"

@@ -204,6 +204,20 @@ enum ModelChecker {
             } else { tables[plan.table.lowercased()] = ("join table '\(plan.table)'", location) }
         }
         let layout = LayoutBuilder.build(model, keeping: [:], relationshipPlans: plans)
+        checkOneToOneIndexes(model, layout, &r)
+        // Every declared index and uniqueness constraint must exist: no two may share a name (SQLite's
+        // index names are global and case-insensitive). `LayoutBuilder` renames clashing names, so this
+        // only guards that promise.
+        var indexOwners: [String: String] = [:]
+        for table in layout.tables {
+            for index in table.indexes {
+                if let other = indexOwners[index.name.lowercased()] {
+                    let owner = table.rootEntity.flatMap { model.entity($0) }
+                    r.add(.error("index '\(index.name)' of table '\(table.name)' has the same name as an index of table '\(other)'",
+                                 at: owner?.location, hint: "rename one of the columns with `column:`"))
+                } else { indexOwners[index.name.lowercased()] = table.name }
+            }
+        }
         // Generated column names (hierarchy renames, order columns) must not collide.
         for table in layout.tables where table.kind == .entity {
             var seen: Set<String> = []
@@ -214,6 +228,40 @@ enum ModelChecker {
             }
         }
         return layout
+    }
+}
+
+extension ModelChecker {
+    /// SPEC §10: an index part naming the side of a one-to-one that has no column is left out (the
+    /// other side's foreign-key index serves it): a warning, and an error for a uniqueness constraint,
+    /// which would otherwise become stricter than declared.
+    static func checkOneToOneIndexes(_ model: Model, _ layout: StoreLayout, _ r: inout YAMLReader) {
+        for e in model.entities {
+            guard let storage = layout.entities[e.name] else { continue }
+            func columnless(_ name: String) -> Bool {
+                guard let link = storage.relationships[name] else { return false }
+                return link.kind == .inverseForeignKey && !link.isToMany
+            }
+            for (i, list) in e.indexes.enumerated() {
+                for name in list where columnless(name) {
+                    let other = model.allRelationships(of: e.name).first { $0.relationship.name == name }
+                        .flatMap { model.effectiveInverse(of: $0.relationship, in: $0.owner) }
+                    let stored = other.map { "'\($0.owner).\($0.relationship.name)'" } ?? "the other side"
+                    let rest = list.filter { !columnless($0) }
+                    r.add(.warning("index part '\(name)' of '\(e.name)' is a one-to-one stored in the column of \(stored): it has no column here and is left out"
+                                   + (rest.isEmpty ? "; this index is not created" : ""),
+                                   at: e.keyLocations["indexes.\(i)"],
+                                   hint: "the foreign-key index of \(stored) already serves it; remove '\(name)' from the index"))
+                }
+            }
+            for (i, list) in e.uniqueness.enumerated() {
+                for name in list where columnless(name) {
+                    r.add(.error("uniqueness cannot use '\(name)' of '\(e.name)': the one-to-one is stored on the other side, with no column here",
+                                 at: e.keyLocations["uniqueness.\(i)"],
+                                 hint: "use attributes or to-one relationships stored on '\(e.name)', or declare it on the other entity"))
+                }
+            }
+        }
     }
 }
 

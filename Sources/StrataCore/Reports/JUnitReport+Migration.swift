@@ -3,19 +3,23 @@ extension JUnitReport {
     /// not committed) and per hook (`hook ID (after vN)`, failed when it was rolled back or its audit
     /// found failing violations), counts in `<system-out>`.
     func migrationSuite(_ migration: MigrationRunReport, _ report: Report) -> Suite {
-        Suite(name: "migration", cases: migration.steps.map(stepCase) + migration.hooks.map { hookCase($0, report) })
+        let cases = migration.steps.map(stepCase) + migration.hooks.map { hookCase($0, report) }
+        // A step's time includes the hooks that ran in it; late hooks run on their own.
+        let elapsed = migration.steps.reduce(0) { $0 + ($1.duration ?? 0) }
+            + zip(migration.hooks, cases.suffix(migration.hooks.count)).reduce(0) { $0 + ($1.0.late ? $1.1.time : 0) }
+        return Suite(name: "migration", cases: cases, elapsed: elapsed)
     }
 
-    func stepCase(_ step: StepReport) -> (lines: [String], failed: Bool) {
+    func stepCase(_ step: StepReport) -> (lines: [String], failed: Bool, time: Double) {
         var out = ["tables: " + MigrationText.tables(step)]
         out += step.destructive.map { "destructive: " + $0.summary }
         out += step.warnings.map { "warning: " + $0 }
         out.append(MigrationText.stats(step))
         let failure = step.committed ? nil : "\(MigrationText.versions(step)) was rolled back"
-        return testCase(name: MigrationText.versions(step), failure: failure, details: [], out: out)
+        return testCase(name: MigrationText.versions(step), failure: failure, details: [], out: out, time: step.duration ?? 0)
     }
 
-    func hookCase(_ hook: HookRunResult, _ report: Report) -> (lines: [String], failed: Bool) {
+    func hookCase(_ hook: HookRunResult, _ report: Report) -> (lines: [String], failed: Bool, time: Double) {
         var out = hook.steps.map(MigrationText.hookStep)
         out.append("rows affected: \(MigrationText.number(hook.rowsAffected))")
         out.append("audit: " + MigrationText.hookAudit(hook))
@@ -33,19 +37,21 @@ extension JUnitReport {
         } else if failing > 0 {
             failure = "\(MigrationText.hookAudit(hook)), committed (onViolation: warn)"
         }
-        return testCase(name: MigrationText.hookName(hook), failure: failure, details: details, out: out)
+        // The hook's steps and its audit (which runs inside the version step, so it is within the step's time too).
+        let time = hook.steps.reduce(0) { $0 + $1.duration } + (hook.audit?.rules.reduce(0) { $0 + $1.duration } ?? 0)
+        return testCase(name: MigrationText.hookName(hook), failure: failure, details: details, out: out, time: time)
     }
 
     /// A test case of the `migration` class; the failure's body lists `details` (in `<system-out>`
     /// after `out` when the case passes).
-    func testCase(name: String, failure: String?, details: [String], out: [String]) -> (lines: [String], failed: Bool) {
-        var lines = ["    <testcase classname=\"migration\" name=\"\(ReportText.xml(name))\" time=\"0\">"]
+    func testCase(name: String, failure: String?, details: [String], out: [String], time: Double) -> (lines: [String], failed: Bool, time: Double) {
+        var lines = ["    <testcase classname=\"migration\" name=\"\(ReportText.xml(name))\" time=\"\(JUnitReport.seconds(time))\">"]
         if let failure {
             lines.append("      <failure message=\"\(ReportText.xml(failure))\" type=\"migration\">\(ReportText.xml(details.joined(separator: "\n")))</failure>")
         }
         let out = failure == nil ? out + details : out
         lines.append("      <system-out>\(ReportText.xml(out.joined(separator: "\n")))</system-out>")
         lines.append("    </testcase>")
-        return (lines, failure != nil)
+        return (lines, failure != nil, time)
     }
 }

@@ -83,13 +83,15 @@ public enum LayoutBuilder {
                 func resolve(_ names: [String]) -> [String] {
                     names.compactMap { storage.attributeColumns[$0] ?? storage.relationships[$0].flatMap { $0.kind == .foreignKey ? $0.column : nil } }
                 }
+                // A part naming the side of a one-to-one that has no column is left out (the other side's
+                // foreign-key index serves it; the checker warns); an index left with no part is not created.
                 for list in e.indexes {
                     let cols = resolve(list)
-                    indexes.append(IndexSpec(name: indexName("idx", table, cols), columns: cols, isUnique: false))
+                    if !cols.isEmpty { indexes.append(IndexSpec(name: indexName("idx", table, cols), columns: cols, isUnique: false)) }
                 }
                 for list in e.uniqueness {
                     let cols = resolve(list)
-                    indexes.append(IndexSpec(name: indexName("uniq", table, cols), columns: cols, isUnique: true))
+                    if !cols.isEmpty { indexes.append(IndexSpec(name: indexName("uniq", table, cols), columns: cols, isUnique: true)) }
                 }
             }
             // Order columns of ordered to-many relationships whose inverse is a to-one stored here.
@@ -128,7 +130,41 @@ public enum LayoutBuilder {
             spec.columns = spec.columns.filter { !$0.name.hasSuffix("_order") } + orders
             tables.append(spec)
         }
-        return StoreLayout(tables: tables, entities: storages)
+        return StoreLayout(tables: disambiguateIndexNames(tables), entities: storages)
+    }
+
+    /// Index names are global in SQLite (and equal ignoring case clash), and `strata_idx_<table>_<columns>`
+    /// is ambiguous when names contain `_` (`Recipe.a_b` and `Recipe_a.b`; `[a_b]` and `[a, b]`). Every
+    /// index whose plain name is shared by another definition is renamed to the unambiguous
+    /// `strata_<kind>_<length>_<table>_<length>_<column>…` (a digit follows the kind, which no plain name
+    /// has, since table names start with a letter). Names that did not clash stay as they were, so the
+    /// indexes of existing stores keep their names.
+    static func disambiguateIndexNames(_ tables: [TableSpec]) -> [TableSpec] {
+        struct Definition: Hashable { var table: String; var columns: [String]; var isUnique: Bool }
+        var definitions: [String: Set<Definition>] = [:]
+        for table in tables {
+            for index in table.indexes {
+                definitions[index.name.lowercased(), default: []].insert(
+                    Definition(table: table.name.lowercased(), columns: index.columns.map { $0.lowercased() }, isUnique: index.isUnique))
+            }
+        }
+        guard definitions.values.contains(where: { $0.count > 1 }) else { return tables }
+        return tables.map { table in
+            var table = table
+            table.indexes = unique(table.indexes.map { index in
+                guard definitions[index.name.lowercased()]!.count > 1 else { return index }
+                let kind = index.name.dropFirst("strata_".count).prefix { $0 != "_" }
+                return IndexSpec(name: encodedIndexName(String(kind), table.name, index.columns), columns: index.columns,
+                                 isUnique: index.isUnique)
+            })
+            return table
+        }
+    }
+
+    /// `strata_idx_6_Recipe_3_a_b`: each name preceded by its length, so no two tables or column lists
+    /// share one.
+    static func encodedIndexName(_ kind: String, _ table: String, _ columns: [String]) -> String {
+        "strata_\(kind)_" + ([table] + columns).map { "\($0.utf8.count)_\($0)" }.joined(separator: "_")
     }
 
     /// Entity → own property → column, per hierarchy: kept columns first, then the plain name when
@@ -242,8 +278,10 @@ public enum LayoutBuilder {
         "strata_\(kind)_\(table)_\(columns.joined(separator: "_"))"
     }
 
+    /// The indexes without repeated definitions (`indexed: true` and `indexes: [[x]]` are one index).
+    /// Different definitions under one name are kept, for `disambiguateIndexNames` to rename.
     static func unique(_ indexes: [IndexSpec]) -> [IndexSpec] {
-        var seen: Set<String> = []
-        return indexes.filter { seen.insert($0.name.lowercased()).inserted }
+        var seen: Set<IndexSpec> = []
+        return indexes.filter { seen.insert(IndexSpec(name: $0.name.lowercased(), columns: $0.columns, isUnique: $0.isUnique)).inserted }
     }
 }
