@@ -23,7 +23,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchkit import bigmodel, cases, data, measure, report  # noqa: E402
+from benchkit import bigmodel, cases, coredata, data, measure, report  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "bench-out")
@@ -123,6 +123,9 @@ class Environment:
 
     def big_model_dir(self):
         return bigmodel.write_history(os.path.join(OUT, "models-200x30"))
+
+    def coredata_bundle(self):
+        return coredata.write_bundle(os.path.join(OUT, "coredata"))
 
     def migrator_unavailable(self):
         """Probes `strata migrate` on an existing 1,000-row v3 store once."""
@@ -232,6 +235,9 @@ def summarize(case, n, commands, samples, fingerprints, problems):
     if case.budget_seconds is not None and strata:
         size["budgetSeconds"] = case.budget_seconds
         size["withinBudget"] = strata["median"] <= case.budget_seconds
+    if getattr(case, "budget_rss_kb", None) is not None and strata and strata["maxRssKB"] is not None:
+        size["budgetRssKB"] = case.budget_rss_kb
+        size["withinBudget"] = size.get("withinBudget", True) and strata["maxRssKB"] <= case.budget_rss_kb
     return size
 
 

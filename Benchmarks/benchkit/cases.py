@@ -412,4 +412,32 @@ class ModelPlan(Case):
         ]
 
 
-ALL = [BatchUpdateCount, BatchUpdateAudited, BatchUpdateIDs, BatchDelete, AddColumn, ExampleStep, Rebuild, Audit, DryRun, ModelPlan]
+class CoreDataImport(Case):
+    id = "coredata-import"
+    title = "import coredata, 117 versions × 80 entities"
+    strata_command = ("strata import coredata Big.xcdatamodeld --force (generated bundle, 117 versions × 80 entities; "
+                      "writes 117 model files, then lints the history)")
+    anchors_text = "absolute: must stay under 3 s and 200 MB max RSS (issue 16); process start (strata --version) shown beside it"
+    budget_seconds = 3.0
+    budget_rss_kb = 200 * 1024
+
+    def sizes(self, rows):
+        return [0]
+
+    def unavailable(self):
+        return None if self.env.help("import", "coredata") is not None else "strata import coredata not available in this build"
+
+    def commands(self, n):
+        bundle = self.env.coredata_bundle()
+        models = os.path.join(self.env.work_dir, "coredata-models")
+        os.makedirs(models, exist_ok=True)
+        return [
+            Command("strata", "strata", self.strata("import", "coredata", bundle, "--models", models,
+                                                    "--migrations", self.env.empty_dir, "--force", "--quiet"),
+                    verify=lambda work: None if len(os.listdir(models)) == 117 else f"{len(os.listdir(models))} model files, not 117"),
+            Command("process start", "anchor", [self.env.strata, "--version"]),
+        ]
+
+
+ALL = [BatchUpdateCount, BatchUpdateAudited, BatchUpdateIDs, BatchDelete, AddColumn, ExampleStep, Rebuild, Audit, DryRun, ModelPlan,
+       CoreDataImport]

@@ -16,28 +16,46 @@ struct LintCommand: AsyncParsableCommand {
         var diagnostics: [JSONDiagnostic]
     }
 
-    func run() async throws {
-        var diagnostics: [Diagnostic] = []
+    /// What `lint` finds: the versions and hooks read, and every diagnostic. `refusals` counts the errors that are
+    /// changes inference cannot make; `stepRefusals` are those errors (located in the destination version's file,
+    /// found through `files`).
+    struct Outcome {
         var versions: [Int] = []
-        var hookCount = 0
+        var hooks = 0
+        var diagnostics: [Diagnostic] = []
         var refusals = 0
+        var stepRefusals: [Diagnostic] = []
+        var files: [String: Int] = [:]
+    }
+
+    /// The lint of a models and a migrations directory (also run by `strata import coredata`).
+    static func lint(models: String, migrations: String, variables: [String: String]) -> Outcome {
+        var outcome = Outcome()
         do {
-            let history = try ModelHistory.load(directory: global.models)
-            versions = history.versions
-            diagnostics += history.warnings
+            let history = try ModelHistory.load(directory: models)
+            outcome.versions = history.versions
+            outcome.files = Dictionary(history.models.map { ($0.file, $0.version) }, uniquingKeysWith: { a, _ in a })
+            outcome.diagnostics += history.warnings
             let mapping = MappingInference.lintFindings(history.models)
-            diagnostics += mapping.diagnostics
-            refusals = mapping.refusals
+            outcome.diagnostics += mapping.diagnostics
+            outcome.refusals = mapping.refusals
+            outcome.stepRefusals = mapping.diagnostics.filter { $0.severity == .error }
             do {
-                let hooks = try HookSet.load(directory: global.migrations, models: history, variables: global.variableValues)
-                hookCount = hooks.hooks.count
-                diagnostics += hooks.warnings
+                let hooks = try HookSet.load(directory: migrations, models: history, variables: variables)
+                outcome.hooks = hooks.hooks.count
+                outcome.diagnostics += hooks.warnings
             } catch {
-                diagnostics += error.diagnostics
+                outcome.diagnostics += error.diagnostics
             }
         } catch {
-            diagnostics += error.diagnostics
+            outcome.diagnostics += error.diagnostics
         }
+        return outcome
+    }
+
+    func run() async throws {
+        let outcome = Self.lint(models: global.models, migrations: global.migrations, variables: global.variableValues)
+        let (diagnostics, versions, hookCount) = (outcome.diagnostics, outcome.versions, outcome.hooks)
         for d in diagnostics { Output.diagnostic(d) }
         let errors = diagnostics.filter { $0.severity == .error }.count
         let warnings = diagnostics.count - errors
@@ -46,6 +64,6 @@ struct LintCommand: AsyncParsableCommand {
         // One condition, one exit code (SPEC §10): a step that cannot be inferred is 4, as in `diff` and
         // `migrate`. Invalid input comes first: it is 2 whenever any other error is found, since a step's
         // inferability means little while the files themselves are wrong.
-        if errors > refusals { Output.setExitCode(.invalidInput) } else if errors > 0 { Output.setExitCode(.notInferable) }
+        if errors > outcome.refusals { Output.setExitCode(.invalidInput) } else if errors > 0 { Output.setExitCode(.notInferable) }
     }
 }

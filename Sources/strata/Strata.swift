@@ -19,6 +19,7 @@ struct StrataCommand: AsyncParsableCommand {
             AuditCommand.self,
             AdoptCommand.self,
             RepairCommand.self,
+            ImportCommand.self,
         ]
     )
 }

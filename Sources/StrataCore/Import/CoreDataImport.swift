@@ -1,0 +1,128 @@
+import Foundation
+
+/// `strata import coredata`: an Xcode model bundle → the text of one Strata model file per version (SPEC §12).
+/// Pure: reads the bundle, returns values; writing the files is the caller's.
+///
+/// ```swift
+/// let result = try CoreDataImport.read(path: "App/Model.xcdatamodeld")
+/// for v in result.versions { try v.yaml.write(toFile: "models/\(v.number).yaml", atomically: true, encoding: .utf8) }
+/// ```
+public enum CoreDataImport {
+    /// One imported version.
+    public struct Version: Sendable {
+        /// The Strata version number.
+        public var number: Int
+        /// The version's name in the bundle (`Model 3`).
+        public var name: String
+        /// The XML file it was read from.
+        public var file: String
+        /// The model file's text.
+        public var yaml: String
+    }
+
+    public struct Result: Sendable {
+        /// Imported versions, oldest first.
+        public var versions: [Version]
+        /// Versions that could not be read (binary Xcode 3 models, missing `contents`).
+        public var skipped: [NotCarried]
+        /// Everything the bundle holds that the model files do not carry.
+        public var notCarried: [NotCarried]
+    }
+
+    /// Reads every version of the bundle at `path`.
+    /// - Parameters:
+    ///   - path: an `.xcdatamodeld` bundle, one `.xcdatamodel`, or a `contents` file.
+    ///   - orderFile: version names, oldest first (`--order`), instead of the names' trailing numbers.
+    /// - Throws: `DiagnosticList` (exit 2): colliding numbers, an `.xccurrentversion` that does not name the newest,
+    ///   malformed XML (at `file:line:column`), an unreadable bundle.
+    public static func read(path: String, orderFile: String? = nil) throws(DiagnosticList) -> Result {
+        let bundle = try CoreDataBundle.open(path: path, orderFile: orderFile)
+        let versions = bundle.versions
+        typealias Parsed = (model: ImportedModel, notes: [CoreDataModelReader.Note], file: String)
+        let parsed = Parallel.map(versions.count) { index -> Swift.Result<Parsed?, DiagnosticList> in
+            let folder = versions[index].folder
+            let file = FileManager.default.fileExists(atPath: folder + "/contents") ? folder + "/contents" : folder
+            var isDirectory: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory)
+            guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: file) else { return .success(nil) }
+            do throws(DiagnosticList) {
+                let root = try CoreDataXML.parse(data, file: file)
+                guard root.name == "model" else {
+                    throw DiagnosticList([.error("not a Core Data model: the root element is <\(root.name)>, not <model>",
+                                                 at: SourceLocation(file: file, line: root.line, column: root.column),
+                                                 hint: "pass the .xcdatamodeld bundle or an .xcdatamodel of your Xcode project")])
+                }
+                var reader = CoreDataModelReader()
+                let model = reader.read(root)
+                return .success((model, reader.notes, file))
+            } catch { return .failure(error) }
+        }
+        var errors: [Diagnostic] = []
+        var models: [(CoreDataBundle.Version, Parsed)] = []
+        var skipped: [NotCarried] = []
+        for (version, result) in zip(versions, parsed) {
+            switch result {
+            case .failure(let e): errors += e.diagnostics
+            case .success(let p?): models.append((version, p))
+            case .success(nil):
+                let fm = FileManager.default
+                let binary = fm.fileExists(atPath: version.folder + "/elements") || fm.fileExists(atPath: version.folder + "/layout")
+                skipped.append(NotCarried(version: version.number, versionName: version.name, file: version.folder,
+                                          reason: binary ? "only binary 'elements'/'layout' files (an Xcode 3 model): skipped; open it in Xcode and save it to get XML"
+                                                         : "no 'contents' file: skipped"))
+            }
+        }
+        if !errors.isEmpty { throw DiagnosticList(errors) }
+        for i in models.indices.dropFirst() {
+            resolveRenames(&models[i].1.model, previous: models[i - 1].1.model)
+        }
+        var result = Result(versions: [], skipped: skipped, notCarried: bundle.notCarried + skipped)
+        for (version, p) in models {
+            result.versions.append(Version(number: version.number, name: version.name, file: p.file,
+                                           yaml: ImportYAMLWriter.yaml(p.model, version: version.number, sourceName: version.name + ".xcdatamodel")))
+            result.notCarried += p.notes.map {
+                NotCarried(version: version.number, versionName: version.name, file: p.file, entity: $0.entity, property: $0.property, reason: $0.reason)
+            }
+        }
+        return result
+    }
+
+    /// Renaming identifiers → `renamedFrom`, as Core Data matches them: an entity (property) of `model` comes from the
+    /// entity (property) of `previous` with the same identifier (its renaming identifier, else its name). Written only
+    /// where that name differs and `previous` has nothing under the current name.
+    static func resolveRenames(_ model: inout ImportedModel, previous: ImportedModel) {
+        var previousByIdentifier: [String: ImportedEntity] = [:]
+        var previousByName: [String: ImportedEntity] = [:]
+        for e in previous.entities {
+            if previousByIdentifier[e.identifier] == nil { previousByIdentifier[e.identifier] = e }
+            previousByName[e.name] = e
+        }
+        for i in model.entities.indices {
+            let e = model.entities[i]
+            let source: ImportedEntity?
+            if let match = previousByIdentifier[e.identifier], match.name != e.name, previousByName[e.name] == nil {
+                model.entities[i].renamedFrom = match.name
+                source = match
+            } else {
+                source = previousByName[e.name]
+            }
+            guard let source else { continue }
+            let sourceNames = Set(source.propertyNames())
+            var attributes: [String: String] = [:], relationships: [String: String] = [:]
+            for a in source.attributes where attributes[a.identifier] == nil { attributes[a.identifier] = a.name }
+            for r in source.relationships where relationships[r.identifier] == nil { relationships[r.identifier] = r.name }
+            for j in e.attributes.indices {
+                let a = e.attributes[j]
+                if let match = attributes[a.identifier], match != a.name, !sourceNames.contains(a.name) {
+                    model.entities[i].attributes[j].renamedFrom = match
+                }
+            }
+            for j in e.relationships.indices {
+                let r = e.relationships[j]
+                if let match = relationships[r.identifier], match != r.name, !sourceNames.contains(r.name) {
+                    model.entities[i].relationships[j].renamedFrom = match
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,183 @@
+import ArgumentParser
+import Foundation
+import Strata
+
+/// `strata import`: converts other tools' models into Strata model files.
+struct ImportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Convert another tool's models into Strata model files.",
+        subcommands: [ImportCoreDataCommand.self])
+}
+
+/// `strata import coredata PATH [--order FILE] [--force]` (SPEC §12): an Xcode model bundle → `models/<N>.yaml`,
+/// then the lint of the imported history.
+struct ImportCoreDataCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "coredata",
+        abstract: "Import an Xcode Core Data model (.xcdatamodeld or .xcdatamodel) into models/<N>.yaml, one file per version.",
+        discussion: "Existing model files are kept unless --force. Exits 2 on unreadable input, 4 when the lint finds steps that need a mapping.")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The .xcdatamodeld bundle, one .xcdatamodel, or a model's contents file.")
+    var path: String
+
+    @Option(name: .long, help: ArgumentHelp("A file listing the version names, oldest first (instead of their trailing numbers).", valueName: "FILE"))
+    var order: String?
+
+    @Flag(name: .long, help: "Replace existing models/<N>.yaml files.")
+    var force = false
+
+    struct Document: Encodable {
+        struct Written: Encodable { var version: Int; var name: String; var source: String; var file: String; var status: String }
+        struct Step: Encodable { var from: Int; var to: Int; var next: String }
+        struct Lint: Encodable {
+            var ok: Bool
+            var versions: [Int]
+            var errors: Int
+            var warnings: Int
+            var notInferable: [Step]
+            var diagnostics: [JSONDiagnostic]
+        }
+        var source: String
+        var models: String
+        var versions: [Written]
+        var written: [String]
+        var kept: [String]
+        var skipped: [NotCarried]
+        var notCarried: [NotCarried]
+        var lint: Lint
+    }
+
+    /// Writing a model file failed (exit 1).
+    struct WriteError: StrataError {
+        var diagnostic: Diagnostic
+        var exitCode: ExitStatus { .runtimeFailure }
+        var diagnostics: [Diagnostic] { [diagnostic] }
+        var description: String { diagnostic.description }
+    }
+
+    func run() async throws {
+        let result = try CoreDataImport.read(path: path, orderFile: order)
+        let directory = global.models
+        try prepare(directory: directory)
+        var entries: [Document.Written] = []
+        for version in result.versions {
+            let file = (directory.hasSuffix("/") ? directory : directory + "/") + "\(version.number).yaml"
+            let exists = FileManager.default.fileExists(atPath: file) || (try? FileManager.default.destinationOfSymbolicLink(atPath: file)) != nil
+            if exists && !force {
+                entries.append(.init(version: version.number, name: version.name, source: version.file, file: file, status: "kept"))
+                continue
+            }
+            try write(version.yaml, to: file)
+            entries.append(.init(version: version.number, name: version.name, source: version.file, file: file,
+                                 status: exists ? "replaced" : "written"))
+        }
+
+        let outcome = LintCommand.lint(models: directory, migrations: global.migrations, variables: global.variableValues)
+        let refused = refusedSteps(outcome)
+        let errors = outcome.diagnostics.filter { $0.severity == .error }.count
+        let warnings = outcome.diagnostics.count - errors
+        for d in outcome.diagnostics { Output.diagnostic(d) }
+
+        Output.json(Document(
+            source: path, models: directory, versions: entries,
+            written: entries.filter { $0.status != "kept" }.map(\.file), kept: entries.filter { $0.status == "kept" }.map(\.file),
+            skipped: result.skipped, notCarried: result.notCarried,
+            lint: .init(ok: errors == 0, versions: outcome.versions, errors: errors, warnings: warnings,
+                        notInferable: refused.map { .init(from: $0.from, to: $0.to, next: "strata mapping \($0.from) \($0.to)") },
+                        diagnostics: outcome.diagnostics.map(JSONDiagnostic.init))))
+
+        let written = entries.filter { $0.status != "kept" }.count
+        Output.result("imported \(path): \(result.versions.count) version(s), \(written) file(s) written to \(directory), \(entries.count - written) kept")
+        for e in entries {
+            switch e.status {
+            case "kept": Output.line("  kept \(e.file) (\(e.name)): it exists; --force replaces it")
+            case "replaced": Output.line("  replaced \(e.file) (\(e.name))")
+            default: Output.line("  wrote \(e.file) (\(e.name))")
+            }
+        }
+        for s in result.skipped { Output.line("  skipped \(s.versionName): \(s.reason)") }
+        let listed = result.notCarried.filter { item in !result.skipped.contains(item) }
+        if !listed.isEmpty {
+            Output.line("not carried (\(listed.count)):")
+            for line in Self.grouped(listed) { Output.line("  " + line) }
+        }
+        Output.result("lint: \(outcome.versions.count) model version(s), \(errors) error(s), \(warnings) warning(s)")
+        for step in refused {
+            Output.result("  v\(step.from) → v\(step.to) cannot be inferred: next, `strata mapping \(step.from) \(step.to)`")
+        }
+        if errors > outcome.refusals { Output.setExitCode(.invalidInput) } else if errors > 0 { Output.setExitCode(.notInferable) }
+    }
+
+    /// Not-carried items, one line per (entity, property, reason) with the versions it occurs in
+    /// (`v2–v117 Recipe.summary: transient attribute …`): a transient kept for 100 versions is one line.
+    static func grouped(_ items: [NotCarried]) -> [String] {
+        var order: [String] = []
+        var groups: [String: (item: NotCarried, versions: [Int])] = [:]
+        for item in items {
+            let key = [item.version == nil ? item.versionName : "", item.entity ?? "", item.property ?? "", item.reason].joined(separator: "\u{1F}")
+            if groups[key] == nil { order.append(key); groups[key] = (item, []) }
+            if let v = item.version { groups[key]!.versions.append(v) }
+        }
+        return order.map { key in
+            let (item, versions) = groups[key]!
+            let target = [item.entity, item.property].compactMap { $0 }.joined(separator: ".")
+            let place = versions.isEmpty ? item.versionName : ranges(versions)
+            return place + (target.isEmpty ? "" : " " + target) + ": " + item.reason
+        }
+    }
+
+    /// `[2, 3, 4, 7]` → `v2–v4, v7`
+    static func ranges(_ versions: [Int]) -> String {
+        var parts: [String] = []
+        var start = versions[0], end = versions[0]
+        for v in versions.dropFirst() {
+            if v == end + 1 { end = v; continue }
+            parts.append(start == end ? "v\(start)" : "v\(start)–v\(end)")
+            start = v; end = v
+        }
+        parts.append(start == end ? "v\(start)" : "v\(start)–v\(end)")
+        return parts.joined(separator: ", ")
+    }
+
+    /// The steps whose lint errors are inference refusals (located in the destination version's file).
+    func refusedSteps(_ outcome: LintCommand.Outcome) -> [(from: Int, to: Int)] {
+        var counts: [Int: Int] = [:]
+        for d in outcome.stepRefusals {
+            guard let file = d.location?.file, let to = outcome.files[file] else { continue }
+            counts[to, default: 0] += 1
+        }
+        return counts.keys.sorted().compactMap { to in
+            guard let index = outcome.versions.firstIndex(of: to), index > 0 else { return nil }
+            return (outcome.versions[index - 1], to)
+        }
+    }
+
+    func prepare(directory: String) throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw Diagnostic.error("--models '\(directory)' is a file, not a directory", hint: "pass a directory for the model files")
+            }
+            return
+        }
+        do { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch {
+            throw WriteError(diagnostic: .error("cannot create '\(directory)': \(error.localizedDescription)"))
+        }
+    }
+
+    /// Writes through a temporary file in the same directory and a rename, so a model file is never half written.
+    func write(_ text: String, to file: String) throws {
+        let temporary = (file as NSString).deletingLastPathComponent + "/.\((file as NSString).lastPathComponent).import-\(getpid()).tmp"
+        guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8)) else {
+            throw WriteError(diagnostic: .error("cannot write '\(temporary)'", hint: "check the permissions of the models directory"))
+        }
+        guard rename(temporary, file) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw WriteError(diagnostic: .error("cannot replace '\(file)': \(reason)"))
+        }
+    }
+}
