@@ -23,7 +23,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchkit import bigmodel, cases, coredata, data, measure, report  # noqa: E402
+from benchkit import bigmodel, cases, coredata, data, history, measure, report  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "bench-out")
@@ -123,6 +123,11 @@ class Environment:
 
     def big_model_dir(self):
         return bigmodel.write_history(os.path.join(OUT, "models-200x30"))
+
+    def long_history_dir(self):
+        directory = history.write_history(os.path.join(OUT, "models-117-versions"))
+        os.makedirs(directory + "-hooks", exist_ok=True)
+        return directory
 
     def coredata_bundle(self):
         return coredata.write_bundle(os.path.join(OUT, "coredata"))

@@ -412,6 +412,23 @@ class ModelPlan(Case):
         ]
 
 
+class LintHistory(Case):
+    id = "lint-history"
+    title = "lint a history: 117 versions growing to 80 entities"
+    strata_command = "strata lint (generated history: 117 versions, 60 → 80 entities, renames, indexes, hierarchies)"
+    anchors_text = "absolute, no target: what a long Core Data-shaped history costs to load, check and plan"
+
+    def sizes(self, rows):
+        return [0]
+
+    def commands(self, n):
+        directory = self.env.long_history_dir()
+        return [
+            Command("strata", "strata", self.strata("lint", "--models", directory, "--migrations", directory + "-hooks")),
+            Command("process start", "anchor", [self.env.strata, "--version"]),
+        ]
+
+
 class CoreDataImport(Case):
     id = "coredata-import"
     title = "import coredata, 117 versions × 80 entities"
@@ -440,4 +457,4 @@ class CoreDataImport(Case):
 
 
 ALL = [BatchUpdateCount, BatchUpdateAudited, BatchUpdateIDs, BatchDelete, AddColumn, ExampleStep, Rebuild, Audit, DryRun, ModelPlan,
-       CoreDataImport]
+       LintHistory, CoreDataImport]

@@ -21,30 +21,9 @@ struct ChangeAnalysis {
     init(_ corr: ModelCorrespondence, sourceLayout: StoreLayout) {
         self.corr = corr
         self.sourceLayout = sourceLayout
-        // Destination entities are independent: ranges of them are analyzed in parallel and the parts joined
-        // in entity order, so the change list is the same as one pass would give.
-        let ranges = Parallel.ranges(corr.destination.entities.count, minimumPerRange: 25)
-        let parts = Parallel.map(ranges.count) { i in
-            var part = ChangeAnalysis(corr, sourceLayout: sourceLayout, part: ())
-            var matched: Set<PropertyKey> = []
-            matched.reserveCapacity(corr.destination.entities[ranges[i]].reduce(0) { $0 + $1.attributes.count + $1.relationships.count })
-            part.analyzeEntities(ranges[i], matched: &matched)
-            return (part, matched)
-        }
         var matchedSource: Set<PropertyKey> = []   // source properties continued by some destination property
-        matchedSource.reserveCapacity(parts.reduce(0) { $0 + $1.1.count })
-        for (part, matched) in parts {
-            changes += part.changes
-            for refusal in part.refusals where !refusals.contains(refusal) { refusals.append(refusal) }
-            keeping.merge(part.keeping) { $1 }
-            matchedSource.formUnion(matched)
-        }
+        analyzeEntities(matched: &matchedSource)
         analyzeRemovals(matched: matchedSource)
-    }
-
-    private init(_ corr: ModelCorrespondence, sourceLayout: StoreLayout, part: Void) {
-        self.corr = corr
-        self.sourceLayout = sourceLayout
     }
 
     private mutating func refuse(_ entity: String, _ property: String?, _ change: String, hint: String, at location: SourceLocation?) {
@@ -58,8 +37,8 @@ struct ChangeAnalysis {
         changes.append(MappingChange(kind, entity: entity, property: property, detail: detail, isDestructive: destructive))
     }
 
-    private mutating func analyzeEntities(_ range: Range<Int>, matched matchedSource: inout Set<PropertyKey>) {
-        for e in destination.entities[range] {
+    private mutating func analyzeEntities(matched matchedSource: inout Set<PropertyKey>) {
+        for e in destination.entities {
             guard let se = corr.sourceEntity[e.name], let sourceEntity = source.entity(se) else {
                 note(.addEntity, e.name, nil, e.parent.map { "new entity, sub-entity of \($0)" } ?? "new entity")
                 for a in e.attributes { note(.addAttribute, e.name, a.name, "new \(a.type.rawValue)") }

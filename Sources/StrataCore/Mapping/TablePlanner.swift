@@ -69,23 +69,9 @@ struct TablePlanner: Sendable {
                 }
             }
         }
-        // Tables are planned independently: ranges of them in parallel, joined in table order.
-        let tables = destination.tables
-        let ranges = Parallel.ranges(tables.count, minimumPerRange: 25)
-        let base = self
-        let parts = Parallel.map(ranges.count) { i in
-            var part = base
-            for table in tables[ranges[i]] {
-                if part.isUnchanged(table) { part.unchanged.insert(table.name); continue }
-                if let plan = table.kind == .entity ? part.planEntityTable(table) : part.planJoinTable(table) { part.plans.append(plan) }
-            }
-            return part
-        }
-        for part in parts {
-            plans += part.plans
-            unchanged.formUnion(part.unchanged)
-            refusals += part.refusals
-            for check in part.preChecks where !preChecks.contains(check) { preChecks.append(check) }
+        for table in destination.tables {
+            if isUnchanged(table) { unchanged.insert(table.name); continue }
+            if let plan = table.kind == .entity ? planEntityTable(table) : planJoinTable(table) { plans.append(plan) }
         }
         guard refusals.isEmpty else { return }
         classify()

@@ -10,7 +10,8 @@ public enum LayoutBuilder {
     ///     columns keep their names; new properties take the plain name when free, else `<Entity>_<name>`.
     public static func layout(for model: Model, keeping previous: [String: [String: String]] = [:]) -> StoreLayout {
         // Carrying columns forward usually lands on the names a new store would get: then the layout is
-        // the one the checker already built (a long history plans each step in a fraction of the time).
+        // the one the checker already built. Measured without this reuse: `strata diff 1 2` on 200 × 30
+        // entities 153 ms instead of 119 ms (medians of 9, same run, release build, 2026-11-24).
         if let cached = model.createdLayout, keptColumnsMatch(previous, cached) { return cached }
         return build(model, keeping: previous, relationshipPlans: planRelationships(model))
     }

@@ -1,25 +1,18 @@
 import Dispatch
 import Foundation
 
-/// Data parallelism for pure work over independent items (model files, entities, tables).
+/// Data parallelism for pure work over independent items: model files, which `ModelHistory` parses
+/// on every core. Kept because it pays: `strata lint` on a 117-version history of 80 entities
+/// (Benchmarks/benchkit/history.py) took 846 ms with parallel loading and 1,355 ms without it on this
+/// 2-core machine (median of 9, same run, 2026-11-24). Planning is serial: splitting the change analysis
+/// and the table planner across cores saved under 9% of `strata diff 1 2` on 200 × 30 entities.
 enum Parallel {
-    /// One range only: the serial result, which tests compare the parallel one against.
-    @TaskLocal static var isSerial = false
-
     /// `body(i)` for every `i` in `0..<count`, spread over the machine's cores; results in index order.
     static func map<T: Sendable>(_ count: Int, _ body: @Sendable (Int) -> T) -> [T] {
         guard count > 1 else { return (0..<count).map(body) }
         let results = Slots<T>(count: count)
         DispatchQueue.concurrentPerform(iterations: count) { results.set($0, body($0)) }
         return results.values.map { $0! }
-    }
-
-    /// `0..<count` cut into consecutive ranges for `map`: one range when the work is small, otherwise a
-    /// few per core (so an uneven range does not leave a core idle).
-    static func ranges(_ count: Int, minimumPerRange: Int) -> [Range<Int>] {
-        if isSerial { return count == 0 ? [] : [0..<count] }
-        let parts = max(1, min(ProcessInfo.processInfo.activeProcessorCount * 2, count / max(1, minimumPerRange)))
-        return (0..<parts).map { p in (count * p / parts)..<(count * (p + 1) / parts) }
     }
 
     private final class Slots<T>: @unchecked Sendable {
