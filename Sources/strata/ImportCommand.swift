@@ -86,7 +86,7 @@ struct ImportCoreDataCommand: AsyncParsableCommand {
             written: entries.filter { $0.status != "kept" }.map(\.file), kept: entries.filter { $0.status == "kept" }.map(\.file),
             skipped: result.skipped, notCarried: result.notCarried,
             lint: .init(ok: errors == 0, versions: outcome.versions, errors: errors, warnings: warnings,
-                        notInferable: refused.map { .init(from: $0.from, to: $0.to, next: "strata mapping \($0.from) \($0.to)") },
+                        notInferable: refused.map { .init(from: $0.from, to: $0.to, next: Self.wayForward) },
                         diagnostics: outcome.diagnostics.map(JSONDiagnostic.init))))
 
         let written = entries.filter { $0.status != "kept" }.count
@@ -106,10 +106,13 @@ struct ImportCoreDataCommand: AsyncParsableCommand {
         }
         Output.result("lint: \(outcome.versions.count) model version(s), \(errors) error(s), \(warnings) warning(s)")
         for step in refused {
-            Output.result("  v\(step.from) → v\(step.to) cannot be inferred: next, `strata mapping \(step.from) \(step.to)`")
+            Output.result("  v\(step.from) → v\(step.to) cannot be inferred (the error above says why): \(Self.wayForward)")
         }
         if errors > outcome.refusals { Output.setExitCode(.invalidInput) } else if errors > 0 { Output.setExitCode(.notInferable) }
     }
+
+    /// What a user can do today with a step inference refuses (Core Data would have needed a mapping model).
+    static let wayForward = "split the change over two versions (add the new attribute or entity, fill it in a hook, remove the old one in the next version)"
 
     /// Not-carried items, one line per (entity, property, reason) with the versions it occurs in
     /// (`v2–v117 Recipe.summary: transient attribute …`): a transient kept for 100 versions is one line.

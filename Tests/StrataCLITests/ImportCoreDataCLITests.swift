@@ -113,14 +113,14 @@ import Testing
         ], in: dir)
         let run = try CLI.run(["import", "coredata", path], in: dir)
         #expect(run.status == 4)
-        #expect(run.stdout.contains("  v1 → v2 cannot be inferred: next, `strata mapping 1 2`"))
+        #expect(run.stdout.contains("  v1 → v2 cannot be inferred (the error above says why): split the change over two versions"))
         #expect(run.stderr.contains("models/2.yaml:6:7: error: v1 → v2: A.x: type changes from string to int64"))
         #expect(FileManager.default.fileExists(atPath: dir + "/models/2.yaml"))
         // The same condition, the same code in `lint` (SPEC §10).
         #expect(try CLI.run(["lint"], in: dir).status == 4)
         let json = try CLI.json(try CLI.run(["import", "coredata", path, "--format", "json"], in: dir).stdout)
         let steps = (json["lint"] as? [String: Any])?["notInferable"] as? [[String: Any]]
-        #expect(steps?.map { $0["next"] as? String } == ["strata mapping 1 2"])
+        #expect(steps?.map { $0["next"] as? String } == [ImportWayForward.text])
     }
 
     @Test func malformedXMLIsExit2AndWritesNothing() throws {
@@ -149,4 +149,9 @@ import Testing
         #expect(ordered.stdout.contains("  wrote models/1.yaml (App_2)\n  wrote models/2.yaml (App 2)\n"))
         #expect(try CLI.run(["import", "coredata", dir + "/nowhere.xcdatamodeld"], in: dir).status == 2)
     }
+}
+
+/// The way forward the import names for a refused step, as the command prints it.
+enum ImportWayForward {
+    static let text = "split the change over two versions (add the new attribute or entity, fill it in a hook, remove the old one in the next version)"
 }
