@@ -3,6 +3,8 @@
 struct PredicateParser {
     private let tokens: [PredicateToken]
     private var index = 0
+    /// Open nesting levels (see `enter`).
+    private var depth = 0
     /// Arguments consumed by `%@` and `%K`, in order.
     private let arguments: [PredicateArgument]
     private(set) var argumentsUsed = 0
@@ -69,67 +71,132 @@ struct PredicateParser {
         token.isEnd ? "end of predicate" : "'\(token.display)'"
     }
 
+    // MARK: Nesting
+
+    /// Opens one level of nesting (a parenthesis, NOT or `!`, unary minus, a list, a function call, a
+    /// SUBQUERY); fails past `PredicateCompiler.maxNestingDepth`, so no input can exhaust the stack.
+    private mutating func enter(_ token: PredicateToken) throws(PredicateSyntaxError) {
+        depth += 1
+        guard depth <= PredicateCompiler.maxNestingDepth else {
+            throw PredicateSyntaxError("nested too deeply: more than \(PredicateCompiler.maxNestingDepth) levels", offset: token.offset,
+                                       length: max(1, token.length),
+                                       hint: "parentheses, NOT, unary minus, lists, function calls and SUBQUERY count as levels; flatten the predicate")
+        }
+    }
+
+    private mutating func leave(_ levels: Int = 1) { depth -= levels }
+
     // MARK: Predicates
 
-    private mutating func parseOr() throws(PredicateSyntaxError) -> PredicateNode {
-        var node = try parseAnd()
-        while isKeyword("OR") || current.isSymbol("||") {
+    private var isOr: Bool { isKeyword("OR") || current.isSymbol("||") }
+    private var isAnd: Bool { isKeyword("AND") || current.isSymbol("&&") }
+    private var isNot: Bool { isKeyword("NOT") || current.isSymbol("!") }
+
+    /// `a OR b OR …` as one flat node.
+    private mutating func parseOr(first: PredicateNode? = nil) throws(PredicateSyntaxError) -> PredicateNode {
+        let head = try parseAnd(first: first)
+        guard isOr else { return head }
+        var terms = [head]
+        while isOr {
             _ = advance()
-            node = .or(node, try parseAnd())
+            terms.append(try parseAnd())
         }
-        return node
+        return .or(terms)
     }
 
-    private mutating func parseAnd() throws(PredicateSyntaxError) -> PredicateNode {
-        var node = try parseNot()
-        while isKeyword("AND") || current.isSymbol("&&") {
+    /// `a AND b AND …` as one flat node.
+    private mutating func parseAnd(first: PredicateNode? = nil) throws(PredicateSyntaxError) -> PredicateNode {
+        let head: PredicateNode
+        if let first { head = first } else { head = try parseNot() }
+        guard isAnd else { return head }
+        var terms = [head]
+        while isAnd {
             _ = advance()
-            node = .and(node, try parseNot())
+            terms.append(try parseNot())
         }
-        return node
+        return .and(terms)
     }
 
+    /// A run of NOTs read in a loop; logic is two-valued (SPEC §10), so NOT NOT p is p.
     private mutating func parseNot() throws(PredicateSyntaxError) -> PredicateNode {
-        if isKeyword("NOT") || current.isSymbol("!") {
-            let offset = advance().offset
-            return .not(try parseNot(), offset: offset)
+        var count = 0
+        var firstOffset = 0
+        while isNot {
+            let token = advance()
+            try enter(token)
+            if count == 0 { firstOffset = token.offset }
+            count += 1
         }
-        return try parsePrimary()
+        let node = try parsePrimary()
+        leave(count)
+        return count % 2 == 1 ? .not(node, offset: firstOffset) : node
     }
 
     private mutating func parsePrimary() throws(PredicateSyntaxError) -> PredicateNode {
         if isKeyword("TRUEPREDICATE") { _ = advance(); return .constant(true) }
         if isKeyword("FALSEPREDICATE") { _ = advance(); return .constant(false) }
-        if current.isSymbol("(") {
-            // A parenthesized predicate, or a comparison starting with a parenthesized expression.
-            let saved = (index, argumentsUsed)
-            do throws(PredicateSyntaxError) {
-                _ = advance()
-                let node = try parseOr()
-                _ = try expect(")", hint: "every '(' needs a matching ')'")
-                return node
-            } catch let predicateError {
-                (index, argumentsUsed) = saved
-                do throws(PredicateSyntaxError) {
-                    return try parseComparison()
-                } catch let comparisonError {
-                    throw comparisonError.offset > predicateError.offset ? comparisonError : predicateError
-                }
-            }
+        switch try parseComparisonOrExpression() {
+        case .predicate(let node): return node
+        case .expression(let lhs): return try parseComparisonRest(modifier: nil, modifierOffset: nil, lhs: lhs)
         }
-        return try parseComparison()
     }
 
-    private mutating func parseComparison() throws(PredicateSyntaxError) -> PredicateNode {
-        var modifier: Comparison.Modifier?
-        var modifierOffset: Int?
+    /// What a parenthesis holds: a predicate, or an expression that a comparison continues
+    /// (`(rating + 1) * 2 > 3`). Decided in one pass, without backtracking.
+    private enum Group {
+        case predicate(PredicateNode)
+        case expression(PredicateExpression)
+    }
+
+    /// A comparison, a parenthesized predicate, or an expression not followed by a comparison operator.
+    private mutating func parseComparisonOrExpression() throws(PredicateSyntaxError) -> Group {
         if let word = current.keyword, ["ANY", "SOME", "ALL", "NONE"].contains(word) {
-            modifier = word == "ALL" ? Comparison.Modifier.all : word == "NONE" ? Comparison.Modifier.none : Comparison.Modifier.any
-            modifierOffset = advance().offset
+            let modifier: Comparison.Modifier = word == "ALL" ? .all : word == "NONE" ? .none : .any
+            let offset = advance().offset
+            let lhs = try parseExpression()
+            return .predicate(try parseComparisonRest(modifier: modifier, modifierOffset: offset, lhs: lhs))
         }
-        let lhs = try parseExpression()
+        let lhs: PredicateExpression
+        if current.isSymbol("(") {
+            let open = advance()
+            try enter(open)
+            let inner = try parseGroupContents()
+            _ = try expect(")", hint: "every '(' needs a matching ')'")
+            leave()
+            switch inner {
+            case .predicate(let node): return .predicate(node)
+            case .expression(let e): lhs = try parseExpression(startingWith: e)
+            }
+        } else {
+            lhs = try parseExpression()
+        }
+        if Self.comparisonOperator(current) != nil || isNegatedOperator {
+            return .predicate(try parseComparisonRest(modifier: nil, modifierOffset: nil, lhs: lhs))
+        }
+        return .expression(lhs)
+    }
+
+    /// Inside `( … )`: a predicate (an OR/AND chain) or a lone expression.
+    private mutating func parseGroupContents() throws(PredicateSyntaxError) -> Group {
+        if isNot || isKeyword("TRUEPREDICATE") || isKeyword("FALSEPREDICATE") { return .predicate(try parseOr()) }
+        switch try parseComparisonOrExpression() {
+        case .predicate(let node): return .predicate(try parseOr(first: node))
+        case .expression(let e):
+            if current.isSymbol(")") { return .expression(e) }
+            return .predicate(try parseComparisonRest(modifier: nil, modifierOffset: nil, lhs: e))
+        }
+    }
+
+    private var isNegatedOperator: Bool {
+        guard isKeyword("NOT"), let next = peek(1).keyword else { return false }
+        return ["IN", "BETWEEN", "BEGINSWITH", "CONTAINS", "ENDSWITH", "LIKE", "MATCHES"].contains(next)
+    }
+
+    /// The operator, options and right-hand side of a comparison whose left side is parsed.
+    private mutating func parseComparisonRest(modifier: Comparison.Modifier?, modifierOffset: Int?,
+                                              lhs: PredicateExpression) throws(PredicateSyntaxError) -> PredicateNode {
         var negated = false
-        if isKeyword("NOT"), let next = peek(1).keyword, ["IN", "BETWEEN", "BEGINSWITH", "CONTAINS", "ENDSWITH", "LIKE", "MATCHES"].contains(next) {
+        if isNegatedOperator {
             negated = true
             _ = advance()
         }
@@ -195,46 +262,69 @@ struct PredicateParser {
 
     // MARK: Expressions
 
-    private mutating func parseExpression() throws(PredicateSyntaxError) -> PredicateExpression {
-        var lhs = try parseTerm()
+    /// `a + b - c`: a flat chain. `atom` is a first operand already parsed (a parenthesized expression).
+    private mutating func parseExpression(startingWith atom: PredicateExpression? = nil) throws(PredicateSyntaxError) -> PredicateExpression {
+        let first = try parseTerm(startingWith: atom)
+        var steps: [ArithmeticStep] = []
         while current.isSymbol("+") || current.isSymbol("-") {
             let op = advance()
-            lhs = .binary(op.isSymbol("+") ? .add : .subtract, lhs, try parseTerm(), offset: op.offset)
+            steps.append(ArithmeticStep(op: op.isSymbol("+") ? .add : .subtract, operand: try parseTerm(), offset: op.offset))
         }
-        return lhs
+        return steps.isEmpty ? first : .arithmetic(first, steps)
     }
 
-    private mutating func parseTerm() throws(PredicateSyntaxError) -> PredicateExpression {
-        var lhs = try parseUnary()
+    private mutating func parseTerm(startingWith atom: PredicateExpression? = nil) throws(PredicateSyntaxError) -> PredicateExpression {
+        let first: PredicateExpression
+        if let atom { first = atom } else { first = try parseUnary() }
+        var steps: [ArithmeticStep] = []
         while current.isSymbol("*") || current.isSymbol("/") {
             let op = advance()
-            lhs = .binary(op.isSymbol("*") ? .multiply : .divide, lhs, try parseUnary(), offset: op.offset)
+            steps.append(ArithmeticStep(op: op.isSymbol("*") ? .multiply : .divide, operand: try parseUnary(), offset: op.offset))
         }
-        return lhs
+        return steps.isEmpty ? first : .arithmetic(first, steps)
     }
 
+    /// Unary signs, read in a loop; a minus directly before a number literal is part of the literal
+    /// (so `-9223372036854775808` is the smallest int64).
     private mutating func parseUnary() throws(PredicateSyntaxError) -> PredicateExpression {
-        if current.isSymbol("-") {
-            let minus = advance()
-            switch current.kind {
-            case .integer(let i, _) where peek(1).keyword.flatMap({ Self.durationUnits[$0.lowercased()] }) == nil:
-                _ = advance(); return .integer(-i, offset: minus.offset)
-            case .real(let d, _) where peek(1).keyword.flatMap({ Self.durationUnits[$0.lowercased()] }) == nil:
-                _ = advance(); return .real(-d, offset: minus.offset)
-            default:
-                return .negate(try parseUnary(), offset: minus.offset)
+        var minuses: [PredicateToken] = []
+        while current.isSymbol("-") || current.isSymbol("+") {
+            let sign = advance()
+            if sign.isSymbol("-") {
+                try enter(sign)
+                minuses.append(sign)
             }
         }
-        if current.isSymbol("+") { _ = advance() }
-        return try parseAtom()
+        defer { leave(minuses.count) }
+        var expression: PredicateExpression
+        let isDuration = peek(1).keyword.flatMap({ Self.durationUnits[$0.lowercased()] }) != nil
+        if let minus = minuses.last, !isDuration, case .integer(let magnitude, _) = current.kind {
+            _ = advance()
+            expression = .integer(Int64(bitPattern: 0 &- magnitude), offset: minus.offset)
+            minuses.removeLast()
+            leave()
+        } else if let minus = minuses.last, !isDuration, case .real(let d, _) = current.kind {
+            _ = advance()
+            expression = .real(-d, offset: minus.offset)
+            minuses.removeLast()
+            leave()
+        } else {
+            expression = try parseAtom()
+        }
+        for minus in minuses.reversed() { expression = .negate(expression, offset: minus.offset) }
+        return expression
     }
 
     private mutating func parseAtom() throws(PredicateSyntaxError) -> PredicateExpression {
         let token = current
         switch token.kind {
-        case .integer(let i, _):
+        case .integer(let magnitude, let text):
             _ = advance()
-            if let unit = durationUnit() { return .duration(Double(i) * unit, offset: token.offset) }
+            if let unit = durationUnit() { return .duration(Double(magnitude) * unit, offset: token.offset) }
+            guard let i = Int64(exactly: magnitude) else {
+                throw PredicateSyntaxError("integer \(text) is out of the 64-bit range", offset: token.offset, length: token.length,
+                                           hint: "the largest int64 is 9223372036854775807; -9223372036854775808 is the smallest")
+            }
             return .integer(i, offset: token.offset)
         case .real(let d, _):
             _ = advance()
@@ -250,6 +340,7 @@ struct PredicateParser {
                 try parsePathTail(into: &path)
                 return .keyPath(path)
             }
+            if let unit = durationUnit() { return .variableDuration(name, unit: unit, offset: token.offset) }
             return .variable(name, offset: token.offset)
         case .valueArgument:
             _ = advance()
@@ -276,18 +367,20 @@ struct PredicateParser {
             if current.isSymbol(".") { try parsePathTail(into: &path) }
             return .keyPath(path)
         case .symbol("("):
-            _ = advance()
+            try enter(advance())
             let inner = try parseExpression()
             _ = try expect(")", hint: "every '(' needs a matching ')'")
+            leave()
             return inner
         case .symbol("{"):
-            _ = advance()
+            try enter(advance())
             var items: [PredicateExpression] = []
             if !current.isSymbol("}") {
                 items.append(try parseExpression())
                 while current.isSymbol(",") { _ = advance(); items.append(try parseExpression()) }
             }
             _ = try expect("}", hint: "lists look like {1, 2, 3}")
+            leave()
             return .list(items, offset: token.offset)
         case .aggregate(let name):
             throw PredicateSyntaxError("@\(name) must follow a to-many key path", offset: token.offset, length: token.length,
@@ -308,13 +401,14 @@ struct PredicateParser {
             }
             _ = advance()
             if !escaped, current.isSymbol("(") {
-                _ = advance()
+                try enter(advance())
                 var args: [PredicateExpression] = []
                 if !current.isSymbol(")") {
                     args.append(try parseExpression())
                     while current.isSymbol(",") { _ = advance(); args.append(try parseExpression()) }
                 }
                 _ = try expect(")", hint: "close the function call")
+                leave()
                 return .function(name, args, offset: token.offset)
             }
             var path = KeyPath(variable: nil, components: [.init(name: name, offset: token.offset)], offset: token.offset)
@@ -372,6 +466,8 @@ struct PredicateParser {
     /// `SUBQUERY(collection, $x, predicate)` and an optional `.@count`.
     private mutating func parseSubquery() throws(PredicateSyntaxError) -> PredicateExpression {
         let start = advance()
+        try enter(start)
+        defer { leave() }
         _ = try expect("(", hint: "SUBQUERY(ingredients, $i, $i.name == \"salt\").@count")
         guard case .expression(let collection) = try parseCollection() else { preconditionFailure() }
         _ = try expect(",", hint: "SUBQUERY(ingredients, $i, $i.name == \"salt\").@count")
