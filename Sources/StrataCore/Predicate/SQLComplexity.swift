@@ -7,9 +7,9 @@ enum SQLComplexity {
         text.count <= 60 ? text : String(text.prefix(57)) + "…"
     }
 
-    /// Nested parentheses and pending NOTs (a bound on the parser stack), with room for the SQL the
-    /// batch and audit statements wrap around a predicate.
-    static let maxNesting = 60
+    /// The parser-stack estimate (see `measure`) allowed, with room for the SQL the batch and audit
+    /// statements wrap around a predicate.
+    static let maxNesting = 70
     /// A bound on the expression tree's height, well under SQLite's 1,000.
     static let maxHeight = 700
     /// Operations on stored values in one arithmetic chain (`rating + 1 + 1 …`).
@@ -18,17 +18,42 @@ enum SQLComplexity {
     static let maxArguments = 30_000
 
     struct Measure {
+        /// An estimate (from above) of SQLite's parser stack at its fullest.
         var nesting = 0
+        /// An estimate (from above) of the expression tree's height.
         var height = 0
     }
 
-    /// Scans the SQL text (identifiers in double quotes skipped). Within one parenthesis group, the tree's
-    /// height is at most the number of operators in it plus the tallest group it contains.
+    /// Scans the SQL text (quoted identifiers skipped) as SQLite's LALR parser would stack it: each
+    /// open parenthesis (with the function name before it), each operator still waiting for its right
+    /// operand (two entries: the left operand and the operator), each pending prefix NOT or EXISTS, and
+    /// a SELECT's clauses. Within one parenthesis group, the tree's height is at most the number of
+    /// operators in it plus the tallest group it contains.
     static func measure(_ sql: String) -> Measure {
-        struct Frame { var operators = 0; var tallestChild = 0; var nots = 0 }
+        struct Frame {
+            var base = 2
+            /// Precedences of operators waiting for their right operand (prefix operators cost 1, binary 2).
+            var pending: [(precedence: Int, cost: Int)] = []
+            var operators = 0
+            var tallestChild = 0
+            var cost: Int { base + pending.reduce(0) { $0 + $1.cost } }
+        }
         var stack = [Frame()]
         var result = Measure()
-        var pendingNots = 0
+        var depth = 0
+        func binary(_ precedence: Int) {
+            stack[stack.count - 1].operators += 1
+            while let last = stack[stack.count - 1].pending.last, last.precedence >= precedence { stack[stack.count - 1].pending.removeLast() }
+            stack[stack.count - 1].pending.append((precedence, 2))
+            depth = stack.reduce(0) { $0 + $1.cost }
+            result.nesting = max(result.nesting, depth)
+        }
+        func prefix(_ precedence: Int) {
+            stack[stack.count - 1].operators += 1
+            stack[stack.count - 1].pending.append((precedence, 1))
+            depth = stack.reduce(0) { $0 + $1.cost }
+            result.nesting = max(result.nesting, depth)
+        }
         let bytes = Array(sql.utf8)
         var i = 0
         func isWord(_ b: UInt8) -> Bool { (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || (b >= 48 && b <= 57) || b == 95 }
@@ -44,38 +69,47 @@ enum SQLComplexity {
                     }
                     i += 1
                 }
-                i += 1
-                continue
             case UInt8(ascii: "("):
-                stack.append(Frame())
-                result.nesting = max(result.nesting, stack.count - 1 + pendingNots)
+                // A function call stacks its name too.
+                var j = i - 1
+                while j >= 0, bytes[j] == UInt8(ascii: " ") { j -= 1 }
+                stack.append(Frame(base: j >= 0 && isWord(bytes[j]) ? 2 : 1))
+                depth = stack.reduce(0) { $0 + $1.cost }
+                result.nesting = max(result.nesting, depth)
             case UInt8(ascii: ")"):
                 if stack.count > 1 {
                     let frame = stack.removeLast()
-                    pendingNots -= frame.nots
                     let height = frame.operators + frame.tallestChild + 1
                     stack[stack.count - 1].tallestChild = max(stack[stack.count - 1].tallestChild, height)
                 }
-            case UInt8(ascii: "="), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "+"), UInt8(ascii: "-"),
-                 UInt8(ascii: "*"), UInt8(ascii: "/"), UInt8(ascii: "|"):
-                stack[stack.count - 1].operators += 1
+            case UInt8(ascii: ","):
+                stack[stack.count - 1].pending.removeAll()
+                stack[stack.count - 1].base = 4
+            case UInt8(ascii: "="), UInt8(ascii: "<"), UInt8(ascii: ">"):
+                // `<=`, `>=`, `<>` are one operator.
+                if i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "=") || bytes[i + 1] == UInt8(ascii: ">") { i += 1 }
+                binary(4)
+            case UInt8(ascii: "+"), UInt8(ascii: "-"): binary(6)
+            case UInt8(ascii: "*"), UInt8(ascii: "/"): binary(7)
+            case UInt8(ascii: "|"):
+                if i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "|") { i += 1 }
+                binary(8)
             default:
                 if isWord(b) {
                     let start = i
                     while i < bytes.count, isWord(bytes[i]) { i += 1 }
-                    let word = String(decoding: bytes[start..<i], as: UTF8.self).uppercased()
-                    switch word {
-                    case "NOT":
+                    switch String(decoding: bytes[start..<i], as: UTF8.self).uppercased() {
+                    case "OR": binary(1)
+                    case "AND": binary(2)
+                    case "NOT": prefix(3)
+                    case "EXISTS": prefix(3)
+                    case "IS", "IN", "BETWEEN", "LIKE": binary(4)
+                    case "SELECT", "WHERE", "FROM", "JOIN", "ON":
                         stack[stack.count - 1].operators += 1
-                        stack[stack.count - 1].nots += 1
-                        pendingNots += 1
-                        result.nesting = max(result.nesting, stack.count - 1 + pendingNots)
-                    case "AND", "OR":
-                        stack[stack.count - 1].operators += 1
-                        pendingNots -= stack[stack.count - 1].nots
-                        stack[stack.count - 1].nots = 0
-                    case "IS", "IN", "BETWEEN", "LIKE", "EXISTS", "WHERE", "SELECT", "CAST", "COALESCE":
-                        stack[stack.count - 1].operators += 1
+                        stack[stack.count - 1].pending.removeAll()
+                        stack[stack.count - 1].base += 2
+                        depth = stack.reduce(0) { $0 + $1.cost }
+                        result.nesting = max(result.nesting, depth)
                     default: break
                     }
                     continue
