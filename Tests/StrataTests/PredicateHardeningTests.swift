@@ -198,7 +198,7 @@ import Testing
         #expect(try PredicateFixture.matches(f, nested) == [2, 8])
         let statement = try f.compiler.compile("rating == 1 OR (rating == 2 OR (rating == 3 OR rating == 4))", entity: "Recipe",
                                                context: PredicateContext(now: Self.now))
-        #expect(statement.sql == #"t."rating" = ? OR t."rating" = ? OR t."rating" = ? OR t."rating" = ?"#)
+        #expect(statement.sql == #"(t."rating" = ? OR t."rating" = ? OR t."rating" = ? OR t."rating" = ?)"#)
     }
 
     @Test func notChainsRunWithoutNestedParentheses() throws {

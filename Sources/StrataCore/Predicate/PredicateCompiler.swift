@@ -63,8 +63,10 @@ public struct PredicateCompiler: Sendable {
             let node = try parser.parsePredicate()
             var translator = PredicateTranslator(model: model, layout: layout, context: context)
             let condition = try translator.predicate(node, in: translator.root(entity))
-            try SQLComplexity.check(condition.fragment.statement)
-            return (condition.fragment.statement, parser.argumentsUsed)
+            // A top-level chain keeps one pair of parentheses, so callers may write `filter AND <sql>`.
+            let fragment = condition.kind == .and || condition.kind == .or ? "(" + condition.fragment + ")" : condition.fragment
+            try SQLComplexity.check(fragment.statement)
+            return (fragment.statement, parser.argumentsUsed)
         } catch {
             throw PredicateError(error, in: predicate, origin: origin)
         }
