@@ -293,6 +293,13 @@ import Testing
         #expect(headline(f, "lastUsed > $D", variables: ["D": "2024-02-30"])?.hasPrefix("predicate:1:12: error: lastUsed is date") == true)
     }
 
+    @Test func decimalExponentsAtTheIntLimitsAreRefused() {
+        #expect(DecimalText.canonical("1e-9223372036854775808") == nil)
+        #expect(DecimalText.canonical("1e9223372036854775807") == nil)
+        #expect(throws: CoercionError.self) { _ = try AttributeType.decimal.value(fromText: "1e-9223372036854775808") }
+        #expect(DecimalText.canonical("1.5e2") == "150")
+    }
+
     // MARK: 25. Variables as duration counts
 
     @Test func variablesCountDurations() throws {

@@ -196,7 +196,7 @@ public enum DecimalText {
         if s.first == "-" || s.first == "+" { negative = s.first == "-"; s = s.dropFirst() }
         var exponent = 0
         if let e = s.firstIndex(where: { $0 == "e" || $0 == "E" }) {
-            guard let x = Int(s[s.index(after: e)...]), abs(x) < 10_000 else { return nil }
+            guard let x = Int(s[s.index(after: e)...]), x > -10_000, x < 10_000 else { return nil }
             exponent = x
             s = s[..<e]
         }
