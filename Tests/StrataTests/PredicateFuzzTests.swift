@@ -135,9 +135,10 @@ import Testing
         let fixture = try PredicateFixture.make()
         var g = Generator(state: Self.seed)
         let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(4)
+        let start = clock.now
         var iteration = 0, compiled = 0, refused = 0
-        while clock.now < deadline {
+        // A few seconds, but at least 150 inputs even on a loaded machine (and never more than 30 s).
+        while (clock.now - start < .seconds(4) || iteration < 150) && clock.now - start < .seconds(30) {
             iteration += 1
             let text = Self.input(&g)
             let arguments: [PredicateArgument] = Bool.random(using: &g) ? [] : [[.text("3"), .text("name"), .list(["1", "2"]), .number(9e18)].randomElement(using: &g)!]
@@ -165,15 +166,16 @@ import Testing
             }
         }
         #expect(compiled > 5 && refused > 5, "compiled \(compiled), refused \(refused) of \(iteration)")
+        print("predicate fuzz, seed \(Self.seed): \(iteration) inputs, \(compiled) compiled and ran, \(refused) refused with a location")
     }
 
     @Test func expressionsCompileToRunnableSQLOrLocatedErrors() throws {
         let fixture = try PredicateFixture.make()
         var g = Generator(state: Self.seed &+ 1)
         let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(2)
+        let start = clock.now
         var iteration = 0, compiled = 0
-        while clock.now < deadline {
+        while (clock.now - start < .seconds(2) || iteration < 100) && clock.now - start < .seconds(30) {
             iteration += 1
             var text = Self.input(&g)
             for suffix in [" > 3", " IN {1, 2}", " BETWEEN {0, 9}"] where text.hasSuffix(suffix) { text.removeLast(suffix.count) }
@@ -193,6 +195,7 @@ import Testing
                 Self.checkLocated(error, file: "value", text: text, seed: Self.seed, iteration: iteration)
             }
         }
-        #expect(compiled > 0 && iteration > 10, "compiled \(compiled) of \(iteration)")
+        #expect(compiled > 0, "compiled \(compiled) of \(iteration)")
+        print("expression fuzz, seed \(Self.seed): \(iteration) inputs, \(compiled) compiled")
     }
 }

@@ -169,6 +169,18 @@ import Testing
         #expect(try PredicateFixture.matches(f, "rating == 0" + Self.repeated(" + 1", 10_000) + " - 9995") == [2, 8])
     }
 
+    @Test func nestedFunctionsStayLinear() throws {
+        let f = try PredicateMatchTests.fixture.get()
+        let nested = Self.repeated("abs(", 60) + "rating" + Self.repeated(")", 60)
+        let clock = ContinuousClock()
+        var ids: [Int64] = []
+        let elapsed = try clock.measure { ids = try PredicateFixture.matches(f, "rating == " + nested) }
+        #expect(ids == [1, 2, 4, 5, 6, 7, 8])
+        #expect(elapsed < .seconds(2), "\(elapsed)")
+        let statement = try f.compiler.compile("rating == " + nested, entity: "Recipe", context: PredicateContext(now: Self.now))
+        #expect(statement.sql.utf8.count < 2_000)
+    }
+
     @Test func nestingAtTheLimitRuns() throws {
         let f = try PredicateMatchTests.fixture.get()
         let parens = Self.repeated("(", 100) + "rating > 3" + Self.repeated(")", 100)

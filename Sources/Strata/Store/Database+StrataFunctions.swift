@@ -11,7 +11,7 @@ extension Database {
     static let strataFunctions: [DatabaseFunction] = [
         strataLength, strataCaseFold, strataUnaccent, strataLowercase, strataUppercase,
         strataBeginsWith, strataContains, strataEndsWith, strataLike, strataMatches, strataMatchesWithOptions,
-        strataDecimal, strataDecimalCompare, strataCheckRange, strataCheckInt64,
+        strataDecimal, strataDecimalCompare, strataCheckRange, strataCheckInt64, strataAbs,
     ]
 
     /// `strata_length(text)`: length in Swift `Character`s (grapheme clusters), as Core Data counts
@@ -117,6 +117,19 @@ extension Database {
             let label = String.fromDatabaseValue(values[1]) ?? "value"
             throw DatabaseError(resultCode: .SQLITE_CONSTRAINT,
                                 message: "integer overflow: \(value) is out of range for \(label) (\(Int64.min)...\(Int64.max))")
+        }
+    }
+}
+
+extension Database {
+    /// `strata_abs(x)`: the absolute value of an integer; the smallest int64, whose absolute value is
+    /// no int64, gives the REAL 2^63 instead of SQLite's "integer overflow" error.
+    static let strataAbs = DatabaseFunction("strata_abs", argumentCount: 1, pure: true) { values in
+        switch values[0].storage {
+        case .int64(let i) where i == .min: return 9_223_372_036_854_775_808.0
+        case .int64(let i): return i < 0 ? -i : i
+        case .double(let d): return Swift.abs(d)
+        default: return values[0]
         }
     }
 }

@@ -188,11 +188,10 @@ extension PredicateTranslator {
                 if case .real(let d) = n { return .literal(.number(.real(Swift.abs(d))), offset: o) }
                 return .literal(.number(n.double < 0 ? try negated(n, offset: o) : n), offset: o)
             case .typed(let t) where t.type.isInteger:
-                // SQLite's abs() raises an error on the smallest int64; negation yields a REAL there
+                // SQLite's abs() raises an error on the smallest int64; strata_abs yields a REAL there
                 // instead, which comparisons handle and assignments refuse (strata_check_int64).
-                return .typed(Typed(fragment: "(CASE WHEN " + t.fragment + " < 0 THEN -" + t.fragment + " ELSE " + t.fragment + " END)",
-                                    type: t.type, nullable: t.nullable, constant: nil, offset: offset,
-                                    label: "abs(\(t.label))", mayOverflow: true))
+                return .typed(Typed(fragment: .call("strata_abs", [t.fragment]), type: t.type, nullable: t.nullable, constant: nil,
+                                    offset: offset, label: "abs(\(t.label))", mayOverflow: true))
             case .typed(let t) where t.type.isNumeric:
                 let decimal = t.type == .decimal
                 return .typed(Typed(fragment: .call("abs", [decimal ? "CAST(" + t.fragment + " AS REAL)" : t.fragment]),

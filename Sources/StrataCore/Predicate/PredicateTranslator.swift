@@ -148,7 +148,9 @@ struct PredicateTranslator {
         case .or(let terms):
             return try chain(terms, "OR", kind: .or, in: scope)
         case .comparison(let comparison):
-            return try self.comparison(comparison, in: scope)
+            let condition = try self.comparison(comparison, in: scope)
+            try SQLComplexity.checkSize(condition.fragment, offset: comparison.opOffset)
+            return condition
         }
     }
 
@@ -210,7 +212,15 @@ struct PredicateTranslator {
 
     // MARK: Expressions
 
+    /// An expression as an operand; fails as soon as its SQL grows past what one statement may hold
+    /// (some translations repeat an operand, so nesting them could otherwise grow the text exponentially).
     mutating func operand(_ expression: PredicateExpression, in scope: Position) throws(PredicateSyntaxError) -> Operand {
+        let result = try translate(expression, in: scope)
+        if case .typed(let t) = result { try SQLComplexity.checkSize(t.fragment, offset: expression.offset) }
+        return result
+    }
+
+    private mutating func translate(_ expression: PredicateExpression, in scope: Position) throws(PredicateSyntaxError) -> Operand {
         switch expression {
         case .keyPath(let path):
             return try resolve(path, in: scope)

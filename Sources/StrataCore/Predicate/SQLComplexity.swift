@@ -122,6 +122,17 @@ enum SQLComplexity {
         return result
     }
 
+    /// The largest SQL text one predicate or value may translate to.
+    static let maxLength = 8_000_000
+
+    /// Fails, at `offset`, as soon as a fragment outgrows one statement.
+    static func checkSize(_ fragment: SQLFragment, offset: Int) throws(PredicateSyntaxError) {
+        if fragment.sql.utf8.count > maxLength || fragment.arguments.count > maxArguments {
+            throw PredicateSyntaxError("too large once translated to SQL (\(fragment.sql.utf8.count) characters, \(fragment.arguments.count) values)",
+                                       offset: offset, hint: "simplify the nested expressions")
+        }
+    }
+
     /// Fails when SQLite could not run the statement.
     static func check(_ statement: SQLStatement) throws(PredicateSyntaxError) {
         if statement.arguments.count > maxArguments {
