@@ -215,6 +215,15 @@ import Testing
         #expect(statement.sql == #"(t."rating" = ? OR t."rating" = ? OR t."rating" = ? OR t."rating" = ?)"#)
     }
 
+    @Test func mixedChainsKeepPrecedence() throws {
+        let f = try PredicateMatchTests.fixture.get()
+        let predicate = "rating > 1 AND (name BEGINSWITH 'S' OR name BEGINSWITH 'C') AND NOT (rating == 3 OR rating == nil)"
+        #expect(try PredicateFixture.matches(f, predicate) == [2, 5])
+        #expect(try PredicateFixture.matches(f, "rating == 3 OR rating == 4 AND name BEGINSWITH 'I' OR name == 'CREME'") == [1, 5, 6])
+        let statement = try f.compiler.compile(predicate, entity: "Recipe", context: PredicateContext(now: Self.now))
+        #expect(statement.sql == #"(t."rating" > ? AND (strata_beginswith(t."name", ?) OR strata_beginswith(t."name", ?)) AND NOT COALESCE(t."rating" = ? OR t."rating" IS NULL, 0))"#)
+    }
+
     @Test func notChainsRunWithoutNestedParentheses() throws {
         let f = try PredicateMatchTests.fixture.get()
         var nested = "rating > 3"
