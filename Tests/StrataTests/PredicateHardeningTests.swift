@@ -206,6 +206,12 @@ import Testing
         #expect(try PredicateFixture.matches(f, terms.joined(separator: " || ")) == [1])
         let ands = (0..<10_000).map { _ in "rating >= 1" }.joined(separator: " AND ")
         #expect(try PredicateFixture.matches(f, ands) == [1, 2, 4, 5, 6, 8])
+        // Equalities on one key merge into one bound list: 100,000 terms run (one value per term would not bind).
+        let many = (0..<100_000).map { "rating == \($0 % 20_000 + 100)" } + ["name == \"Soup\"", "rating == 4"]
+        let merged = try f.compiler.compile(many.joined(separator: " OR "), entity: "Recipe", context: PredicateContext(now: Self.now))
+        #expect(merged.arguments.count == 2)
+        #expect(try PredicateFixture.matches(f, many.joined(separator: " OR ")) == [1, 6])
+        #expect(try PredicateFixture.matches(f, "NOT (" + many.joined(separator: " OR ") + ")") == [2, 3, 4, 5, 7, 8])
         // 90 ORs nested to the right, each in its own parentheses.
         var nested = "rating == 5"
         for i in 0..<90 { nested = "rating == \(i + 100) OR (\(nested))" }

@@ -154,6 +154,37 @@ struct PredicateTranslator {
         }
     }
 
+    /// `k == v1 OR k == v2 OR …` with many literals on one key path becomes `k IN {v1, v2, …}` (bound as
+    /// one JSON array): the same rows, but no bound variable per term, so such chains have no length limit.
+    static func mergingEqualities(_ terms: [PredicateNode]) -> [PredicateNode] {
+        var groups: [String: [Int]] = [:]
+        for (i, term) in terms.enumerated() {
+            guard case .comparison(let c) = term, c.modifier == nil, c.op == .equal, c.options.isEmpty,
+                  case .keyPath(let path) = c.lhs, path.aggregate == nil else { continue }
+            switch c.rhs {
+            case .integer, .real, .string, .bool: break
+            default: continue
+            }
+            let key = (path.variable ?? "") + "$" + path.components.map(\.name).joined(separator: ".")
+            groups[key, default: []].append(i)
+        }
+        var replaced: [Int: PredicateNode] = [:]
+        var removed = Set<Int>()
+        for indices in groups.values where indices.count > inlineListLimit {
+            guard case .comparison(let first) = terms[indices[0]] else { continue }
+            let items: [PredicateExpression] = indices.compactMap {
+                if case .comparison(let c) = terms[$0] { return c.rhs } else { return nil }
+            }
+            var merged = first
+            merged.op = .in
+            merged.rhs = .list(items, offset: first.rhs.offset)
+            replaced[indices[0]] = .comparison(merged)
+            removed.formUnion(indices.dropFirst())
+        }
+        guard !replaced.isEmpty else { return terms }
+        return terms.indices.compactMap { removed.contains($0) ? nil : (replaced[$0] ?? terms[$0]) }
+    }
+
     /// `NOT c`, two-valued: a nullable condition is coalesced to false first.
     func not(_ c: Condition) -> Condition {
         if c.nullable { return Condition(fragment: "NOT COALESCE(" + c.fragment + ", 0)", nullable: false, kind: .not) }
@@ -171,12 +202,18 @@ struct PredicateTranslator {
     /// parenthesized (AND binds tighter), nothing else is.
     mutating func chain(_ terms: [PredicateNode], _ op: String, kind: Condition.Kind,
                         in scope: Position) throws(PredicateSyntaxError) -> Condition {
-        var parts: [SQLFragment] = []
-        var nullable = false
+        var flat: [PredicateNode] = []
         var pending = terms[...].reversed().map { $0 }
         while let term = pending.popLast() {
             if kind == .and, case .and(let inner) = term { pending.append(contentsOf: inner.reversed()); continue }
             if kind == .or, case .or(let inner) = term { pending.append(contentsOf: inner.reversed()); continue }
+            flat.append(term)
+        }
+        if kind == .or { flat = Self.mergingEqualities(flat) }
+        var parts: [SQLFragment] = []
+        parts.reserveCapacity(flat.count)
+        var nullable = false
+        for term in flat {
             let c = try predicate(term, in: scope)
             nullable = nullable || c.nullable
             if c.kind == kind {
