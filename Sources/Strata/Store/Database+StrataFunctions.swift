@@ -11,7 +11,7 @@ extension Database {
     static let strataFunctions: [DatabaseFunction] = [
         strataLength, strataCaseFold, strataUnaccent, strataLowercase, strataUppercase,
         strataBeginsWith, strataContains, strataEndsWith, strataLike, strataMatches, strataMatchesWithOptions,
-        strataDecimal, strataDecimalCompare, strataCheckRange,
+        strataDecimal, strataDecimalCompare, strataCheckRange, strataCheckInt64, strataAbs,
     ]
 
     /// `strata_length(text)`: length in Swift `Character`s (grapheme clusters), as Core Data counts
@@ -95,13 +95,41 @@ extension Database {
         switch value.storage {
         case .int64(let i) where i >= low && i <= high:
             return i
-        case .double(let d) where d == d.rounded() && d >= Double(low) && d <= Double(high):
-            return Int64(d)
+        case .double(let d) where Int64(exactly: d).map({ $0 >= low && $0 <= high }) == true:
+            return Int64(exactly: d)
         case .int64, .double:
             throw DatabaseError(resultCode: .SQLITE_CONSTRAINT,
                                 message: "\(value) is out of range for \(label) (\(low)...\(high))")
         default:
             throw DatabaseError(resultCode: .SQLITE_CONSTRAINT, message: "\(value) is not an integer, for \(label)")
+        }
+    }
+}
+
+extension Database {
+    /// `strata_check_int64(value, label)`: the value, or an error naming the attribute when integer
+    /// arithmetic overflowed (SQLite then yields a REAL, which must never reach an int64 column).
+    static let strataCheckInt64 = DatabaseFunction("strata_check_int64", argumentCount: 2, pure: true) { values in
+        let value = values[0]
+        switch value.storage {
+        case .null, .int64: return value
+        default:
+            let label = String.fromDatabaseValue(values[1]) ?? "value"
+            throw DatabaseError(resultCode: .SQLITE_CONSTRAINT,
+                                message: "integer overflow: \(value) is out of range for \(label) (\(Int64.min)...\(Int64.max))")
+        }
+    }
+}
+
+extension Database {
+    /// `strata_abs(x)`: the absolute value of an integer; the smallest int64, whose absolute value is
+    /// no int64, gives the REAL 2^63 instead of SQLite's "integer overflow" error.
+    static let strataAbs = DatabaseFunction("strata_abs", argumentCount: 1, pure: true) { values in
+        switch values[0].storage {
+        case .int64(let i) where i == .min: return 9_223_372_036_854_775_808.0
+        case .int64(let i): return i < 0 ? -i : i
+        case .double(let d): return Swift.abs(d)
+        default: return values[0]
         }
     }
 }
@@ -152,8 +180,7 @@ final class RegexCache: @unchecked Sendable {
         defer { lock.unlock() }
         if let cached = cache[key] { return cached }
         do {
-            let regex = try NSRegularExpression(pattern: "\\A(?:" + pattern + ")\\z",
-                                                options: caseInsensitive ? [.caseInsensitive] : [])
+            let regex = try MatchesRegex.compile(pattern, caseInsensitive: caseInsensitive)
             if cache.count > 256 { cache.removeAll() }
             cache[key] = regex
             return regex

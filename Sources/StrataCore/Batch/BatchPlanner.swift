@@ -36,7 +36,8 @@ public struct BatchPlanner: Sendable {
         var parts: [SQLStatement] = []
         if let filter = compiler.entityFilter(for: entity, includesSubentities: includesSubentities) { parts.append(filter) }
         var used = 0
-        if let predicate, !predicate.trimmingCharacters(in: .whitespaces).isEmpty {
+        // An empty predicate is an error (the parser says so, located), never "all rows" (SPEC §10).
+        if let predicate {
             do throws(PredicateError) {
                 let (statement, count) = try compiler.compile(predicate, entity: entity, context: context, firstArgument: 0,
                                                               origin: origin ?? SourceLocation(file: "predicate", line: 1, column: 1))

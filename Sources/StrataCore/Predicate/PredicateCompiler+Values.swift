@@ -20,6 +20,7 @@ extension PredicateCompiler {
             var translator = PredicateTranslator(model: model, layout: layout, context: context)
             let operand = try translator.operand(parsed, in: translator.root(entity))
             let fragment = try translator.assignment(operand, to: target.attribute, label: "\(entity).\(attribute)")
+            try SQLComplexity.check(fragment.statement)
             return (fragment.statement, parser.argumentsUsed)
         } catch {
             throw PredicateError(error, in: expression, origin: origin)
@@ -70,8 +71,8 @@ extension PredicateTranslator {
                 // A folded constant ($NOW - 1 day, 2 * 3): coerce it like a literal.
                 let literal: Literal
                 switch constant {
-                case .integer(let i): literal = .number(Double(i), isInteger: true)
-                case .real(let d): literal = .number(d, isInteger: false)
+                case .integer(let i): literal = .number(.integer(i))
+                case .real(let d): literal = .number(.real(d))
                 default: literal = .string(constant.description)
                 }
                 if type == .date, value.type == .date, case .real = constant { return .bind(constant) }
@@ -84,6 +85,10 @@ extension PredicateTranslator {
             if let range = type.integerRange, type != .int64, !value.type.widens(to: type) {
                 return .call("strata_check_range", [value.fragment, .bind(.integer(range.lowerBound)), .bind(.integer(range.upperBound)),
                                                      .bind(.text(label))])
+            }
+            if type == .int64, value.mayOverflow {
+                // SQLite turns an overflowing integer result into a REAL: refuse it instead of storing it.
+                return .call("strata_check_int64", [value.fragment, .bind(.text(label))])
             }
             if type == .decimal, value.type != .decimal { return .call("strata_decimal", [value.fragment]) }
             if (type == .double || type == .float), value.type == .decimal { return "CAST(" + value.fragment + " AS REAL)" }

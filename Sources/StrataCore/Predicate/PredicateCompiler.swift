@@ -16,6 +16,11 @@ public struct PredicateCompiler: Sendable {
         self.layout = layout
     }
 
+    /// The deepest nesting a predicate or expression may have: levels of parentheses, NOT/`!`, unary
+    /// minus, `{…}` lists, function calls and SUBQUERY, counted together. Deeper input is invalid
+    /// (exit 2), so no input can exhaust the stack.
+    public static let maxNestingDepth = 100
+
     /// The alias the compiled SQL uses for the entity's table.
     public static let tableAlias = "t"
 
@@ -58,7 +63,10 @@ public struct PredicateCompiler: Sendable {
             let node = try parser.parsePredicate()
             var translator = PredicateTranslator(model: model, layout: layout, context: context)
             let condition = try translator.predicate(node, in: translator.root(entity))
-            return (condition.fragment.statement, parser.argumentsUsed)
+            // A top-level chain keeps one pair of parentheses, so callers may write `filter AND <sql>`.
+            let fragment = condition.kind == .and || condition.kind == .or ? "(" + condition.fragment + ")" : condition.fragment
+            try SQLComplexity.check(fragment.statement)
+            return (fragment.statement, parser.argumentsUsed)
         } catch {
             throw PredicateError(error, in: predicate, origin: origin)
         }

@@ -119,7 +119,14 @@ struct PredicateLexer {
             while let c = peek(), Self.isDigit(c) { text.unicodeScalars.append(c); position += 1 }
         }
         let length = position - start
-        if !isReal, let i = Int64(text) { return PredicateToken(kind: .integer(i, text: text), offset: start, length: length) }
+        if !isReal {
+            // Integers stay exact: never read through a Double. 2^63 is kept for `-9223372036854775808`.
+            guard let magnitude = UInt64(text), magnitude <= UInt64(Int64.max) + 1 else {
+                throw PredicateSyntaxError("integer \(text) is out of the 64-bit range", offset: start, length: length,
+                                           hint: "integers run from -9223372036854775808 to 9223372036854775807; write \(text).0 for a real number")
+            }
+            return PredicateToken(kind: .integer(magnitude, text: text), offset: start, length: length)
+        }
         guard let d = Double(text), d.isFinite else {
             throw PredicateSyntaxError("number '\(text)' is out of range", offset: start, length: length)
         }

@@ -3,8 +3,10 @@
 indirect enum PredicateNode: Hashable, Sendable {
     case constant(Bool)
     case not(PredicateNode, offset: Int)
-    case and(PredicateNode, PredicateNode)
-    case or(PredicateNode, PredicateNode)
+    /// `a AND b AND c`: a flat chain (never a nested pair), so long chains need no deep recursion.
+    case and([PredicateNode])
+    /// `a OR b OR c`
+    case or([PredicateNode])
     /// `lhs op rhs`, with an optional ANY/ALL/NONE/SOME modifier and `[cd]` options.
     case comparison(Comparison)
 }
@@ -51,10 +53,13 @@ indirect enum PredicateExpression: Hashable, Sendable {
     case argument(index: Int, offset: Int)
     /// `{a, b, c}`
     case list([PredicateExpression], offset: Int)
-    case binary(ArithmeticOperator, PredicateExpression, PredicateExpression, offset: Int)
+    /// `a + b - c` or `a * b / c`: a left-associative chain of one precedence level, kept flat.
+    case arithmetic(PredicateExpression, [ArithmeticStep])
     case negate(PredicateExpression, offset: Int)
     /// `30 days`: the number of seconds.
     case duration(Double, offset: Int)
+    /// `$DAYS days`: a variable standing for a duration's count; `unit` is the unit's seconds.
+    case variableDuration(String, unit: Double, offset: Int)
     /// `lowercase(name)`
     case function(String, [PredicateExpression], offset: Int)
     /// `SUBQUERY(collection, $x, predicate)`, optionally followed by `.@count`.
@@ -64,15 +69,23 @@ indirect enum PredicateExpression: Hashable, Sendable {
         switch self {
         case .keyPath(let k): return k.offset
         case .integer(_, let o), .real(_, let o), .string(_, let o), .bool(_, let o), .null(let o),
-             .variable(_, let o), .argument(_, let o), .list(_, let o), .binary(_, _, _, let o),
-             .negate(_, let o), .duration(_, let o), .function(_, _, let o):
+             .variable(_, let o), .argument(_, let o), .list(_, let o),
+             .negate(_, let o), .duration(_, let o), .function(_, _, let o), .variableDuration(_, _, let o):
             return o
+        case .arithmetic(let first, _): return first.offset
         case .subquery(_, _, _, _, let o): return o
         }
     }
 }
 
 enum ArithmeticOperator: String, Hashable, Sendable { case add = "+", subtract = "-", multiply = "*", divide = "/" }
+
+/// One `op operand` of an arithmetic chain; `offset` is the operator's.
+struct ArithmeticStep: Hashable, Sendable {
+    var op: ArithmeticOperator
+    var operand: PredicateExpression
+    var offset: Int
+}
 
 /// `author.name`, `ingredients.@count`, `$x.name`, or a `%K` substitution.
 struct KeyPath: Hashable, Sendable {

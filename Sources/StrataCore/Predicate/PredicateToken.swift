@@ -3,7 +3,8 @@ struct PredicateToken: Hashable, Sendable {
     enum Kind: Hashable, Sendable {
         /// A name: a key, a keyword (matched case-insensitively by the parser), or a `#`-escaped name.
         case identifier(String, escaped: Bool)
-        case integer(Int64, text: String)
+        /// A run of digits: its exact magnitude (up to 2^63, which only a leading minus makes an int64).
+        case integer(UInt64, text: String)
         case real(Double, text: String)
         case string(String)
         /// `$NAME`

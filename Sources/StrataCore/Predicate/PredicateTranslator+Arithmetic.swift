@@ -1,23 +1,40 @@
 /// Arithmetic, negation and functions.
 extension PredicateTranslator {
-    /// `x op y` for constants known at compile time.
-    func fold(_ op: ArithmeticOperator, _ x: Double, _ y: Double, offset: Int) throws(PredicateSyntaxError) -> Double {
-        switch op {
-        case .add: return x + y
-        case .subtract: return x - y
-        case .multiply: return x * y
-        case .divide:
-            guard y != 0 else { throw PredicateSyntaxError("division by zero", offset: offset) }
-            return x / y
+    /// `x op y` for constants known at compile time: exact (checked) for two integers, except `/`,
+    /// which is real division.
+    func fold(_ op: ArithmeticOperator, _ x: Number, _ y: Number, offset: Int) throws(PredicateSyntaxError) -> Number {
+        if case .integer(let a) = x, case .integer(let b) = y, op != .divide {
+            let (value, overflow): (Int64, Bool)
+            switch op {
+            case .add: (value, overflow) = a.addingReportingOverflow(b)
+            case .subtract: (value, overflow) = a.subtractingReportingOverflow(b)
+            default: (value, overflow) = a.multipliedReportingOverflow(by: b)
+            }
+            guard !overflow else {
+                throw PredicateSyntaxError("integer overflow: \(a) \(op.rawValue) \(b) is outside the 64-bit range", offset: offset,
+                                           hint: "int64 values run from -9223372036854775808 to 9223372036854775807")
+            }
+            return .integer(value)
         }
+        let a = x.double, b = y.double
+        let result: Double
+        switch op {
+        case .add: result = a + b
+        case .subtract: result = a - b
+        case .multiply: result = a * b
+        case .divide:
+            guard b != 0 else { throw PredicateSyntaxError("division by zero", offset: offset) }
+            result = a / b
+        }
+        guard result.isFinite else { throw PredicateSyntaxError("the result of \(op.rawValue) is out of range", offset: offset) }
+        return .real(result)
     }
 
     mutating func arithmetic(_ op: ArithmeticOperator, _ a: Operand, _ b: Operand, offset: Int) throws(PredicateSyntaxError) -> Operand {
         let lhs = try scalar(a, purpose: "in arithmetic"), rhs = try scalar(b, purpose: "in arithmetic")
         // Two number literals fold to a literal.
-        if case .literal(.number(let x, let xi), _) = lhs, case .literal(.number(let y, let yi), _) = rhs {
-            let value = try fold(op, x, y, offset: offset)
-            return .literal(.number(value, isInteger: xi && yi && op != .divide), offset: lhs.offset)
+        if case .literal(.number(let x), _) = lhs, case .literal(.number(let y), _) = rhs {
+            return .literal(.number(try fold(op, x, y, offset: offset)), offset: lhs.offset)
         }
         let l = try arithmeticOperand(lhs, other: rhs), r = try arithmeticOperand(rhs, other: lhs)
         let type: AttributeType
@@ -41,9 +58,12 @@ extension PredicateTranslator {
             type = .double
         }
         let constant: Value?
-        if let x = l.constant?.doubleValue, let y = r.constant?.doubleValue, l.constant?.isText != true, r.constant?.isText != true {
-            var v = try fold(op, x, y, offset: offset)
-            if type == .int64 { constant = .integer(Int64(exactly: v.rounded()) ?? 0); v = v.rounded() } else { constant = .real(v) }
+        if let x = l.constant?.number, let y = r.constant?.number {
+            let folded = try fold(op, x, y, offset: offset)
+            switch folded {
+            case .integer(let i): constant = type == .int64 ? .integer(i) : .real(Double(i))
+            case .real(let d): constant = .real(d)
+            }
         } else {
             constant = nil
         }
@@ -56,7 +76,8 @@ extension PredicateTranslator {
             fragment = "(" + l.fragment + " \(op.rawValue) " + r.fragment + ")"
         }
         return .typed(Typed(fragment: fragment, type: type, nullable: l.nullable || r.nullable, constant: constant,
-                            offset: lhs.offset, label: "\(l.label) \(op.rawValue) \(r.label)"))
+                            offset: lhs.offset, label: SQLComplexity.label("\(l.label) \(op.rawValue) \(r.label)"),
+                            mayOverflow: constant == nil && type == .int64))
     }
 
     /// One side of an arithmetic expression as a typed value; a number literal becomes an integer or a real.
@@ -73,10 +94,9 @@ extension PredicateTranslator {
                 return copy
             }
             return t
-        case .literal(.number(let d, let isInteger), let offset):
-            let value: Value = isInteger ? .integer(Int64(d)) : .real(d)
-            return Typed(fragment: .bind(value), type: isInteger ? .int64 : .double, nullable: false, constant: value,
-                         offset: offset, label: Literal.number(d, isInteger: isInteger).display)
+        case .literal(.number(let n), let offset):
+            return Typed(fragment: .bind(n.value), type: n.isInteger ? .int64 : .double, nullable: false, constant: n.value,
+                         offset: offset, label: n.display)
         case .literal(.string(let s), let offset):
             if case .typed(let t) = other, t.type == .date, let seconds = DateText.parse(s) {
                 return Typed(fragment: .bind(.real(seconds)), type: .date, nullable: false, constant: .real(seconds),
@@ -93,25 +113,34 @@ extension PredicateTranslator {
 
     mutating func negate(_ operand: Operand, offset: Int) throws(PredicateSyntaxError) -> Operand {
         switch try scalar(operand, purpose: "in arithmetic") {
-        case .literal(.number(let d, let isInteger), _):
-            return .literal(.number(-d, isInteger: isInteger), offset: offset)
+        case .literal(.number(let n), _):
+            return .literal(.number(try negated(n, offset: offset)), offset: offset)
         case .typed(let t) where t.type.isNumeric:
             var copy = t
-            if let c = t.constant {
-                switch c {
-                case .integer(let i): copy.constant = .integer(-i)
-                case .real(let d): copy.constant = .real(-d)
-                default: break
-                }
+            if let c = t.constant, let n = c.number {
+                copy.constant = try negated(n, offset: offset).value
                 copy.fragment = .bind(copy.constant!)
             } else {
                 copy.fragment = "(-" + t.fragment + ")"
+                copy.mayOverflow = t.type.isInteger
             }
             copy.offset = offset
             copy.label = "-" + t.label
             return .typed(copy)
         default:
             throw PredicateSyntaxError("only numbers can be negated", offset: offset)
+        }
+    }
+
+    /// `-n`, checked: the smallest int64 has no positive counterpart.
+    func negated(_ n: Number, offset: Int) throws(PredicateSyntaxError) -> Number {
+        switch n {
+        case .integer(let i):
+            guard i != .min else {
+                throw PredicateSyntaxError("integer overflow: -(\(i)) is outside the 64-bit range", offset: offset)
+            }
+            return .integer(-i)
+        case .real(let d): return .real(-d)
         }
     }
 
@@ -146,7 +175,7 @@ extension PredicateTranslator {
         case "length":
             switch argument {
             case .literal(.string(let s), let o):
-                return .literal(.number(Double(s.count), isInteger: true), offset: o)
+                return .literal(.number(.integer(Int64(s.count))), offset: o)
             case .typed(let t) where t.type.isTextual:
                 return .typed(Typed(fragment: .call("strata_length", [t.fragment]), type: .int64, nullable: t.nullable,
                                     constant: nil, offset: offset, label: "length(\(t.label))"))
@@ -155,8 +184,14 @@ extension PredicateTranslator {
             }
         default: // abs
             switch argument {
-            case .literal(.number(let d, let isInteger), let o):
-                return .literal(.number(Swift.abs(d), isInteger: isInteger), offset: o)
+            case .literal(.number(let n), let o):
+                if case .real(let d) = n { return .literal(.number(.real(Swift.abs(d))), offset: o) }
+                return .literal(.number(n.double < 0 ? try negated(n, offset: o) : n), offset: o)
+            case .typed(let t) where t.type.isInteger:
+                // SQLite's abs() raises an error on the smallest int64; strata_abs yields a REAL there
+                // instead, which comparisons handle and assignments refuse (strata_check_int64).
+                return .typed(Typed(fragment: .call("strata_abs", [t.fragment]), type: t.type, nullable: t.nullable, constant: nil,
+                                    offset: offset, label: "abs(\(t.label))", mayOverflow: true))
             case .typed(let t) where t.type.isNumeric:
                 let decimal = t.type == .decimal
                 return .typed(Typed(fragment: .call("abs", [decimal ? "CAST(" + t.fragment + " AS REAL)" : t.fragment]),
@@ -171,4 +206,13 @@ extension PredicateTranslator {
 
 extension Value {
     var isText: Bool { if case .text = self { return true } else { return false } }
+
+    /// An integer or real value as an exact number; nil for other storage classes.
+    var number: PredicateTranslator.Number? {
+        switch self {
+        case .integer(let i): return .integer(i)
+        case .real(let d): return .real(d)
+        default: return nil
+        }
+    }
 }

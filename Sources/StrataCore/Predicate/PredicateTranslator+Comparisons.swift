@@ -119,6 +119,10 @@ extension PredicateTranslator {
                 values = values.map { fold($0, options) }
             }
             let nullable = isNullable(left) || items.contains(where: isNullable)
+            if values.count > Self.inlineListLimit, let json = Self.jsonArray(values) {
+                // One bound JSON array instead of one variable per value: linear, and no limit on the count.
+                return Condition(fragment: l + " IN (SELECT value FROM json_each(" + .bind(.text(json)) + "))", nullable: nullable)
+            }
             return Condition(fragment: l + " IN (" + SQLFragment.joined(values, ", ") + ")", nullable: nullable)
         default:
             break
@@ -133,6 +137,15 @@ extension PredicateTranslator {
             if op == .matches {
                 let subject = options.diacriticInsensitive ? SQLFragment.call("strata_unaccent", [l]) : l
                 let pattern = options.diacriticInsensitive ? foldDiacritics(r) : r
+                if pattern.sql == "?", pattern.arguments.count == 1, case .text(let text) = pattern.arguments[0] {
+                    // Compiled now, with the engine the SQL function uses: a bad pattern fails before any write.
+                    do {
+                        _ = try MatchesRegex.compile(text, caseInsensitive: options.caseInsensitive)
+                    } catch {
+                        throw PredicateSyntaxError("invalid regular expression \"\(text)\"", offset: right.offset,
+                                                   hint: "MATCHES takes an ICU regular expression; check brackets, parentheses and escapes")
+                    }
+                }
                 let args = options.caseInsensitive ? [subject, pattern, .bind(.text("i"))] : [subject, pattern]
                 return Condition(fragment: .call("strata_matches", args), nullable: nullable)
             }
@@ -167,6 +180,43 @@ extension PredicateTranslator {
         case .notEqual: return Condition(fragment: l + " IS NOT " + r, nullable: false)
         default: return Condition(fragment: l + " \(sqlOperator(op)) " + r, nullable: nullable)
         }
+    }
+
+    /// IN lists longer than this bind one JSON array (`json_each`) instead of one variable per value.
+    static let inlineListLimit = 32
+
+    /// The constant values as a JSON array, or nil when one is not a bound integer, real, text or null.
+    static func jsonArray(_ values: [SQLFragment]) -> String? {
+        var json = "["
+        for (i, value) in values.enumerated() {
+            guard value.sql == "?", value.arguments.count == 1 else { return nil }
+            if i > 0 { json += "," }
+            switch value.arguments[0] {
+            case .null: json += "null"
+            case .integer(let n): json += String(n)
+            case .real(let d):
+                guard d.isFinite else { return nil }
+                json += "\(d)"
+            case .text(let s): json += jsonString(s)
+            case .blob: return nil
+            }
+        }
+        return json + "]"
+    }
+
+    static func jsonString(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
     }
 
     func sqlOperator(_ op: Comparison.Operator) -> String {
@@ -232,6 +282,7 @@ extension PredicateTranslator {
         case (.literal(let a, _), .literal(let b, let offset)):
             switch (a, b) {
             case (.string, .string): return .string
+            case (.number(.integer), .number(.integer)): return .int64
             case (.number, .number): return .double
             case (.bool, .bool): return .bool
             default:
@@ -272,15 +323,18 @@ extension PredicateTranslator {
             case .null: return .null
             case .string(let s):
                 return try type.value(fromText: s)
-            case .number(let d, let isInteger):
+            case .number(let n):
                 if type == .bool {
-                    if d == 0 || d == 1 { return .integer(Int64(d)) }
-                    throw CoercionError("\(Literal.number(d, isInteger: isInteger).display) is not a boolean (use YES or NO)")
+                    if n.double == 0 || n.double == 1 { return .integer(n.double == 1 ? 1 : 0) }
+                    throw CoercionError("\(n.display) is not a boolean (use YES or NO)")
                 }
                 if type.isTextual || type == .binary {
-                    throw CoercionError("\(Literal.number(d, isInteger: isInteger).display) is a number, not a \(type.rawValue)")
+                    throw CoercionError("\(n.display) is a number, not a \(type.rawValue)")
                 }
-                return try type.value(fromNumber: d, isInteger: isInteger)
+                switch n {
+                case .integer(let i): return try type.value(fromInteger: i)
+                case .real(let d): return try type.value(fromNumber: d, isInteger: false)
+                }
             case .bool(let b):
                 guard type == .bool else { throw CoercionError("\(b ? "YES" : "NO") is a boolean, not a \(type.rawValue)") }
                 return .integer(b ? 1 : 0)

@@ -23,11 +23,44 @@ struct PredicateTranslator {
     }
 
     /// A boolean SQL expression and whether it can be NULL (only a nullable one needs care under NOT).
+    /// `kind` says which operator is outermost, so chains are spliced flat and parentheses are added
+    /// only where SQL's precedence needs them.
     struct Condition {
+        enum Kind { case atom, not, and, or }
         var fragment: SQLFragment
         var nullable: Bool
+        var kind: Kind = .atom
         static let `true` = Condition(fragment: SQLFragment("1"), nullable: false)
         static let `false` = Condition(fragment: SQLFragment("0"), nullable: false)
+    }
+
+    /// An exact number: integers never pass through a Double.
+    enum Number {
+        case integer(Int64)
+        case real(Double)
+
+        var double: Double {
+            switch self {
+            case .integer(let i): return Double(i)
+            case .real(let d): return d
+            }
+        }
+
+        var isInteger: Bool { if case .integer = self { return true } else { return false } }
+
+        var value: Value {
+            switch self {
+            case .integer(let i): return .integer(i)
+            case .real(let d): return .real(d)
+            }
+        }
+
+        var display: String {
+            switch self {
+            case .integer(let i): return String(i)
+            case .real(let d): return String(d)
+            }
+        }
     }
 
     /// A typed SQL value.
@@ -40,18 +73,20 @@ struct PredicateTranslator {
         var offset: Int
         /// How the value reads in messages: `rating`, `author.name`, `$NOW`.
         var label: String
+        /// Integer arithmetic SQLite evaluates, which may overflow (SQLite then yields a REAL).
+        var mayOverflow = false
     }
 
     enum Literal {
         case string(String)
-        case number(Double, isInteger: Bool)
+        case number(Number)
         case bool(Bool)
         case null
 
         var display: String {
             switch self {
             case .string(let s): return "\"\(s)\""
-            case .number(let d, let isInteger): return isInteger ? String(Int64(d)) : String(d)
+            case .number(let n): return n.display
             case .bool(let b): return b ? "YES" : "NO"
             case .null: return "nil"
             }
@@ -102,19 +137,107 @@ struct PredicateTranslator {
         switch node {
         case .constant(let value):
             return value ? .true : .false
-        case .not(let inner, _):
+        case .not(var inner, _):
+            // Two-valued logic: NOT NOT p is p (the nullable flag keeps NULL meaning false).
+            var negated = true
+            while case .not(let next, _) = inner { inner = next; negated.toggle() }
             let c = try predicate(inner, in: scope)
-            let operand = c.nullable ? "COALESCE(" + c.fragment + ", 0)" : wrap(c.fragment)
-            return Condition(fragment: "NOT " + operand, nullable: false)
-        case .and(let a, let b):
-            let l = try predicate(a, in: scope), r = try predicate(b, in: scope)
-            return Condition(fragment: "(" + l.fragment + " AND " + r.fragment + ")", nullable: l.nullable || r.nullable)
-        case .or(let a, let b):
-            let l = try predicate(a, in: scope), r = try predicate(b, in: scope)
-            return Condition(fragment: "(" + l.fragment + " OR " + r.fragment + ")", nullable: l.nullable || r.nullable)
+            return negated ? not(c) : c
+        case .and(let terms):
+            return try chain(terms, "AND", kind: .and, in: scope)
+        case .or(let terms):
+            return try chain(terms, "OR", kind: .or, in: scope)
         case .comparison(let comparison):
-            return try self.comparison(comparison, in: scope)
+            let condition = try self.comparison(comparison, in: scope)
+            try SQLComplexity.checkSize(condition.fragment, offset: comparison.opOffset)
+            return condition
         }
+    }
+
+    /// `k == v1 OR k == v2 OR …` with many literals on one key path becomes `k IN {v1, v2, …}` (bound as
+    /// one JSON array): the same rows, but no bound variable per term, so such chains have no length limit.
+    static func mergingEqualities(_ terms: [PredicateNode]) -> [PredicateNode] {
+        var groups: [String: [Int]] = [:]
+        for (i, term) in terms.enumerated() {
+            guard case .comparison(let c) = term, c.modifier == nil, c.op == .equal, c.options.isEmpty,
+                  case .keyPath(let path) = c.lhs, path.aggregate == nil else { continue }
+            switch c.rhs {
+            case .integer, .real, .string, .bool: break
+            default: continue
+            }
+            let key = (path.variable ?? "") + "$" + path.components.map(\.name).joined(separator: ".")
+            groups[key, default: []].append(i)
+        }
+        var replaced: [Int: PredicateNode] = [:]
+        var removed = Set<Int>()
+        for indices in groups.values where indices.count > inlineListLimit {
+            guard case .comparison(let first) = terms[indices[0]] else { continue }
+            let items: [PredicateExpression] = indices.compactMap {
+                if case .comparison(let c) = terms[$0] { return c.rhs } else { return nil }
+            }
+            var merged = first
+            merged.op = .in
+            merged.rhs = .list(items, offset: first.rhs.offset)
+            replaced[indices[0]] = .comparison(merged)
+            removed.formUnion(indices.dropFirst())
+        }
+        guard !replaced.isEmpty else { return terms }
+        return terms.indices.compactMap { removed.contains($0) ? nil : (replaced[$0] ?? terms[$0]) }
+    }
+
+    /// `NOT c`, two-valued: a nullable condition is coalesced to false first.
+    func not(_ c: Condition) -> Condition {
+        if c.nullable { return Condition(fragment: "NOT COALESCE(" + c.fragment + ", 0)", nullable: false, kind: .not) }
+        switch c.kind {
+        case .atom, .not: return Condition(fragment: "NOT " + wrap(c.fragment), nullable: false, kind: .not)
+        case .and, .or: return Condition(fragment: "NOT (" + c.fragment + ")", nullable: false, kind: .not)
+        }
+    }
+
+    /// Terms per parenthesized group of a long chain: SQLite's expression depth grows with a flat
+    /// chain's length, so chains longer than this become a balanced tree of groups.
+    static let chainGroupSize = 64
+
+    /// A flat AND/OR chain: nested chains of the same operator are spliced in; an OR inside an AND is
+    /// parenthesized (AND binds tighter), nothing else is.
+    mutating func chain(_ terms: [PredicateNode], _ op: String, kind: Condition.Kind,
+                        in scope: Position) throws(PredicateSyntaxError) -> Condition {
+        var flat: [PredicateNode] = []
+        var pending = terms[...].reversed().map { $0 }
+        while let term = pending.popLast() {
+            if kind == .and, case .and(let inner) = term { pending.append(contentsOf: inner.reversed()); continue }
+            if kind == .or, case .or(let inner) = term { pending.append(contentsOf: inner.reversed()); continue }
+            flat.append(term)
+        }
+        if kind == .or { flat = Self.mergingEqualities(flat) }
+        var parts: [SQLFragment] = []
+        parts.reserveCapacity(flat.count)
+        var nullable = false
+        for term in flat {
+            let c = try predicate(term, in: scope)
+            nullable = nullable || c.nullable
+            if c.kind == kind {
+                parts.append(c.fragment)
+            } else if kind == .and, c.kind == .or {
+                parts.append("(" + c.fragment + ")")
+            } else {
+                parts.append(c.fragment)
+            }
+        }
+        if parts.count == 1 { return Condition(fragment: parts[0], nullable: nullable, kind: kind) }
+        let separator = " \(op) "
+        while parts.count > Self.chainGroupSize {
+            var grouped: [SQLFragment] = []
+            grouped.reserveCapacity(parts.count / Self.chainGroupSize + 1)
+            var i = 0
+            while i < parts.count {
+                let slice = Array(parts[i..<min(i + Self.chainGroupSize, parts.count)])
+                grouped.append(slice.count == 1 ? slice[0] : "(" + SQLFragment.joined(slice, separator) + ")")
+                i += Self.chainGroupSize
+            }
+            parts = grouped
+        }
+        return Condition(fragment: SQLFragment.joined(parts, separator), nullable: nullable, kind: kind)
     }
 
     /// Parenthesizes unless the fragment is already atomic.
@@ -126,14 +249,22 @@ struct PredicateTranslator {
 
     // MARK: Expressions
 
+    /// An expression as an operand; fails as soon as its SQL grows past what one statement may hold
+    /// (some translations repeat an operand, so nesting them could otherwise grow the text exponentially).
     mutating func operand(_ expression: PredicateExpression, in scope: Position) throws(PredicateSyntaxError) -> Operand {
+        let result = try translate(expression, in: scope)
+        if case .typed(let t) = result { try SQLComplexity.checkSize(t.fragment, offset: expression.offset) }
+        return result
+    }
+
+    private mutating func translate(_ expression: PredicateExpression, in scope: Position) throws(PredicateSyntaxError) -> Operand {
         switch expression {
         case .keyPath(let path):
             return try resolve(path, in: scope)
         case .integer(let i, let offset):
-            return .literal(.number(Double(i), isInteger: true), offset: offset)
+            return .literal(.number(.integer(i)), offset: offset)
         case .real(let d, let offset):
-            return .literal(.number(d, isInteger: false), offset: offset)
+            return .literal(.number(.real(d)), offset: offset)
         case .string(let s, let offset):
             return .literal(.string(s), offset: offset)
         case .bool(let b, let offset):
@@ -145,10 +276,14 @@ struct PredicateTranslator {
                                 offset: offset, label: "a duration"))
         case .variable(let name, let offset):
             return try variable(name, offset: offset)
+        case .variableDuration(let name, let unit, let offset):
+            return try variableDuration(name, unit: unit, offset: offset)
         case .argument(let index, let offset):
             switch context.arguments[index] {
             case .text(let s): return .literal(.string(s), offset: offset)
-            case .number(let d): return .literal(.number(d, isInteger: d == d.rounded() && abs(d) < 9e15), offset: offset)
+            case .number(let d):
+                let number: Number = d == d.rounded() && Swift.abs(d) < 9e15 ? .integer(Int64(d)) : .real(d)
+                return .literal(.number(number), offset: offset)
             case .list(let items): return .list(items.map { .literal(.string($0), offset: offset) }, offset: offset)
             case .key: preconditionFailure("the parser rejects keys for %@")
             }
@@ -156,8 +291,19 @@ struct PredicateTranslator {
             var operands: [Operand] = []
             for item in items { operands.append(try operand(item, in: scope)) }
             return .list(operands, offset: offset)
-        case .binary(let op, let a, let b, let offset):
-            return try arithmetic(op, try operand(a, in: scope), try operand(b, in: scope), offset: offset)
+        case .arithmetic(let first, let steps):
+            var result = try operand(first, in: scope)
+            var evaluated = 0
+            for step in steps {
+                result = try arithmetic(step.op, result, try operand(step.operand, in: scope), offset: step.offset)
+                // Each operation SQLite evaluates deepens its expression tree: stop long chains early.
+                if case .typed(let t) = result, t.constant == nil { evaluated += 1 }
+                if evaluated > SQLComplexity.maxChain {
+                    throw PredicateSyntaxError("arithmetic chain too long: more than \(SQLComplexity.maxChain) operations on stored values",
+                                               offset: step.offset, hint: "SQLite evaluates at most about 1,000 nested operations")
+                }
+            }
+            return result
         case .negate(let inner, let offset):
             return try negate(try operand(inner, in: scope), offset: offset)
         case .function(let name, let args, let offset):
@@ -181,6 +327,26 @@ struct PredicateTranslator {
         throw PredicateSyntaxError("unknown variable $\(name)", offset: offset, length: name.unicodeScalars.count + 1,
                                    hint: NameSuggestion.closest(to: name, in: known).map { "did you mean '$\($0)'?" }
                                     ?? "pass it with --var \(name)=VALUE or the hook's variables:")
+    }
+
+    /// `$DAYS days`: a variable standing for a duration's count (SPEC §10); its value must be an integer.
+    func variableDuration(_ name: String, unit: Double, offset: Int) throws(PredicateSyntaxError) -> Operand {
+        let length = name.unicodeScalars.count + 1
+        guard let text = context.variables[name], name != "NOW" else {
+            if name == "NOW" || variables[name] != nil {
+                throw PredicateSyntaxError("$\(name) cannot count a duration", offset: offset, length: length,
+                                           hint: "a duration's count is a number or a variable holding one, as in $DAYS days")
+            }
+            _ = try variable(name, offset: offset)
+            preconditionFailure("variable() throws for unknown names")
+        }
+        guard let count = Int64(text.trimmingCharacters(in: .whitespaces)) else {
+            throw PredicateSyntaxError("$\(name) counts a duration, but its value '\(text)' is not an integer", offset: offset,
+                                       length: length, hint: "give a whole number, as in --var \(name)=30")
+        }
+        let seconds = Double(count) * unit
+        return .typed(Typed(fragment: .bind(.real(seconds)), type: .double, nullable: false, constant: .real(seconds),
+                            offset: offset, label: "$\(name) (a duration)"))
     }
 
     /// Fails unless the operand is a single value (not a relationship, a to-many path or a list).

@@ -24,10 +24,19 @@ struct SQLFragment: Hashable, Sendable {
         function + "(" + joined(args, ", ") + ")"
     }
 
+    /// Linear in the total size (appends in place), so chains and lists of any length stay cheap.
     static func joined(_ parts: [SQLFragment], _ separator: String) -> SQLFragment {
-        var result = SQLFragment("")
-        for (i, part) in parts.enumerated() { result = i == 0 ? part : result + separator + part }
-        return result
+        guard parts.count > 1 else { return parts.first ?? SQLFragment("") }
+        var sql = ""
+        sql.reserveCapacity(parts.reduce(0) { $0 + $1.sql.utf8.count } + separator.utf8.count * (parts.count - 1))
+        var arguments: [Value] = []
+        arguments.reserveCapacity(parts.reduce(0) { $0 + $1.arguments.count })
+        for (i, part) in parts.enumerated() {
+            if i > 0 { sql += separator }
+            sql += part.sql
+            arguments += part.arguments
+        }
+        return SQLFragment(sql, arguments)
     }
 
     var statement: SQLStatement { SQLStatement(sql, arguments) }

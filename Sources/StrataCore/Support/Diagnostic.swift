@@ -45,9 +45,20 @@ public struct Diagnostic: Hashable, Sendable, Codable, Error, CustomStringConver
     public var description: String {
         var lines = [headline]
         if let sourceLine, let location {
-            lines.append("    " + sourceLine)
-            let prefix = sourceLine.unicodeScalars.prefix(max(0, location.column - 1))
-            let pad = String(prefix.map { $0 == "\t" ? "\t" : " " })
+            // A very long line (a generated predicate) is shown as a window around the column.
+            var scalars = Array(sourceLine.unicodeScalars)
+            var column = max(0, location.column - 1)
+            if scalars.count > 160 {
+                let start = max(0, min(column - 60, scalars.count - 120))
+                let end = min(scalars.count, start + 120)
+                let lead: [Unicode.Scalar] = start > 0 ? ["…"] : []
+                scalars = lead + scalars[start..<end] + (end < scalars.count ? ["…"] : [])
+                column = column - start + lead.count
+            }
+            var shown = ""
+            shown.unicodeScalars.append(contentsOf: scalars)
+            lines.append("    " + shown)
+            let pad = String(scalars.prefix(column).map { $0 == "\t" ? "\t" : " " })
             lines.append("    " + pad + "^")
         }
         if let hint { lines.append("hint: \(hint)") }

@@ -1,0 +1,153 @@
+/// What SQLite's parser can take: its LALR stack (100 entries) overflows past about 90 nested
+/// parentheses or NOTs, and an expression tree deeper than 1,000 is refused. The compiler measures the
+/// SQL it generates and refuses, as invalid input, what SQLite would refuse at run time.
+enum SQLComplexity {
+    /// A label for messages, shortened so long chains do not build long texts.
+    static func label(_ text: String) -> String {
+        text.count <= 60 ? text : String(text.prefix(57)) + "…"
+    }
+
+    /// The parser-stack estimate (see `measure`, in tenths of a stack entry) allowed: 80 of SQLite's
+    /// 100 entries, leaving room for the SQL the batch and audit statements wrap around a predicate.
+    static let maxNesting = 800
+    /// A bound on the expression tree's height, well under SQLite's 1,000.
+    static let maxHeight = 700
+    /// Operations on stored values in one arithmetic chain (`rating + 1 + 1 …`).
+    static let maxChain = 500
+    /// Bound variables in one statement: SQLite's default `SQLITE_MAX_VARIABLE_NUMBER` is 32,766.
+    static let maxArguments = 30_000
+
+    struct Measure {
+        /// An estimate (from above) of SQLite's parser stack at its fullest.
+        var nesting = 0
+        /// An estimate (from above) of the expression tree's height.
+        var height = 0
+    }
+
+    /// Scans the SQL text (quoted identifiers skipped) as SQLite's LALR parser would stack it: each
+    /// open parenthesis (with the function name before it), each operator still waiting for its right
+    /// operand (two entries: the left operand and the operator), each pending prefix NOT or EXISTS, and
+    /// a SELECT's clauses. Within one parenthesis group, the tree's height is at most the number of
+    /// operators in it plus the tallest group it contains.
+    static func measure(_ sql: String) -> Measure {
+        // Costs in tenths of a stack entry, measured on SQLite 3.40: a parenthesis 1.1 (91 nest), a
+        // function call 3.4 (30 nest), a pending binary operator 2.3, a prefix NOT or EXISTS 1.1, each
+        // SELECT clause 2 (EXISTS (SELECT 1 FROM t WHERE …) nests 12 deep).
+        struct Frame {
+            var opening = 11
+            var base = 11
+            /// Precedences of operators waiting for their right operand (prefix operators cost 1, binary 2).
+            var pending: [(precedence: Int, cost: Int)] = []
+            var operators = 0
+            var tallestChild = 0
+            var cost: Int { base + pending.reduce(0) { $0 + $1.cost } }
+        }
+        var stack = [Frame()]
+        var result = Measure()
+        var depth = 0
+        func binary(_ precedence: Int) {
+            stack[stack.count - 1].operators += 1
+            while let last = stack[stack.count - 1].pending.last, last.precedence >= precedence { stack[stack.count - 1].pending.removeLast() }
+            stack[stack.count - 1].pending.append((precedence, 23))
+            depth = stack.reduce(0) { $0 + $1.cost }
+            result.nesting = max(result.nesting, depth)
+        }
+        func prefix(_ precedence: Int) {
+            stack[stack.count - 1].operators += 1
+            stack[stack.count - 1].pending.append((precedence, 11))
+            depth = stack.reduce(0) { $0 + $1.cost }
+            result.nesting = max(result.nesting, depth)
+        }
+        let bytes = Array(sql.utf8)
+        var i = 0
+        func isWord(_ b: UInt8) -> Bool { (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || (b >= 48 && b <= 57) || b == 95 }
+        while i < bytes.count {
+            let b = bytes[i]
+            switch b {
+            case UInt8(ascii: "\""), UInt8(ascii: "'"):
+                i += 1
+                while i < bytes.count {
+                    if bytes[i] == b {
+                        if i + 1 < bytes.count, bytes[i + 1] == b { i += 2; continue }
+                        break
+                    }
+                    i += 1
+                }
+            case UInt8(ascii: "("):
+                // A function call stacks its name too.
+                var j = i - 1
+                while j >= 0, bytes[j] == UInt8(ascii: " ") { j -= 1 }
+                let opening = j >= 0 && isWord(bytes[j]) ? 34 : 11
+                stack.append(Frame(opening: opening, base: opening))
+                depth = stack.reduce(0) { $0 + $1.cost }
+                result.nesting = max(result.nesting, depth)
+            case UInt8(ascii: ")"):
+                if stack.count > 1 {
+                    let frame = stack.removeLast()
+                    let height = frame.operators + frame.tallestChild + 1
+                    stack[stack.count - 1].tallestChild = max(stack[stack.count - 1].tallestChild, height)
+                }
+            case UInt8(ascii: ","):
+                stack[stack.count - 1].pending.removeAll()
+                stack[stack.count - 1].base = stack[stack.count - 1].opening + 23
+            case UInt8(ascii: "="), UInt8(ascii: "<"), UInt8(ascii: ">"):
+                // `<=`, `>=`, `<>` are one operator.
+                if i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "=") || bytes[i + 1] == UInt8(ascii: ">") { i += 1 }
+                binary(4)
+            case UInt8(ascii: "+"), UInt8(ascii: "-"): binary(6)
+            case UInt8(ascii: "*"), UInt8(ascii: "/"): binary(7)
+            case UInt8(ascii: "|"):
+                if i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "|") { i += 1 }
+                binary(8)
+            default:
+                if isWord(b) {
+                    let start = i
+                    while i < bytes.count, isWord(bytes[i]) { i += 1 }
+                    switch String(decoding: bytes[start..<i], as: UTF8.self).uppercased() {
+                    case "OR": binary(1)
+                    case "AND": binary(2)
+                    case "NOT": prefix(3)
+                    case "EXISTS": prefix(3)
+                    case "IS", "IN", "BETWEEN", "LIKE": binary(4)
+                    case "SELECT", "WHERE", "FROM", "JOIN", "ON":
+                        stack[stack.count - 1].operators += 1
+                        stack[stack.count - 1].pending.removeAll()
+                        stack[stack.count - 1].base += 20
+                        depth = stack.reduce(0) { $0 + $1.cost }
+                        result.nesting = max(result.nesting, depth)
+                    default: break
+                    }
+                    continue
+                }
+            }
+            i += 1
+        }
+        let top = stack[0]
+        result.height = max(result.height, top.operators + top.tallestChild + 1)
+        return result
+    }
+
+    /// The largest SQL text one predicate or value may translate to.
+    static let maxLength = 8_000_000
+
+    /// Fails, at `offset`, as soon as a fragment outgrows one statement.
+    static func checkSize(_ fragment: SQLFragment, offset: Int) throws(PredicateSyntaxError) {
+        if fragment.sql.utf8.count > maxLength || fragment.arguments.count > maxArguments {
+            throw PredicateSyntaxError("too large once translated to SQL (\(fragment.sql.utf8.count) characters, \(fragment.arguments.count) values)",
+                                       offset: offset, hint: "simplify the nested expressions")
+        }
+    }
+
+    /// Fails when SQLite could not run the statement.
+    static func check(_ statement: SQLStatement) throws(PredicateSyntaxError) {
+        if statement.arguments.count > maxArguments {
+            throw PredicateSyntaxError("too many values: \(statement.arguments.count) (SQLite takes at most \(maxArguments) in one statement)",
+                                       offset: 0, hint: "put long lists of values in one IN {…} list, which has no limit")
+        }
+        let m = measure(statement.sql)
+        if m.nesting > maxNesting || m.height > maxHeight {
+            throw PredicateSyntaxError("too deeply nested for SQLite once translated (parser depth \(m.nesting / 10) of at most \(maxNesting / 10), expression depth \(m.height) of at most \(maxHeight))",
+                                       offset: 0, hint: "flatten the predicate: fewer nested parentheses and NOTs, shorter arithmetic chains")
+        }
+    }
+}
