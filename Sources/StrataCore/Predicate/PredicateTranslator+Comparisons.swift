@@ -197,26 +197,11 @@ extension PredicateTranslator {
             case .real(let d):
                 guard d.isFinite else { return nil }
                 json += "\(d)"
-            case .text(let s): json += jsonString(s)
+            case .text(let s): json += CanonicalJSON.escape(s)
             case .blob: return nil
             }
         }
         return json + "]"
-    }
-
-    static func jsonString(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 
     func sqlOperator(_ op: Comparison.Operator) -> String {
