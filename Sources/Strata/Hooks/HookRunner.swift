@@ -54,7 +54,7 @@ public enum HookRunner {
         changes.hasObjectIDs = options.collectObjectIDs
         for step in hook.steps {
             let started = Date()
-            let progress = options.progressSink.map { ProgressReporter(label: "\(hook.id) \(step.kind) \(step.entity)", total: nil, sink: $0) }
+            let progress = options.progressSink.map { ProgressCounter(label: "\(hook.id) \(step.kind) \(step.entity)", total: nil, sink: $0) }
             let batch: BatchResult = try db.reportingEstimatedProgress(progress) {
             switch step {
             case .batchUpdate(let request):

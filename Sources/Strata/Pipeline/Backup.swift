@@ -54,7 +54,7 @@ public enum Backup {
     ///   when writing fails (disk full, I/O). The store is never changed.
     @discardableResult
     public static func write(from store: Store, to path: String, force: Bool = false,
-                             progress: ProgressReporter? = nil) throws -> Result {
+                             progress: ProgressCounter? = nil) throws -> Result {
         try checkDestination(path, force: force, storePath: store.path)
         let started = Date()
         TemporaryFiles.removeLeftovers(next: path, kind: "backup")   // what killed runs left

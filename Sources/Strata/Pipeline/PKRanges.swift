@@ -17,14 +17,14 @@ public struct PKRange: Sendable, Hashable, CustomStringConvertible {
 /// ```swift
 /// let copied = try PKRanges.execute(db, table: "Recipe", sql: """
 ///     INSERT INTO "_new_Recipe" ("_pk", "name") SELECT "_pk", "name" FROM "Recipe" WHERE "_pk" > ? AND "_pk" <= ?
-///     """, progress: ProgressReporter(label: "copying Recipe", total: nil, sink: sink))
+///     """, progress: ProgressCounter(label: "copying Recipe", total: nil, sink: sink))
 /// ```
 public enum PKRanges {
     /// The `_pk` ranges of `table`, each covering at most `chunkSize` rows, in ascending order.
     /// - Throws: `DatabaseError` from SQLite.
     public static func ranges(_ db: Database, table: String, chunkSize: Int = 10_000) throws -> [PKRange] {
         precondition(chunkSize > 0, "chunkSize must be positive")
-        let quoted = SQL.quote(table)
+        let quoted = SQLIdentifier.quote(table)
         guard let bounds = try Row.fetchOne(db, sql: "SELECT min(\"_pk\") AS lo, max(\"_pk\") AS hi FROM \(quoted)"),
               let min: Int64 = bounds["lo"], let max: Int64 = bounds["hi"] else { return [] }
         let next = try db.makeStatement(sql: "SELECT \"_pk\" FROM \(quoted) WHERE \"_pk\" > ? ORDER BY \"_pk\" LIMIT 1 OFFSET ?")
@@ -46,9 +46,9 @@ public enum PKRanges {
     /// - Throws: what `body` or SQLite throws (the caller's transaction then rolls back).
     @discardableResult
     public static func forEach(_ db: Database, table: String, chunkSize: Int = 10_000, total: Int? = nil,
-                               progress: ProgressReporter? = nil, _ body: (PKRange) throws -> Int) throws -> Int {
+                               progress: ProgressCounter? = nil, _ body: (PKRange) throws -> Int) throws -> Int {
         if let progress, progress.current.total == nil {
-            progress.setTotal(try total ?? Int.fetchOne(db, sql: "SELECT count(*) FROM \(SQL.quote(table))") ?? 0)
+            progress.setTotal(try total ?? Int.fetchOne(db, sql: "SELECT count(*) FROM \(SQLIdentifier.quote(table))") ?? 0)
         }
         defer { progress?.finish() }
         var sum = 0
@@ -66,7 +66,7 @@ public enum PKRanges {
     /// - Throws: `DatabaseError` from SQLite (e.g. `SQLITE_FULL`; map it with `PipelineError.mapWriteError`).
     @discardableResult
     public static func execute(_ db: Database, table: String, sql: String, arguments: StatementArguments = [],
-                               chunkSize: Int = 10_000, total: Int? = nil, progress: ProgressReporter? = nil) throws -> Int {
+                               chunkSize: Int = 10_000, total: Int? = nil, progress: ProgressCounter? = nil) throws -> Int {
         let statement = try db.makeStatement(sql: sql)
         return try forEach(db, table: table, chunkSize: chunkSize, total: total, progress: progress) { range in
             try statement.execute(arguments: arguments + [range.lower, range.upper])

@@ -35,7 +35,7 @@ public enum DriftDetector {
             return [.init(.missingTable, table: table.name, expected: "table", found: "nothing")]
         }
         var items: [DriftReport.Item] = []
-        let q = SQL.quote(table.name)
+        let q = SQLIdentifier.quote(table.name)
         let live = try Row.fetchAll(db, sql: "PRAGMA table_info(\(q))")
         var liveColumns: [String: Row] = [:]
         for row in live { liveColumns[(row["name"] as String).lowercased()] = row }
@@ -80,7 +80,7 @@ public enum DriftDetector {
         for row in try Row.fetchAll(db, sql: "PRAGMA index_list(\(q))") {
             let name: String = row["name"]
             guard name.lowercased().hasPrefix("strata_") else { continue }
-            let columns = try Row.fetchAll(db, sql: "PRAGMA index_info(\(SQL.quote(name)))").map { $0["name"] as String? ?? "?" }
+            let columns = try Row.fetchAll(db, sql: "PRAGMA index_info(\(SQLIdentifier.quote(name)))").map { $0["name"] as String? ?? "?" }
             liveIndexes[name.lowercased()] = ((row["unique"] as Int) != 0, columns)
         }
         for index in table.indexes {
