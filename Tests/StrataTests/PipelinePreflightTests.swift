@@ -115,7 +115,7 @@ import Testing
         }
         let progress = ProgressCounter(label: "copying Item", total: nil, sink: nil)
         let error = #expect(throws: PipelineError.self) {
-            try store.writeStep { db in
+            try store.write { db in
                 try db.execute(sql: #"CREATE TABLE "_strata_new_Item" ("_pk" INTEGER PRIMARY KEY AUTOINCREMENT, "name" TEXT, "n" INTEGER)"#)
                 try PKRanges.execute(db, table: "Item", sql: """
                     INSERT INTO "_strata_new_Item" ("_pk", "name", "n") SELECT "_pk", "name", "n" FROM "Item" WHERE "_pk" > ? AND "_pk" <= ?

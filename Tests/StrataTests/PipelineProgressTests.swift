@@ -109,7 +109,7 @@ final class ManualClock: @unchecked Sendable {
         }
         let sink = RecordingSink()
         let progress = ProgressCounter(label: "copying Item", total: nil, sink: sink, minimumInterval: 0)
-        let copied = try store.writeStep { db in
+        let copied = try store.write { db in
             try db.execute(sql: #"CREATE TABLE "copy" ("_pk" INTEGER PRIMARY KEY, "name" TEXT)"#)
             return try PKRanges.execute(db, table: "Item", sql: """
                 INSERT INTO "copy" ("_pk", "name") SELECT "_pk", "name" FROM "Item" WHERE "n" > ? AND "_pk" > ? AND "_pk" <= ?
@@ -135,7 +135,7 @@ final class ManualClock: @unchecked Sendable {
         let store = try Store.open(path: try PipelineSupport.makeStore(rows: 50_000))
         let sink = RecordingSink()
         let progress = ProgressCounter(label: "update Item", total: 50_000, sink: sink, minimumInterval: 0)
-        let changed = try store.writeStep { db in
+        let changed = try store.write { db in
             try db.reportingEstimatedProgress(progress) {
                 try db.execute(sql: #"UPDATE "Item" SET "n" = "n" + 1 WHERE "name" LIKE 'item-%'"#)
                 return db.changesCount

@@ -36,7 +36,7 @@ import Testing
         #expect(PipelineSupport.storeHashes(path) == before)
         #expect(try PipelineSupport.rowCount(snapshot.path) == 1_500)
         // Writes to the snapshot never reach the store.
-        try snapshot.store.writeStep { try $0.execute(sql: #"DELETE FROM "Item""#) }
+        try snapshot.store.write { try $0.execute(sql: #"DELETE FROM "Item""#) }
         #expect(PipelineSupport.storeHashes(path) == before)
         try writer.close()
     }

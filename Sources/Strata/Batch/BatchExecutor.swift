@@ -15,9 +15,9 @@ public enum BatchExecutor {
     ///     (and `.statusOnly`), the batch is exactly one `UPDATE`, as fast as the bare SQL.
     ///   - collectObjectIDs: list IDs in the change set even when the result type does not ask.
     /// - Throws: `BatchError`.
-    public static func execute(_ request: BatchUpdateRequest, in db: Database, model: Model, layout: StoreLayout,
-                               storeUUID: String, context: PredicateContext, recordTouched: Bool,
-                               collectObjectIDs: Bool = false) throws(BatchError) -> BatchResult {
+    static func execute(_ request: BatchUpdateRequest, in db: Database, model: Model, layout: StoreLayout,
+                        storeUUID: String, context: PredicateContext, recordTouched: Bool,
+                        collectObjectIDs: Bool = false) throws(BatchError) -> BatchResult {
         var context = context
         context.arguments = request.arguments
         let plan = try BatchPlanner(model: model, layout: layout).planUpdate(request, context: context)

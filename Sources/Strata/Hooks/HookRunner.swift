@@ -42,8 +42,8 @@ public enum HookRunner {
     /// again (SPEC §9).
     /// - Returns: nil when the hook was already recorded (applied or not needed).
     /// - Throws: `HookViolationError` (policy rollback), `BatchError` (deny, uniqueness, invalid), SQLite errors.
-    public static func run(_ hook: Hook, in db: Database, model: Model, layout: StoreLayout, storeUUID: String,
-                           options: Options, late: Bool = false) throws -> (result: HookRunResult, changes: ChangeSet)? {
+    static func run(_ hook: Hook, in db: Database, model: Model, layout: StoreLayout, storeUUID: String,
+                    options: Options, late: Bool = false) throws -> (result: HookRunResult, changes: ChangeSet)? {
         if try isRecorded(hook.id, in: db) { return nil }
         var context = options.context
         context.variables = hook.variables.merging(options.context.variables) { _, cli in cli }

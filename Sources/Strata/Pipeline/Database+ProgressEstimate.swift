@@ -21,8 +21,8 @@ extension Database {
     ///   - instructions: VM steps between two handler calls.
     ///   - stepsPerRow: the fallback's guess of VM steps per row.
     /// - Throws: what `body` throws.
-    public func reportingEstimatedProgress<T>(_ progress: ProgressCounter?, instructions: Int32 = 4_000,
-                                              stepsPerRow: Int = 24, _ body: () throws -> T) throws -> T {
+    func reportingEstimatedProgress<T>(_ progress: ProgressCounter?, instructions: Int32 = 4_000,
+                                       stepsPerRow: Int = 24, _ body: () throws -> T) throws -> T {
         guard let progress, let connection = sqliteConnection else { return try body() }
         let context = ProgressHandlerContext(connection: connection, progress: progress, stepsPerRow: max(1, stepsPerRow))
         let unmanaged = Unmanaged.passRetained(context)

@@ -22,7 +22,7 @@ public struct PKRange: Sendable, Hashable, CustomStringConvertible {
 public enum PKRanges {
     /// The `_pk` ranges of `table`, each covering at most `chunkSize` rows, in ascending order.
     /// - Throws: `DatabaseError` from SQLite.
-    public static func ranges(_ db: Database, table: String, chunkSize: Int = 10_000) throws -> [PKRange] {
+    static func ranges(_ db: Database, table: String, chunkSize: Int = 10_000) throws -> [PKRange] {
         precondition(chunkSize > 0, "chunkSize must be positive")
         let quoted = SQLIdentifier.quote(table)
         guard let bounds = try Row.fetchOne(db, sql: "SELECT min(\"_pk\") AS lo, max(\"_pk\") AS hi FROM \(quoted)"),
@@ -45,8 +45,8 @@ public enum PKRanges {
     /// - Returns: the sum of `body`'s counts.
     /// - Throws: what `body` or SQLite throws (the caller's transaction then rolls back).
     @discardableResult
-    public static func forEach(_ db: Database, table: String, chunkSize: Int = 10_000, total: Int? = nil,
-                               progress: ProgressCounter? = nil, _ body: (PKRange) throws -> Int) throws -> Int {
+    static func forEach(_ db: Database, table: String, chunkSize: Int = 10_000, total: Int? = nil,
+                        progress: ProgressCounter? = nil, _ body: (PKRange) throws -> Int) throws -> Int {
         if let progress, progress.current.total == nil {
             progress.setTotal(try total ?? Int.fetchOne(db, sql: "SELECT count(*) FROM \(SQLIdentifier.quote(table))") ?? 0)
         }
@@ -65,8 +65,8 @@ public enum PKRanges {
     /// - Returns: the rows changed, summed over the chunks (SQLite's `changes()`).
     /// - Throws: `DatabaseError` from SQLite (e.g. `SQLITE_FULL`; map it with `PipelineError.mapWriteError`).
     @discardableResult
-    public static func execute(_ db: Database, table: String, sql: String, arguments: StatementArguments = [],
-                               chunkSize: Int = 10_000, total: Int? = nil, progress: ProgressCounter? = nil) throws -> Int {
+    static func execute(_ db: Database, table: String, sql: String, arguments: StatementArguments = [],
+                        chunkSize: Int = 10_000, total: Int? = nil, progress: ProgressCounter? = nil) throws -> Int {
         let statement = try db.makeStatement(sql: sql)
         return try forEach(db, table: table, chunkSize: chunkSize, total: total, progress: progress) { range in
             try statement.execute(arguments: arguments + [range.lower, range.upper])

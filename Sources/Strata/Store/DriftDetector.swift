@@ -8,7 +8,7 @@ public enum DriftDetector {
     ///   - metadata: the store's recorded metadata.
     ///   - model: the model file of the recorded version, or nil when there is none.
     /// - Returns: the differences (empty when the store is consistent).
-    public static func check(_ db: Database, metadata: StoreMetadata, model: Model?) throws -> DriftReport {
+    static func check(_ db: Database, metadata: StoreMetadata, model: Model?) throws -> DriftReport {
         var items: [DriftReport.Item] = []
         if let model {
             let hashes = VersionHash.entityHashes(of: model)
