@@ -4,7 +4,7 @@ import GRDB
 /// Runs batch requests on a GRDB `Database`, inside a transaction the caller already opened
 /// (the hooks runner and `migrate` call it inside a version step's transaction; `Store.execute`
 /// opens its own). Every statement is set-based; no loop over rows in Swift.
-public enum BatchExecutor {
+enum BatchExecutor {
     /// Runs a batch update.
     /// - Parameters:
     ///   - request: the update.

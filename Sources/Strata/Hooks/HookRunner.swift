@@ -18,7 +18,7 @@ public struct HookViolationError: StrataError, Sendable {
 
 /// Runs hooks inside a transaction the caller opened (a version step's): the steps, the audit of
 /// what they touched, and the exactly-once marker, so all of it commits or none of it does.
-public enum HookRunner {
+enum HookRunner {
     public struct Options: Sendable {
         public var context: PredicateContext
         public var audit: AuditMode = .touched

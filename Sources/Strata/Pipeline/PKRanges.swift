@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 /// A half-open range of `_pk` values, `lower < _pk <= upper`, as bound to `"_pk" > ? AND "_pk" <= ?`.
-public struct PKRange: Sendable, Hashable, CustomStringConvertible {
+struct PKRange: Sendable, Hashable, CustomStringConvertible {
     public var lower: Int64
     public var upper: Int64
     public init(lower: Int64, upper: Int64) { self.lower = lower; self.upper = upper }
@@ -19,7 +19,7 @@ public struct PKRange: Sendable, Hashable, CustomStringConvertible {
 ///     INSERT INTO "_new_Recipe" ("_pk", "name") SELECT "_pk", "name" FROM "Recipe" WHERE "_pk" > ? AND "_pk" <= ?
 ///     """, progress: ProgressCounter(label: "copying Recipe", total: nil, sink: sink))
 /// ```
-public enum PKRanges {
+enum PKRanges {
     /// The `_pk` ranges of `table`, each covering at most `chunkSize` rows, in ascending order.
     /// - Throws: `DatabaseError` from SQLite.
     static func ranges(_ db: Database, table: String, chunkSize: Int = 10_000) throws -> [PKRange] {

@@ -3,7 +3,7 @@ import GRDB
 /// Compares a store with what its recorded version should be: the recorded hashes against the
 /// model file of that version, and the live SQLite schema of every managed table against the
 /// recorded layout. User tables, views and triggers are not drift; DEFAULT clauses are ignored.
-public enum DriftDetector {
+enum DriftDetector {
     /// - Parameters:
     ///   - metadata: the store's recorded metadata.
     ///   - model: the model file of the recorded version, or nil when there is none.
