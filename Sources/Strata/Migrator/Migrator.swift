@@ -15,6 +15,11 @@ public struct MigrationOptions: Sendable {
     /// Where progress of long copies goes (a terminal bar on stderr in the CLI); nil draws nothing.
     public var progressSink: ProgressSink?
 
+    /// Options for a run to `target`.
+    ///
+    /// ```swift
+    /// try Migrator.migrate(store, history: history, options: MigrationOptions(target: 3))
+    /// ```
     /// - Parameters:
     ///   - target: the version to reach; nil = the newest model.
     ///   - afterOperation: runs after each operation of a step, inside its transaction.
