@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Strata
+@testable import StrataCore   // SHA256, internal to the library
 import Testing
 
 /// Faults a deploy pipeline meets (SPEC §8, §10, issue 7): each gets its exit code and a message that says

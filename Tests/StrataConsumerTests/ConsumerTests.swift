@@ -1,3 +1,6 @@
+#if canImport(CryptoKit)
+import CryptoKit
+#endif
 import Foundation
 import GRDB
 import Strata
@@ -170,4 +173,12 @@ import Testing
                         ^
             """)
     }
+
+    #if canImport(CryptoKit)
+    /// CryptoKit's `SHA256` stays unqualified next to Strata (Apple platforms; Strata's own SHA-256 is internal).
+    @Test func cryptoKitsSHA256NextToStrata() {
+        let digest = SHA256.hash(data: Data("abc".utf8))
+        #expect(digest.map { String(format: "%02x", $0) }.joined() == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    }
+    #endif
 }
