@@ -27,5 +27,7 @@ let package = Package(
         .executableTarget(name: "strata-bench-objects", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "StrataTests", dependencies: ["Strata"], resources: [.copy("Fixtures")]),
         .testTarget(name: "StrataCLITests", dependencies: ["Strata", .product(name: "GRDB", package: "GRDB.swift")]),
+        // The library as an application sees it: GRDB and Strata imported together, public API only.
+        .testTarget(name: "StrataConsumerTests", dependencies: ["Strata", .product(name: "GRDB", package: "GRDB.swift")]),
     ]
 )

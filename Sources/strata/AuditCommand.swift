@@ -59,10 +59,8 @@ struct AuditCommand: AsyncParsableCommand {
         auditor.variables = global.variableValues
         let scope: AuditScope = entity.isEmpty ? .full : .entities(entity)
         // A bar on a terminal: SQLite's progress handler estimates the rows the scans have visited.
-        let progress = (global.noProgress ? nil : TerminalProgressBar.standardError()).map { ProgressReporter(label: "audit", total: nil, sink: $0) }
-        let result = try store.wrap {
-            try store.queue.read { db in try db.reportingEstimatedProgress(progress) { try auditor.run(in: db, scope: scope, maxSamples: maxSamples) } }
-        }
+        let progress = (global.noProgress ? nil : TerminalProgressBar.standardError()).map { ProgressCounter(label: "audit", total: nil, sink: $0) }
+        let result = try auditor.run(on: store, scope: scope, maxSamples: maxSamples, progress: progress)
         let report = Report(title: "Strata audit", audit: result, failOn: try failingCodes())
 
         if let file = self.report {

@@ -14,12 +14,7 @@ struct HistoryCommand: AsyncParsableCommand {
 
     func run() async throws {
         let store = try Store.open(path: try global.storePath(), readOnly: true)
-        let (entries, hooks) = try store.wrap {
-            try store.queue.read { db in
-                guard try db.tableExists(StoreMetadata.table) else { throw StoreError.notAdopted(path: store.path) }
-                return (try History.entries(db), try History.hooks(db))
-            }
-        }
+        let (entries, hooks) = try store.history()
         Output.json(Document(migrations: entries, hooks: hooks))
         // One timeline: steps and hooks by the time they finished (timestamps are ISO 8601 UTC with
         // milliseconds, so they sort as text); ties by version, a step before the hooks that ran in it.

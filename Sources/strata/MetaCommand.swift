@@ -17,7 +17,7 @@ struct MetaCommand: AsyncParsableCommand {
         func run() async throws {
             let store = try Store.open(path: try global.storePath(), readOnly: true)
             _ = try store.metadata()
-            guard let value = try store.wrap({ try store.queue.read { try StoreMetadata.value($0, key: key) } }) else {
+            guard let value = try store.metadataValue(forKey: key) else {
                 throw Diagnostic.error("no metadata key '\(key)'", hint: "`strata meta list` shows the keys")
             }
             Output.json(Document(key: key, value: value))
@@ -38,7 +38,7 @@ struct MetaCommand: AsyncParsableCommand {
             let (store, lock) = try global.openLocked(lockTimeout: locking.lockTimeout)
             defer { lock.release() }
             _ = try store.metadata()
-            try store.writeStep { try StoreMetadata.setUserValue($0, key: key, value: value) }
+            try store.setUserMetadata(value, forKey: key)
             Output.json(Document(key: key, value: value))
             Output.line("\(key) = \(value)")
         }
@@ -53,7 +53,7 @@ struct MetaCommand: AsyncParsableCommand {
         func run() async throws {
             let store = try Store.open(path: try global.storePath(), readOnly: true)
             let metadata = try store.metadata()
-            let user = try store.wrap { try store.queue.read { try StoreMetadata.userValues($0) } }
+            let user = try store.userMetadata()
             let system = [
                 "strata.uuid": metadata.storeUUID, "strata.version": String(metadata.version),
                 "strata.modelHash": metadata.modelHash, "strata.createdAtVersion": String(metadata.createdAtVersion),

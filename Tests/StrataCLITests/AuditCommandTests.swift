@@ -11,7 +11,7 @@ import Testing
         let created = try CLI.run(["migrate", "--create", "--store", "app.sqlite"], in: dir)
         #expect(created.status == 0)
         let store = try Store.open(path: dir + "/app.sqlite")
-        try store.queue.write { db in
+        try store.write { db in
             try db.execute(sql: #"DROP INDEX "strata_uniq_Chef_email""#)
             if !sql.isEmpty { try db.execute(sql: sql) }
         }

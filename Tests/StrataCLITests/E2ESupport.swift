@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Strata
+@testable import StrataCore   // SHA256, internal to the library
 
 /// Child processes, file hashes and a bench-only v5 for the crash, concurrency, dry-run and fault tests.
 enum E2E {

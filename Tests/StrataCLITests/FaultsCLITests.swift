@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Strata
+@testable import StrataCore   // SHA256, internal to the library
 import Testing
 
 /// Faults a deploy pipeline meets (SPEC §8, §10, issue 7): each gets its exit code and a message that says
@@ -159,18 +160,19 @@ import Testing
         let before = E2E.storeHashes(path)
         let history = try ModelHistory.load(directory: dir + "/models")
 
-        let store = try Store.open(path: path)
-        try store.queue.inDatabase { db in
-            let pages = try Int.fetchOne(db, sql: "PRAGMA page_count")!
-            _ = try Int.fetchOne(db, sql: "PRAGMA max_page_count = \(pages + 10)")   // no room for a second Ingredient table
+        do {   // the capped connection closes at the end of this block
+            let store = try Store.open(path: path)
+            try store.write { db in
+                let pages = try Int.fetchOne(db, sql: "PRAGMA page_count")!
+                _ = try Int.fetchOne(db, sql: "PRAGMA max_page_count = \(pages + 10)")   // no room for a second Ingredient table
+            }
+            let error = #expect(throws: PipelineError.self) { try Migrator.migrate(store, history: history) }
+            #expect(error?.exitCode == .runtimeFailure)
+            #expect(error?.description == """
+                error: out of space while writing '\(path)' (database or disk is full); the step was rolled back and the store is unchanged
+                hint: free disk space (a table rebuild needs room for a second copy of the table) and rerun
+                """)
         }
-        let error = #expect(throws: PipelineError.self) { try Migrator.migrate(store, history: history) }
-        #expect(error?.exitCode == .runtimeFailure)
-        #expect(error?.description == """
-            error: out of space while writing '\(path)' (database or disk is full); the step was rolled back and the store is unchanged
-            hint: free disk space (a table rebuild needs room for a second copy of the table) and rerun
-            """)
-        try store.queue.close()
         #expect(E2E.storeHashes(path) == before)
         #expect(try E2E.rows(path, "PRAGMA integrity_check") == ["ok"])
         // With room again, the run completes.

@@ -78,7 +78,7 @@ import Testing
         }
         var tables: [String: [Int]] = [:]
         for table in ["Recipe", "Step", "Unit", "Note", "Cook"] {
-            tables[table] = try f.store.queue.read { try Int.fetchAll($0, sql: "SELECT \"_pk\" FROM \(SQL.quote(table)) ORDER BY 1") }
+            tables[table] = try f.store.queue.read { try Int.fetchAll($0, sql: "SELECT \"_pk\" FROM \(SQLIdentifier.quote(table)) ORDER BY 1") }
         }
         let problems = try f.store.queue.read { try Row.fetchAll($0, sql: "PRAGMA foreign_key_check") }
         #expect(problems.isEmpty)

@@ -12,7 +12,7 @@ import Testing
             try PipelineSupport.insert(db, rows: 234, from: 1_001)
         }
         let target = TestStore.directory() + "/backup.sqlite"
-        let progress = ProgressReporter(label: "backup", total: nil, unit: "pages", sink: nil)
+        let progress = ProgressCounter(label: "backup", total: nil, unit: "pages", sink: nil)
         let result = try Backup.write(from: store, to: target, progress: progress)
         #expect(result.path == target)
         #expect(result.bytes == HotJournal.fileSize(target) && result.bytes > 0)

@@ -113,9 +113,9 @@ import Testing
             let pages = try Int.fetchOne(db, sql: "PRAGMA page_count")!
             _ = try Int.fetchOne(db, sql: "PRAGMA max_page_count = \(pages + 80)")
         }
-        let progress = ProgressReporter(label: "copying Item", total: nil, sink: nil)
+        let progress = ProgressCounter(label: "copying Item", total: nil, sink: nil)
         let error = #expect(throws: PipelineError.self) {
-            try store.writeStep { db in
+            try store.write { db in
                 try db.execute(sql: #"CREATE TABLE "_strata_new_Item" ("_pk" INTEGER PRIMARY KEY AUTOINCREMENT, "name" TEXT, "n" INTEGER)"#)
                 try PKRanges.execute(db, table: "Item", sql: """
                     INSERT INTO "_strata_new_Item" ("_pk", "name", "n") SELECT "_pk", "name", "n" FROM "Item" WHERE "_pk" > ? AND "_pk" <= ?

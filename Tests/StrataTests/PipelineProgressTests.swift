@@ -38,7 +38,7 @@ final class ManualClock: @unchecked Sendable {
     @Test func reporterThrottlesDrawsAndAlwaysDrawsTheEnd() {
         let clock = ManualClock()
         let sink = RecordingSink()
-        let progress = ProgressReporter(label: "copy", total: 100, sink: sink, minimumInterval: 0.1, clock: { clock.now })
+        let progress = ProgressCounter(label: "copy", total: 100, sink: sink, minimumInterval: 0.1, clock: { clock.now })
         for _ in 0..<10 {
             progress.advance(by: 5)       // 5 updates within one interval: one draw
             clock.advance(0.02)
@@ -108,8 +108,8 @@ final class ManualClock: @unchecked Sendable {
             #expect(try PKRanges.ranges(db, table: "Item", chunkSize: 1_000) == [PKRange(lower: 0, upper: 250)])
         }
         let sink = RecordingSink()
-        let progress = ProgressReporter(label: "copying Item", total: nil, sink: sink, minimumInterval: 0)
-        let copied = try store.writeStep { db in
+        let progress = ProgressCounter(label: "copying Item", total: nil, sink: sink, minimumInterval: 0)
+        let copied = try store.write { db in
             try db.execute(sql: #"CREATE TABLE "copy" ("_pk" INTEGER PRIMARY KEY, "name" TEXT)"#)
             return try PKRanges.execute(db, table: "Item", sql: """
                 INSERT INTO "copy" ("_pk", "name") SELECT "_pk", "name" FROM "Item" WHERE "n" > ? AND "_pk" > ? AND "_pk" <= ?
@@ -134,8 +134,8 @@ final class ManualClock: @unchecked Sendable {
     @Test func singleStatementReportsAnEstimateThroughTheProgressHandler() throws {
         let store = try Store.open(path: try PipelineSupport.makeStore(rows: 50_000))
         let sink = RecordingSink()
-        let progress = ProgressReporter(label: "update Item", total: 50_000, sink: sink, minimumInterval: 0)
-        let changed = try store.writeStep { db in
+        let progress = ProgressCounter(label: "update Item", total: 50_000, sink: sink, minimumInterval: 0)
+        let changed = try store.write { db in
             try db.reportingEstimatedProgress(progress) {
                 try db.execute(sql: #"UPDATE "Item" SET "n" = "n" + 1 WHERE "name" LIKE 'item-%'"#)
                 return db.changesCount

@@ -36,7 +36,7 @@ import Testing
         #expect(PipelineSupport.storeHashes(path) == before)
         #expect(try PipelineSupport.rowCount(snapshot.path) == 1_500)
         // Writes to the snapshot never reach the store.
-        try snapshot.store.writeStep { try $0.execute(sql: #"DELETE FROM "Item""#) }
+        try snapshot.store.write { try $0.execute(sql: #"DELETE FROM "Item""#) }
         #expect(PipelineSupport.storeHashes(path) == before)
         try writer.close()
     }
@@ -66,7 +66,7 @@ import Testing
         }
         defer { stop.set(); done.wait(); try? writer.close() }
         for _ in 0..<5 {
-            let progress = ProgressReporter(label: "snapshot", total: nil, unit: "pages", sink: nil)
+            let progress = ProgressCounter(label: "snapshot", total: nil, unit: "pages", sink: nil)
             let snapshot = try Snapshot.make(of: path, progress: progress)
             let count = try PipelineSupport.rowCount(snapshot.path)
             #expect(count % 100 == 0 && count >= 1_000)

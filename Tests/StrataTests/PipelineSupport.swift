@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 @testable import Strata
+@testable import StrataCore   // SHA256, internal to the library
 
 /// Stores, file hashes and child processes for the pipeline tests.
 enum PipelineSupport {

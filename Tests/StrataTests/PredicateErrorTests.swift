@@ -81,7 +81,7 @@ import Testing
     func rejects(_ c: BadCase) throws {
         let fixture = try PredicateMatchTests.fixture.get()
         let context = PredicateContext(arguments: c.arguments, now: PredicateFixture.now)
-        #expect(throws: PredicateError.self) {
+        #expect(throws: PredicateCompileError.self) {
             _ = try fixture.compiler.compile(c.predicate, entity: "Recipe", context: context)
         }
         do {
@@ -122,7 +122,7 @@ import Testing
 
     @Test func unknownEntity() throws {
         let fixture = try PredicateMatchTests.fixture.get()
-        #expect(throws: PredicateError.self) {
+        #expect(throws: PredicateCompileError.self) {
             _ = try fixture.compiler.compile("TRUEPREDICATE", entity: "Recipie", context: PredicateContext(now: 0))
         }
     }

@@ -123,7 +123,7 @@ import Testing
     }
 
     /// Fails the test unless the error is on line 1 of `file`, at a column inside the text (or just after it).
-    static func checkLocated(_ error: StrataCore.PredicateError, file: String, text: String, seed: UInt64, iteration: Int) {
+    static func checkLocated(_ error: StrataCore.PredicateCompileError, file: String, text: String, seed: UInt64, iteration: Int) {
         let location = error.diagnostic.location
         let columns = text.unicodeScalars.count + 1
         let ok = location?.file == file && location?.line == 1 && (1...max(1, columns)).contains(location?.column ?? 0)

@@ -5,8 +5,9 @@ import GRDB
 /// capped samples, memory flat in the number of rows and violations.
 ///
 /// ```swift
+/// let metadata = try store.metadata()
 /// let auditor = Auditor(model: model, layout: metadata.layout, storeUUID: metadata.storeUUID)
-/// let result = try store.queue.read { db in try auditor.run(in: db, scope: .full) }
+/// let result = try auditor.run(on: store, scope: .full)
 /// ```
 public struct Auditor: Sendable {
     public var model: Model
@@ -24,6 +25,20 @@ public struct Auditor: Sendable {
         self.now = now
     }
 
+    /// Audits the objects of `scope` in one read transaction of `store`.
+    /// - Parameters:
+    ///   - store: the store, whose recorded layout this auditor was made with.
+    ///   - scope: all objects or some entities (``AuditScope/touched`` needs a batch's transaction).
+    ///   - maxSamples: the most sample objects kept per rule (counts stay exact); not negative.
+    ///   - progress: counts the rows the scans have visited (an estimate from SQLite's progress handler); nil counts nothing.
+    /// - Throws: `AuditError` for a scope naming an unknown entity or a rule that does not compile;
+    ///   `StoreError` from SQLite.
+    public func run(on store: Store, scope: AuditScope, maxSamples: Int = 20, progress: ProgressCounter? = nil) throws -> AuditResult {
+        try store.read { db in
+            try db.reportingEstimatedProgress(progress) { try run(in: db, scope: scope, maxSamples: maxSamples) }
+        }
+    }
+
     /// Audits the objects of `scope`.
     ///
     /// The connection must have Strata's SQL functions (`strata_length`, `strata_matches`), as every
@@ -34,7 +49,7 @@ public struct Auditor: Sendable {
     ///   - maxSamples: the most sample objects kept per rule (counts stay exact).
     /// - Throws: `AuditError` for a scope naming an unknown entity or a rule that does not compile;
     ///   `DatabaseError` from SQLite.
-    public func run(in db: Database, scope: AuditScope, maxSamples: Int = 20) throws -> AuditResult {
+    func run(in db: Database, scope: AuditScope, maxSamples: Int = 20) throws -> AuditResult {
         precondition(maxSamples >= 0, "maxSamples must not be negative")
         let rules = try AuditCompiler(model: model, layout: layout, now: now, variables: variables).rules(for: scope)
         let modes: [AuditRunMode]

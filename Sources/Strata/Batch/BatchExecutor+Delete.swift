@@ -6,9 +6,9 @@ extension BatchExecutor {
     /// - Parameters: as for updates; with `recordTouched`, rows whose relationships were nullified and
     ///   the related objects whose relationship counts changed are recorded in `temp.strata_touched`.
     /// - Throws: `BatchError.denied` listing the blockers (nothing is deleted), or another `BatchError`.
-    public static func execute(_ request: BatchDeleteRequest, in db: Database, model: Model, layout: StoreLayout,
-                               storeUUID: String, context: PredicateContext, recordTouched: Bool,
-                               collectObjectIDs: Bool = false) throws(BatchError) -> BatchResult {
+    static func execute(_ request: BatchDeleteRequest, in db: Database, model: Model, layout: StoreLayout,
+                        storeUUID: String, context: PredicateContext, recordTouched: Bool,
+                        collectObjectIDs: Bool = false) throws(BatchError) -> BatchResult {
         var context = context
         context.arguments = request.arguments
         let plan = try BatchPlanner(model: model, layout: layout).planDelete(request, context: context)

@@ -4,7 +4,7 @@ import GRDB
 /// Runs batch requests on a GRDB `Database`, inside a transaction the caller already opened
 /// (the hooks runner and `migrate` call it inside a version step's transaction; `Store.execute`
 /// opens its own). Every statement is set-based; no loop over rows in Swift.
-public enum BatchExecutor {
+enum BatchExecutor {
     /// Runs a batch update.
     /// - Parameters:
     ///   - request: the update.
@@ -15,9 +15,9 @@ public enum BatchExecutor {
     ///     (and `.statusOnly`), the batch is exactly one `UPDATE`, as fast as the bare SQL.
     ///   - collectObjectIDs: list IDs in the change set even when the result type does not ask.
     /// - Throws: `BatchError`.
-    public static func execute(_ request: BatchUpdateRequest, in db: Database, model: Model, layout: StoreLayout,
-                               storeUUID: String, context: PredicateContext, recordTouched: Bool,
-                               collectObjectIDs: Bool = false) throws(BatchError) -> BatchResult {
+    static func execute(_ request: BatchUpdateRequest, in db: Database, model: Model, layout: StoreLayout,
+                        storeUUID: String, context: PredicateContext, recordTouched: Bool,
+                        collectObjectIDs: Bool = false) throws(BatchError) -> BatchResult {
         var context = context
         context.arguments = request.arguments
         let plan = try BatchPlanner(model: model, layout: layout).planUpdate(request, context: context)

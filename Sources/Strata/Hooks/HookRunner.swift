@@ -18,7 +18,7 @@ public struct HookViolationError: StrataError, Sendable {
 
 /// Runs hooks inside a transaction the caller opened (a version step's): the steps, the audit of
 /// what they touched, and the exactly-once marker, so all of it commits or none of it does.
-public enum HookRunner {
+enum HookRunner {
     public struct Options: Sendable {
         public var context: PredicateContext
         public var audit: AuditMode = .touched
@@ -42,8 +42,8 @@ public enum HookRunner {
     /// again (SPEC §9).
     /// - Returns: nil when the hook was already recorded (applied or not needed).
     /// - Throws: `HookViolationError` (policy rollback), `BatchError` (deny, uniqueness, invalid), SQLite errors.
-    public static func run(_ hook: Hook, in db: Database, model: Model, layout: StoreLayout, storeUUID: String,
-                           options: Options, late: Bool = false) throws -> (result: HookRunResult, changes: ChangeSet)? {
+    static func run(_ hook: Hook, in db: Database, model: Model, layout: StoreLayout, storeUUID: String,
+                    options: Options, late: Bool = false) throws -> (result: HookRunResult, changes: ChangeSet)? {
         if try isRecorded(hook.id, in: db) { return nil }
         var context = options.context
         context.variables = hook.variables.merging(options.context.variables) { _, cli in cli }
@@ -54,7 +54,7 @@ public enum HookRunner {
         changes.hasObjectIDs = options.collectObjectIDs
         for step in hook.steps {
             let started = Date()
-            let progress = options.progressSink.map { ProgressReporter(label: "\(hook.id) \(step.kind) \(step.entity)", total: nil, sink: $0) }
+            let progress = options.progressSink.map { ProgressCounter(label: "\(hook.id) \(step.kind) \(step.entity)", total: nil, sink: $0) }
             let batch: BatchResult = try db.reportingEstimatedProgress(progress) {
             switch step {
             case .batchUpdate(let request):

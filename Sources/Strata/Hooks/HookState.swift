@@ -21,7 +21,7 @@ public struct HookState: Sendable, Hashable, Codable {
     }
 
     /// Compares the hooks with the store's records.
-    public static func read(_ db: Database, metadata: StoreMetadata, hooks: HookSet) throws -> HookState {
+    static func read(_ db: Database, metadata: StoreMetadata, hooks: HookSet) throws -> HookState {
         let records = Dictionary(try History.hooks(db).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         var state = HookState(pending: [], late: [], notNeeded: [], applied: [], edited: [], deleted: [])
         for hook in hooks.hooks {
@@ -53,7 +53,7 @@ public struct HookState: Sendable, Hashable, Codable {
     }
 
     /// Records the hooks with `after` ≤ the creation version as not needed (inside the creation transaction).
-    public static func recordNotNeeded(_ db: Database, hooks: HookSet, createdAt version: Int) throws {
+    static func recordNotNeeded(_ db: Database, hooks: HookSet, createdAt version: Int) throws {
         for hook in hooks.hooks where hook.after <= version {
             try History.recordHook(db, HookRecord(id: hook.id, checksum: hook.checksum, afterVersion: hook.after, modelVersion: version,
                                                   status: "notNeeded", rowsAffected: 0, finished: History.timestamp(.init()), results: nil))

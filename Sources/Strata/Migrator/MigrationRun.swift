@@ -73,7 +73,7 @@ public enum MigrationRun {
         var snapshot: Snapshot?
         let store: Store
         if options.dryRun {
-            let progress = options.progressSink.map { ProgressReporter(label: "snapshot", total: nil, unit: "pages", sink: $0) }
+            let progress = options.progressSink.map { ProgressCounter(label: "snapshot", total: nil, unit: "pages", sink: $0) }
             snapshot = try Snapshot.make(of: storePath, progress: progress)
             progress?.finish()
             store = snapshot!.store
@@ -149,7 +149,7 @@ public enum MigrationRun {
             return report
         }
         if let backup = options.backupPath, !options.dryRun {
-            let progress = options.progressSink.map { ProgressReporter(label: "backup", total: nil, unit: "pages", sink: $0) }
+            let progress = options.progressSink.map { ProgressCounter(label: "backup", total: nil, unit: "pages", sink: $0) }
             report.backup = try Backup.write(from: store, to: backup, force: options.forceBackup, progress: progress).path
             progress?.finish()
         }

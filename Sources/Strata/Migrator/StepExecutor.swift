@@ -49,7 +49,7 @@ enum StepExecutor {
                     case .execute(let statement):
                         // A table copy (rebuild, moved links) is the long part: report SQLite's estimate of rows done.
                         let progress = statement.sql.hasPrefix("INSERT INTO") ? options.progressSink.map {
-                            ProgressReporter(label: "v\(step.fromVersion)→v\(step.toVersion) copy", total: nil, sink: $0)
+                            ProgressCounter(label: "v\(step.fromVersion)→v\(step.toVersion) copy", total: nil, sink: $0)
                         } : nil
                         try db.reportingEstimatedProgress(progress) {
                             try db.execute(sql: statement.sql, arguments: statement.statementArguments)
@@ -137,8 +137,8 @@ struct UserSchemaObject {
             WHERE "type" IN ('trigger', 'view') AND "sql" IS NOT NULL AND "name" NOT LIKE 'sqlite\\_%' ESCAPE '\\'
             ORDER BY "rowid"
             """).map { UserSchemaObject(type: $0["type"], name: $0["name"], sql: $0["sql"]) }
-        for o in objects where o.type == "trigger" { try db.execute(sql: "DROP TRIGGER IF EXISTS \(SQL.quote(o.name))") }
-        for o in objects.reversed() where o.type == "view" { try db.execute(sql: "DROP VIEW IF EXISTS \(SQL.quote(o.name))") }
+        for o in objects where o.type == "trigger" { try db.execute(sql: "DROP TRIGGER IF EXISTS \(SQLIdentifier.quote(o.name))") }
+        for o in objects.reversed() where o.type == "view" { try db.execute(sql: "DROP VIEW IF EXISTS \(SQLIdentifier.quote(o.name))") }
         return objects
     }
 
@@ -149,9 +149,9 @@ struct UserSchemaObject {
         for o in objects.filter({ $0.type == "view" }) + objects.filter({ $0.type == "trigger" }) {
             do {
                 try db.execute(sql: o.sql)
-                if o.type == "view" { _ = try Row.fetchOne(db, sql: "SELECT * FROM \(SQL.quote(o.name)) LIMIT 0") }
+                if o.type == "view" { _ = try Row.fetchOne(db, sql: "SELECT * FROM \(SQLIdentifier.quote(o.name)) LIMIT 0") }
             } catch {
-                try? db.execute(sql: "DROP \(o.type.uppercased()) IF EXISTS \(SQL.quote(o.name))")
+                try? db.execute(sql: "DROP \(o.type.uppercased()) IF EXISTS \(SQLIdentifier.quote(o.name))")
                 warnings.append("\(o.type) \(o.name) was not re-created: \((error as? DatabaseError)?.message ?? "\(error)")")
             }
         }

@@ -8,7 +8,7 @@ extension StepReport {
         for action in step.tableActions where action.kind == .rebuild {
             let source = action.sourceTable ?? action.table
             if try db.tableExists(source) {
-                copied[source] = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(SQL.quote(source))") ?? 0
+                copied[source] = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(SQLIdentifier.quote(source))") ?? 0
             }
         }
         var destructive: [DestructiveChange] = []
@@ -30,11 +30,11 @@ extension StepReport {
             filter = " AND \"_entity\" IN (\(storage.kinds.map { _ in "?" }.joined(separator: ", ")))"
             arguments = StatementArguments(storage.kinds)
         }
-        let table = SQL.quote(storage.table)
+        let table = SQLIdentifier.quote(storage.table)
         if let property = change.property, let column = storage.attributeColumns[property] {
-            let where_ = "\(SQL.quote(column)) IS NOT NULL" + filter
+            let where_ = "\(SQLIdentifier.quote(column)) IS NOT NULL" + filter
             let n = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table) WHERE \(where_)", arguments: arguments) ?? 0
-            let samples = try DatabaseValue.fetchAll(db, sql: "SELECT DISTINCT \(SQL.quote(column)) FROM \(table) WHERE \(where_) LIMIT 5",
+            let samples = try DatabaseValue.fetchAll(db, sql: "SELECT DISTINCT \(SQLIdentifier.quote(column)) FROM \(table) WHERE \(where_) LIMIT 5",
                                                      arguments: arguments).map { String(describing: $0) }
             return DestructiveChange(change: change.description, count: n, sampleValues: samples)
         }
@@ -42,12 +42,12 @@ extension StepReport {
             let n: Int
             switch relationship.kind {
             case .foreignKey:
-                n = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table) WHERE \(SQL.quote(relationship.column)) IS NOT NULL" + filter,
+                n = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table) WHERE \(SQLIdentifier.quote(relationship.column)) IS NOT NULL" + filter,
                                      arguments: arguments) ?? 0
             case .inverseForeignKey:
-                n = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(SQL.quote(relationship.table)) WHERE \(SQL.quote(relationship.column)) IS NOT NULL") ?? 0
+                n = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(SQLIdentifier.quote(relationship.table)) WHERE \(SQLIdentifier.quote(relationship.column)) IS NOT NULL") ?? 0
             case .joinTable:
-                n = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(SQL.quote(relationship.table))") ?? 0
+                n = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(SQLIdentifier.quote(relationship.table))") ?? 0
             }
             return DestructiveChange(change: change.description, count: n, sampleValues: [])
         }

@@ -43,7 +43,7 @@ public enum Backup {
 
     /// Writes a consistent copy of `store` to `path` (SQLite online backup API, one read transaction).
     ///
-    /// Call it between steps, not from inside `store.queue` (it reads through the queue itself).
+    /// Call it between steps, not from inside ``Store/read(_:)`` or ``Store/write(_:)`` (it reads through the same connection).
     /// - Parameters:
     ///   - store: the open store (the caller holds the ``StoreLock``).
     ///   - path: the backup file.
@@ -54,7 +54,7 @@ public enum Backup {
     ///   when writing fails (disk full, I/O). The store is never changed.
     @discardableResult
     public static func write(from store: Store, to path: String, force: Bool = false,
-                             progress: ProgressReporter? = nil) throws -> Result {
+                             progress: ProgressCounter? = nil) throws -> Result {
         try checkDestination(path, force: force, storePath: store.path)
         let started = Date()
         TemporaryFiles.removeLeftovers(next: path, kind: "backup")   // what killed runs left

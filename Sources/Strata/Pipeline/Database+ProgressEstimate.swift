@@ -21,8 +21,8 @@ extension Database {
     ///   - instructions: VM steps between two handler calls.
     ///   - stepsPerRow: the fallback's guess of VM steps per row.
     /// - Throws: what `body` throws.
-    public func reportingEstimatedProgress<T>(_ progress: ProgressReporter?, instructions: Int32 = 4_000,
-                                              stepsPerRow: Int = 24, _ body: () throws -> T) throws -> T {
+    func reportingEstimatedProgress<T>(_ progress: ProgressCounter?, instructions: Int32 = 4_000,
+                                       stepsPerRow: Int = 24, _ body: () throws -> T) throws -> T {
         guard let progress, let connection = sqliteConnection else { return try body() }
         let context = ProgressHandlerContext(connection: connection, progress: progress, stepsPerRow: max(1, stepsPerRow))
         let unmanaged = Unmanaged.passRetained(context)
@@ -45,11 +45,11 @@ extension Database {
 /// State shared with the C progress callback.
 private final class ProgressHandlerContext {
     let connection: OpaquePointer
-    let progress: ProgressReporter
+    let progress: ProgressCounter
     let stepsPerRow: Int
     private var best = 0
 
-    init(connection: OpaquePointer, progress: ProgressReporter, stepsPerRow: Int) {
+    init(connection: OpaquePointer, progress: ProgressCounter, stepsPerRow: Int) {
         self.connection = connection
         self.progress = progress
         self.stepsPerRow = stepsPerRow

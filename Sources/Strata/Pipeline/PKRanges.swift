@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 /// A half-open range of `_pk` values, `lower < _pk <= upper`, as bound to `"_pk" > ? AND "_pk" <= ?`.
-public struct PKRange: Sendable, Hashable, CustomStringConvertible {
+struct PKRange: Sendable, Hashable, CustomStringConvertible {
     public var lower: Int64
     public var upper: Int64
     public init(lower: Int64, upper: Int64) { self.lower = lower; self.upper = upper }
@@ -17,14 +17,14 @@ public struct PKRange: Sendable, Hashable, CustomStringConvertible {
 /// ```swift
 /// let copied = try PKRanges.execute(db, table: "Recipe", sql: """
 ///     INSERT INTO "_new_Recipe" ("_pk", "name") SELECT "_pk", "name" FROM "Recipe" WHERE "_pk" > ? AND "_pk" <= ?
-///     """, progress: ProgressReporter(label: "copying Recipe", total: nil, sink: sink))
+///     """, progress: ProgressCounter(label: "copying Recipe", total: nil, sink: sink))
 /// ```
-public enum PKRanges {
+enum PKRanges {
     /// The `_pk` ranges of `table`, each covering at most `chunkSize` rows, in ascending order.
     /// - Throws: `DatabaseError` from SQLite.
-    public static func ranges(_ db: Database, table: String, chunkSize: Int = 10_000) throws -> [PKRange] {
+    static func ranges(_ db: Database, table: String, chunkSize: Int = 10_000) throws -> [PKRange] {
         precondition(chunkSize > 0, "chunkSize must be positive")
-        let quoted = SQL.quote(table)
+        let quoted = SQLIdentifier.quote(table)
         guard let bounds = try Row.fetchOne(db, sql: "SELECT min(\"_pk\") AS lo, max(\"_pk\") AS hi FROM \(quoted)"),
               let min: Int64 = bounds["lo"], let max: Int64 = bounds["hi"] else { return [] }
         let next = try db.makeStatement(sql: "SELECT \"_pk\" FROM \(quoted) WHERE \"_pk\" > ? ORDER BY \"_pk\" LIMIT 1 OFFSET ?")
@@ -45,10 +45,10 @@ public enum PKRanges {
     /// - Returns: the sum of `body`'s counts.
     /// - Throws: what `body` or SQLite throws (the caller's transaction then rolls back).
     @discardableResult
-    public static func forEach(_ db: Database, table: String, chunkSize: Int = 10_000, total: Int? = nil,
-                               progress: ProgressReporter? = nil, _ body: (PKRange) throws -> Int) throws -> Int {
+    static func forEach(_ db: Database, table: String, chunkSize: Int = 10_000, total: Int? = nil,
+                        progress: ProgressCounter? = nil, _ body: (PKRange) throws -> Int) throws -> Int {
         if let progress, progress.current.total == nil {
-            progress.setTotal(try total ?? Int.fetchOne(db, sql: "SELECT count(*) FROM \(SQL.quote(table))") ?? 0)
+            progress.setTotal(try total ?? Int.fetchOne(db, sql: "SELECT count(*) FROM \(SQLIdentifier.quote(table))") ?? 0)
         }
         defer { progress?.finish() }
         var sum = 0
@@ -65,8 +65,8 @@ public enum PKRanges {
     /// - Returns: the rows changed, summed over the chunks (SQLite's `changes()`).
     /// - Throws: `DatabaseError` from SQLite (e.g. `SQLITE_FULL`; map it with `PipelineError.mapWriteError`).
     @discardableResult
-    public static func execute(_ db: Database, table: String, sql: String, arguments: StatementArguments = [],
-                               chunkSize: Int = 10_000, total: Int? = nil, progress: ProgressReporter? = nil) throws -> Int {
+    static func execute(_ db: Database, table: String, sql: String, arguments: StatementArguments = [],
+                        chunkSize: Int = 10_000, total: Int? = nil, progress: ProgressCounter? = nil) throws -> Int {
         let statement = try db.makeStatement(sql: sql)
         return try forEach(db, table: table, chunkSize: chunkSize, total: total, progress: progress) { range in
             try statement.execute(arguments: arguments + [range.lower, range.upper])

@@ -62,7 +62,7 @@ public enum PipelineError: StrataError, Sendable {
     /// Maps an error thrown while writing `path` to the error a person can act on:
     /// `SQLITE_FULL` (from SQLite itself or from a batch statement of a hook or `strata batch`) becomes
     /// ``diskFull(path:detail:)``, other SQLite errors become `StoreError`s; anything else passes through.
-    public static func mapWriteError(_ error: Error, path: String) -> Error {
+    static func mapWriteError(_ error: Error, path: String) -> Error {
         if let db = error as? DatabaseError, db.resultCode == .SQLITE_FULL {
             return PipelineError.diskFull(path: path, detail: db.message ?? "database or disk is full")
         }

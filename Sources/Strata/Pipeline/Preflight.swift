@@ -44,7 +44,7 @@ public enum Preflight {
 
     /// Runs `PRAGMA quick_check` (or the slower, complete `integrity_check` when `full`) and refuses a corrupt store.
     /// - Throws: `StoreError.corrupt` (exit 1) with SQLite's first messages; `StoreError.notADatabase` (exit 2).
-    public static func checkIntegrity(_ db: Database, path: String, full: Bool = false) throws {
+    static func checkIntegrity(_ db: Database, path: String, full: Bool = false) throws {
         let messages: [String]
         do {
             messages = try String.fetchAll(db, sql: full ? "PRAGMA integrity_check(20)" : "PRAGMA quick_check(20)")

@@ -43,7 +43,7 @@ public final class Snapshot: @unchecked Sendable {
     ///   - progress: reports pages copied (its unit should be `pages`).
     /// - Throws: `StoreError` (missing, not SQLite: exit 2; hot journal, corrupt, I/O: exit 1).
     public static func make(of storePath: String, in parent: String? = nil, busyTimeout: TimeInterval = 5,
-                            progress: ProgressReporter? = nil) throws -> Snapshot {
+                            progress: ProgressCounter? = nil) throws -> Snapshot {
         try Preflight.checkFile(atPath: storePath, forWriting: false)
         let base = parent ?? NSTemporaryDirectory()
         try? FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)

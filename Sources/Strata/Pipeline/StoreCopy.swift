@@ -12,7 +12,7 @@ enum StoreCopy {
 
     /// Copies `source` into a new file at `destination` (which must not exist) and syncs it to disk.
     /// - Throws: `DatabaseError` from SQLite (the partial file is removed).
-    static func copy(from source: any DatabaseReader, to destination: String, progress: ProgressReporter?) throws {
+    static func copy(from source: any DatabaseReader, to destination: String, progress: ProgressCounter?) throws {
         do {
             let target = try DatabaseQueue(path: destination)
             try source.backup(to: target, pagesPerStep: pagesPerStep) { step in

@@ -3,12 +3,12 @@ import GRDB
 /// Compares a store with what its recorded version should be: the recorded hashes against the
 /// model file of that version, and the live SQLite schema of every managed table against the
 /// recorded layout. User tables, views and triggers are not drift; DEFAULT clauses are ignored.
-public enum DriftDetector {
+enum DriftDetector {
     /// - Parameters:
     ///   - metadata: the store's recorded metadata.
     ///   - model: the model file of the recorded version, or nil when there is none.
     /// - Returns: the differences (empty when the store is consistent).
-    public static func check(_ db: Database, metadata: StoreMetadata, model: Model?) throws -> DriftReport {
+    static func check(_ db: Database, metadata: StoreMetadata, model: Model?) throws -> DriftReport {
         var items: [DriftReport.Item] = []
         if let model {
             let hashes = VersionHash.entityHashes(of: model)
@@ -35,7 +35,7 @@ public enum DriftDetector {
             return [.init(.missingTable, table: table.name, expected: "table", found: "nothing")]
         }
         var items: [DriftReport.Item] = []
-        let q = SQL.quote(table.name)
+        let q = SQLIdentifier.quote(table.name)
         let live = try Row.fetchAll(db, sql: "PRAGMA table_info(\(q))")
         var liveColumns: [String: Row] = [:]
         for row in live { liveColumns[(row["name"] as String).lowercased()] = row }
@@ -80,7 +80,7 @@ public enum DriftDetector {
         for row in try Row.fetchAll(db, sql: "PRAGMA index_list(\(q))") {
             let name: String = row["name"]
             guard name.lowercased().hasPrefix("strata_") else { continue }
-            let columns = try Row.fetchAll(db, sql: "PRAGMA index_info(\(SQL.quote(name)))").map { $0["name"] as String? ?? "?" }
+            let columns = try Row.fetchAll(db, sql: "PRAGMA index_info(\(SQLIdentifier.quote(name)))").map { $0["name"] as String? ?? "?" }
             liveIndexes[name.lowercased()] = ((row["unique"] as Int) != 0, columns)
         }
         for index in table.indexes {

@@ -39,8 +39,8 @@ public enum History {
     }
 
     /// Appends a history row (inside the caller's transaction).
-    public static func record(_ db: Database, kind: String, from: Int?, to: Int, started: Date, finished: Date,
-                              details: String? = nil) throws {
+    static func record(_ db: Database, kind: String, from: Int?, to: Int, started: Date, finished: Date,
+                       details: String? = nil) throws {
         try db.execute(sql: """
             INSERT INTO "strata_history" ("kind", "fromVersion", "toVersion", "started", "finished", "duration", "toolVersion", "details")
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -49,7 +49,7 @@ public enum History {
     }
 
     /// The history rows in time order (ties by version, then insertion).
-    public static func entries(_ db: Database) throws -> [HistoryEntry] {
+    static func entries(_ db: Database) throws -> [HistoryEntry] {
         try Row.fetchAll(db, sql: #"SELECT * FROM "strata_history" ORDER BY "started", "finished", "toVersion", "id""#).map { row in
             HistoryEntry(id: row["id"], kind: row["kind"], fromVersion: row["fromVersion"], toVersion: row["toVersion"],
                          started: row["started"], finished: row["finished"], duration: row["duration"],
@@ -58,7 +58,7 @@ public enum History {
     }
 
     /// The hook records in time order (ties by version, then id).
-    public static func hooks(_ db: Database) throws -> [HookRecord] {
+    static func hooks(_ db: Database) throws -> [HookRecord] {
         try Row.fetchAll(db, sql: #"SELECT * FROM "strata_hooks" ORDER BY "finished", "afterVersion", "id""#).map { row in
             HookRecord(id: row["id"], checksum: row["checksum"], afterVersion: row["afterVersion"],
                        modelVersion: row["modelVersion"], status: row["status"], rowsAffected: row["rowsAffected"],
@@ -67,7 +67,7 @@ public enum History {
     }
 
     /// Records a hook as applied or not needed (inside the caller's transaction).
-    public static func recordHook(_ db: Database, _ record: HookRecord) throws {
+    static func recordHook(_ db: Database, _ record: HookRecord) throws {
         try db.execute(sql: """
             INSERT OR REPLACE INTO "strata_hooks" ("id", "checksum", "afterVersion", "modelVersion", "status", "rowsAffected", "finished", "results")
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)

@@ -3,15 +3,19 @@ import GRDB
 
 /// An SQLite file that Strata manages (or is about to).
 ///
-/// Every connection has `PRAGMA foreign_keys = ON` and Strata's SQL functions registered.
+/// Every connection has `PRAGMA foreign_keys = ON` and Strata's SQL functions registered. Strata's
+/// own operations take and return Strata's values; ``read(_:)`` and ``write(_:)`` hand out GRDB's
+/// `Database` for anything else.
 /// ```swift
 /// let store = try Store.open(path: "app.sqlite")
-/// let metadata = try store.queue.read { try StoreMetadata.read($0) }
+/// let metadata = try store.metadata()
+/// print("version \(metadata.version)")
 /// ```
 public final class Store: Sendable {
     public let path: String
-    /// The connection. All access to SQLite goes through it.
-    public let queue: DatabaseQueue
+    /// The connection. All access to SQLite goes through it; outside this module, through ``read(_:)`` and
+    /// ``write(_:)``.
+    let queue: DatabaseQueue
 
     init(path: String, queue: DatabaseQueue) {
         self.path = path
@@ -88,7 +92,7 @@ public final class Store: Sendable {
     }
 
     /// Runs `body`, turning GRDB errors into `StoreError`s.
-    public func wrap<T>(_ body: () throws -> T) throws -> T {
+    func wrap<T>(_ body: () throws -> T) throws -> T {
         do { return try body() } catch let error as DatabaseError { throw StoreError.from(error, path: path) }
     }
 }

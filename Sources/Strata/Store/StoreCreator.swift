@@ -7,16 +7,27 @@ import GRDB
 /// complete (SPEC §9: a kill at any instant leaves no half-made store, and the rerun completes): a file
 /// at `path` is always a whole store.
 public enum StoreCreator {
+    /// Creates a store with `model`'s tables and its metadata, recorded as created at `model.version`.
+    ///
+    /// ```swift
+    /// let history = try ModelHistory.load(directory: "models")
+    /// let store = try StoreCreator.create(at: "app.sqlite", model: history.latest!)
+    /// ```
     /// - Parameters:
     ///   - path: where to create the file; it must not exist yet.
     ///   - model: the version to create the store at.
-    ///   - inTransaction: extra work in the same transaction (e.g. recording hooks as not needed).
     /// - Returns: the open store.
     /// - Throws: `StoreError` when the directory is missing or not writable, the file appeared meanwhile,
     ///   or SQLite fails (disk full: `PipelineError.diskFull`).
     @discardableResult
-    public static func create(at path: String, model: Model,
-                              inTransaction: (Database, StoreMetadata) throws -> Void = { _, _ in }) throws -> Store {
+    public static func create(at path: String, model: Model) throws -> Store {
+        try create(at: path, model: model, inTransaction: { _, _ in })
+    }
+
+    /// ``create(at:model:)`` with `inTransaction`, extra work in the same transaction (e.g. recording hooks
+    /// as not needed).
+    @discardableResult
+    static func create(at path: String, model: Model, inTransaction: (Database, StoreMetadata) throws -> Void) throws -> Store {
         let given = path
         var path = path
         var info = stat()

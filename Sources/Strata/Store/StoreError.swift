@@ -56,7 +56,7 @@ public enum StoreError: StrataError, Sendable {
     public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
 
     /// Maps a GRDB error to the store error a person can act on (`SQLITE_FULL`: `PipelineError.diskFull`).
-    public static func from(_ error: Error, path: String) -> Error {
+    static func from(_ error: Error, path: String) -> Error {
         guard let db = error as? DatabaseError else { return error }
         switch db.resultCode {
         case .SQLITE_NOTADB: return StoreError.notADatabase(path: path)

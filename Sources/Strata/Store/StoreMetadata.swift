@@ -47,7 +47,7 @@ public struct StoreMetadata: Sendable, Hashable {
     }
 
     /// Creates Strata's bookkeeping tables when missing.
-    public static func createTables(_ db: Database) throws {
+    static func createTables(_ db: Database) throws {
         try db.execute(sql: """
             CREATE TABLE IF NOT EXISTS "strata_metadata" ("key" TEXT PRIMARY KEY NOT NULL, "value" TEXT NOT NULL);
             CREATE TABLE IF NOT EXISTS "strata_history" (
@@ -62,7 +62,7 @@ public struct StoreMetadata: Sendable, Hashable {
     }
 
     /// Reads the metadata, or nil when the file has no Strata tables.
-    public static func read(_ db: Database) throws -> StoreMetadata? {
+    static func read(_ db: Database) throws -> StoreMetadata? {
         guard try db.tableExists(table) else { return nil }
         let rows = try Row.fetchAll(db, sql: #"SELECT "key", "value" FROM "strata_metadata" WHERE "key" LIKE 'strata.%'"#)
         var values: [String: String] = [:]
@@ -83,7 +83,7 @@ public struct StoreMetadata: Sendable, Hashable {
     }
 
     /// Writes every system key (inside the caller's transaction).
-    public func write(_ db: Database) throws {
+    func write(_ db: Database) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let pairs: [(String, String)] = [
@@ -99,18 +99,18 @@ public struct StoreMetadata: Sendable, Hashable {
     }
 
     /// User keys (everything not starting with `strata.`).
-    public static func userValues(_ db: Database) throws -> [(key: String, value: String)] {
+    static func userValues(_ db: Database) throws -> [(key: String, value: String)] {
         try Row.fetchAll(db, sql: #"SELECT "key", "value" FROM "strata_metadata" WHERE "key" NOT LIKE 'strata.%' ORDER BY "key""#)
             .map { ($0["key"], $0["value"]) }
     }
 
     /// Any key's value (system keys included), or nil.
-    public static func value(_ db: Database, key: String) throws -> String? {
+    static func value(_ db: Database, key: String) throws -> String? {
         try String.fetchOne(db, sql: #"SELECT "value" FROM "strata_metadata" WHERE "key" = ?"#, arguments: [key])
     }
 
     /// Sets a user key. System keys (`strata.` prefix) cannot be set.
-    public static func setUserValue(_ db: Database, key: String, value: String) throws {
+    static func setUserValue(_ db: Database, key: String, value: String) throws {
         guard !key.lowercased().hasPrefix("strata."), !key.isEmpty else {
             throw Diagnostic.error("'\(key)' is not a user key", hint: "keys starting with 'strata.' are Strata's own")
         }

@@ -20,7 +20,7 @@ extension AuditCompiler {
                 }
                 if declaresNoForeignKey(storage) {
                     let destination = layout.storage(of: storage.destination)?.table ?? storage.destination
-                    let exists = "EXISTS (SELECT 1 FROM \(SQL.quote(destination)) AS o WHERE o.\"_pk\" = \(col))"
+                    let exists = "EXISTS (SELECT 1 FROM \(SQLIdentifier.quote(destination)) AS o WHERE o.\"_pk\" = \(col))"
                     add(.dangling, .danglingReference, "references an existing \(storage.destination)",
                         SQLStatement("\(col) IS NOT NULL AND NOT \(exists)"), value: col, triggers: [destination])
                 }
@@ -51,7 +51,7 @@ extension AuditCompiler {
 
     /// `FROM <link table> AS o WHERE o.<column> = t._pk`: the rows linking an object of `t` to its destinations.
     private func links(_ storage: RelationshipStorage) -> String {
-        "FROM \(SQL.quote(storage.table)) AS o WHERE o.\(SQL.quote(storage.column)) = t.\"_pk\""
+        "FROM \(SQLIdentifier.quote(storage.table)) AS o WHERE o.\(SQLIdentifier.quote(storage.column)) = t.\"_pk\""
     }
 
     private func exists(_ storage: RelationshipStorage) -> String { "EXISTS (SELECT 1 \(links(storage)))" }

@@ -92,5 +92,5 @@ public struct AuditCompiler: Sendable {
 
 extension SQLStatement {
     /// `t."column"`
-    static func column(_ name: String) -> String { "t." + SQL.quote(name) }
+    static func column(_ name: String) -> String { "t." + SQLIdentifier.quote(name) }
 }

@@ -16,7 +16,7 @@ public enum AuditSQL {
         q.append(rules[0].isDiscriminated ? "t.\"_entity\"" : "NULL")
         for rule in rules { q.append(", ("); q.append(condition(rule)); q.append(")") }
         for rule in rules { q.append(", "); q.append(value(rule)) }
-        q.append(" FROM \(SQL.quote(rules[0].table)) AS t WHERE ")
+        q.append(" FROM \(SQLIdentifier.quote(rules[0].table)) AS t WHERE ")
         q.append(restriction(rules[0].table, mode))
         if let after { q.append(SQLStatement("t.\"_pk\" > ? AND ", [.integer(after)])) }
         q.append("(")
@@ -36,7 +36,7 @@ public enum AuditSQL {
             if i > 0 { q.append(", ") }
             q.append("COUNT(*) FILTER (WHERE "); q.append(condition(rule)); q.append(")")
         }
-        q.append(" FROM \(SQL.quote(rules[0].table)) AS t")
+        q.append(" FROM \(SQLIdentifier.quote(rules[0].table)) AS t")
         if mode == .touchedRows { q.append(SQLStatement(" WHERE " + touchedRowsFilter, [.text(rules[0].table)])) }
         return q.statement
     }
@@ -52,7 +52,7 @@ public enum AuditSQL {
         q.append("t.\"_pk\" AS \"_pk\", \(rule.isDiscriminated ? "t.\"_entity\"" : "NULL") AS \"_entity\", ")
         q.append("COUNT(*) OVER (PARTITION BY \(keys)) AS \"n\", ")
         q.append("ROW_NUMBER() OVER (PARTITION BY \(keys) ORDER BY t.\"_pk\") AS \"r\" ")
-        q.append("FROM \(SQL.quote(rule.table)) AS t WHERE ")
+        q.append("FROM \(SQLIdentifier.quote(rule.table)) AS t WHERE ")
         q.append(groupFilter(rule, columns))
         q.append(SQLStatement(") WHERE \"n\" > 1 AND \"r\" <= ? ORDER BY \(aliases.joined(separator: ", ")), \"_pk\"",
                               [.integer(Int64(perGroup))]))
@@ -62,7 +62,7 @@ public enum AuditSQL {
     /// The number of duplicate groups.
     public static func duplicateGroupCount(_ rule: AuditRule) -> SQLStatement {
         guard case .uniqueness(let columns, _) = rule.check else { preconditionFailure("uniqueness rule") }
-        var q = Fragment("SELECT COUNT(*) FROM (SELECT 1 FROM \(SQL.quote(rule.table)) AS t WHERE ")
+        var q = Fragment("SELECT COUNT(*) FROM (SELECT 1 FROM \(SQLIdentifier.quote(rule.table)) AS t WHERE ")
         q.append(groupFilter(rule, columns))
         q.append(" GROUP BY \(columns.map(SQLStatement.column).joined(separator: ", ")) HAVING COUNT(*) > 1)")
         return q.statement

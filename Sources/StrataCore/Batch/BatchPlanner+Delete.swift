@@ -34,13 +34,13 @@ extension BatchPlanner {
                                   hint: "remove the extra arguments or add %@ placeholders"))
         }
         let whereSQL = condition.map { SQLStatement(" WHERE " + $0.sql, $0.arguments) } ?? SQLStatement("")
-        let table = SQL.quote(storage.table)
+        let table = SQLIdentifier.quote(storage.table)
         let entity = Self.entityExpression(storage, alias: "t")
         var plan = BatchDeletePlan(entity: request.entity, table: storage.table, isDiscriminated: storage.isDiscriminated)
         plan.directDelete = SQLStatement("DELETE FROM \(table) AS t\(whereSQL.sql)", whereSQL.arguments)
         plan.isSimple = isSimpleDelete(storage)
         plan.seed = SQLStatement(
-            "INSERT INTO \(Self.doomedTable) (\"table\", \"pk\", \"entity\") SELECT ?, t.\(SQL.quote("_pk")), \(entity.sql) FROM \(table) AS t\(whereSQL.sql)",
+            "INSERT INTO \(Self.doomedTable) (\"table\", \"pk\", \"entity\") SELECT ?, t.\(SQLIdentifier.quote("_pk")), \(entity.sql) FROM \(table) AS t\(whereSQL.sql)",
             [.text(storage.table)] + entity.arguments + whereSQL.arguments)
         for e in model.entities {
             guard let source = layout.storage(of: e.name) else { continue }
@@ -59,7 +59,7 @@ extension BatchPlanner {
         plan.beforeDelete = cleanup()
         for t in layout.tables where t.kind == .entity {
             plan.deletes.append(SQLStatement(
-                "DELETE FROM \(SQL.quote(t.name)) WHERE \(SQL.quote("_pk")) IN (SELECT \"pk\" FROM \(Self.doomedTable) WHERE \"table\" = ?)",
+                "DELETE FROM \(SQLIdentifier.quote(t.name)) WHERE \(SQLIdentifier.quote("_pk")) IN (SELECT \"pk\" FROM \(Self.doomedTable) WHERE \"table\" = ?)",
                 [.text(t.name)]))
         }
         return plan
@@ -98,7 +98,7 @@ extension BatchPlanner {
     /// previous round give the rows of this round.
     func cascade(from entity: String, _ source: EntityStorage, _ link: RelationshipStorage, to destination: EntityStorage) -> BatchDeletePlan.Cascade {
         let d = Self.entityExpression(destination, alias: "d")
-        let head = "INSERT OR IGNORE INTO \(Self.doomedTable) (\"table\", \"pk\", \"entity\", \"cascaded\", \"round\") SELECT ?, d.\(SQL.quote("_pk")), \(d.sql), 1, (SELECT \"r\" FROM \(Self.roundTable)) FROM \(SQL.quote(destination.table)) AS d WHERE "
+        let head = "INSERT OR IGNORE INTO \(Self.doomedTable) (\"table\", \"pk\", \"entity\", \"cascaded\", \"round\") SELECT ?, d.\(SQLIdentifier.quote("_pk")), \(d.sql), 1, (SELECT \"r\" FROM \(Self.roundTable)) FROM \(SQLIdentifier.quote(destination.table)) AS d WHERE "
         let headArgs: [Value] = [.text(destination.table)] + d.arguments
         var owners = doomed(source.table, kinds: kinds(source))
         owners.sql += " AND k.\"round\" = (SELECT \"r\" - 1 FROM \(Self.roundTable))"
@@ -125,18 +125,18 @@ extension BatchPlanner {
         }
         let owners = doomed(source.table, kinds: kinds(source))
         return .init(entity: destination.entity, statement: SQLStatement(
-            "DELETE FROM \(SQL.quote(destination.table)) WHERE \(SQL.quote(link.column)) IN (\(owners.sql))", owners.arguments))
+            "DELETE FROM \(SQLIdentifier.quote(destination.table)) WHERE \(SQLIdentifier.quote(link.column)) IN (\(owners.sql))", owners.arguments))
     }
 
     func cascadeStatement(head: String, headArgs: [Value], owners: SQLStatement, link: RelationshipStorage, source: EntityStorage) -> SQLStatement {
         switch link.kind {
         case .foreignKey:
-            let sql = head + "d.\(SQL.quote("_pk")) IN (SELECT s.\(SQL.quote(link.column)) FROM \(SQL.quote(source.table)) AS s WHERE s.\(SQL.quote("_pk")) IN (\(owners.sql)))"
+            let sql = head + "d.\(SQLIdentifier.quote("_pk")) IN (SELECT s.\(SQLIdentifier.quote(link.column)) FROM \(SQLIdentifier.quote(source.table)) AS s WHERE s.\(SQLIdentifier.quote("_pk")) IN (\(owners.sql)))"
             return SQLStatement(sql, headArgs + owners.arguments)
         case .inverseForeignKey:
-            return SQLStatement(head + "d.\(SQL.quote(link.column)) IN (\(owners.sql))", headArgs + owners.arguments)
+            return SQLStatement(head + "d.\(SQLIdentifier.quote(link.column)) IN (\(owners.sql))", headArgs + owners.arguments)
         case .joinTable:
-            let sql = head + "d.\(SQL.quote("_pk")) IN (SELECT j.\(SQL.quote(link.otherColumn ?? "target")) FROM \(SQL.quote(link.table)) AS j WHERE j.\(SQL.quote(link.column)) IN (\(owners.sql)))"
+            let sql = head + "d.\(SQLIdentifier.quote("_pk")) IN (SELECT j.\(SQLIdentifier.quote(link.otherColumn ?? "target")) FROM \(SQLIdentifier.quote(link.table)) AS j WHERE j.\(SQLIdentifier.quote(link.column)) IN (\(owners.sql)))"
             return SQLStatement(sql, headArgs + owners.arguments)
         }
     }
@@ -146,14 +146,14 @@ extension BatchPlanner {
     func deny(from entity: String, _ relationship: String, _ source: EntityStorage, _ link: RelationshipStorage,
               to destination: EntityStorage) -> BatchDeletePlan.DenyCheck {
         let d = Self.entityExpression(destination, alias: "d")
-        var sql = "SELECT k.\"entity\", k.\"pk\", \(d.sql), d.\(SQL.quote("_pk")) FROM \(Self.doomedTable) AS k "
+        var sql = "SELECT k.\"entity\", k.\"pk\", \(d.sql), d.\(SQLIdentifier.quote("_pk")) FROM \(Self.doomedTable) AS k "
         switch link.kind {
         case .foreignKey:
-            sql += "JOIN \(SQL.quote(source.table)) AS s ON s.\(SQL.quote("_pk")) = k.\"pk\" JOIN \(SQL.quote(destination.table)) AS d ON d.\(SQL.quote("_pk")) = s.\(SQL.quote(link.column)) "
+            sql += "JOIN \(SQLIdentifier.quote(source.table)) AS s ON s.\(SQLIdentifier.quote("_pk")) = k.\"pk\" JOIN \(SQLIdentifier.quote(destination.table)) AS d ON d.\(SQLIdentifier.quote("_pk")) = s.\(SQLIdentifier.quote(link.column)) "
         case .inverseForeignKey:
-            sql += "JOIN \(SQL.quote(destination.table)) AS d ON d.\(SQL.quote(link.column)) = k.\"pk\" "
+            sql += "JOIN \(SQLIdentifier.quote(destination.table)) AS d ON d.\(SQLIdentifier.quote(link.column)) = k.\"pk\" "
         case .joinTable:
-            sql += "JOIN \(SQL.quote(link.table)) AS j ON j.\(SQL.quote(link.column)) = k.\"pk\" JOIN \(SQL.quote(destination.table)) AS d ON d.\(SQL.quote("_pk")) = j.\(SQL.quote(link.otherColumn ?? "target")) "
+            sql += "JOIN \(SQLIdentifier.quote(link.table)) AS j ON j.\(SQLIdentifier.quote(link.column)) = k.\"pk\" JOIN \(SQLIdentifier.quote(destination.table)) AS d ON d.\(SQLIdentifier.quote("_pk")) = j.\(SQLIdentifier.quote(link.otherColumn ?? "target")) "
         }
         var args = d.arguments
         sql += "WHERE k.\"table\" = ?"
@@ -163,7 +163,7 @@ extension BatchPlanner {
             args += kinds.map(Value.text)
         }
         let notDoomed = doomed(destination.table)
-        sql += " AND d.\(SQL.quote("_pk")) NOT IN (\(notDoomed.sql)) ORDER BY k.\"pk\", d.\(SQL.quote("_pk"))"
+        sql += " AND d.\(SQLIdentifier.quote("_pk")) NOT IN (\(notDoomed.sql)) ORDER BY k.\"pk\", d.\(SQLIdentifier.quote("_pk"))"
         args += notDoomed.arguments
         return .init(entity: entity, relationship: relationship, query: SQLStatement(sql, args))
     }
@@ -181,25 +181,25 @@ extension BatchPlanner {
                 let pointing = doomed(destination.table)
                 let alive = doomed(source.table)
                 let condition = SQLStatement(
-                    "x.\(SQL.quote(link.column)) IN (\(pointing.sql)) AND x.\(SQL.quote("_pk")) NOT IN (\(alive.sql))",
+                    "x.\(SQLIdentifier.quote(link.column)) IN (\(pointing.sql)) AND x.\(SQLIdentifier.quote("_pk")) NOT IN (\(alive.sql))",
                     pointing.arguments + alive.arguments)
                 // Only `nullify` leaves referring rows alive: under `cascade` they are doomed too, under `deny`
                 // a living one blocks the delete, and `noAction` leaves the reference dangling.
                 if rule == .nullify {
-                    var sets = "\(SQL.quote(link.column)) = NULL"
+                    var sets = "\(SQLIdentifier.quote(link.column)) = NULL"
                     if let inverse, let order = destination.relationships[inverse.relationship.name]?.orderColumn {
-                        sets += ", \(SQL.quote(order)) = NULL"
+                        sets += ", \(SQLIdentifier.quote(order)) = NULL"
                     }
                     cleanup.nullify.append(.init(
-                        touched: SQLStatement("INSERT OR IGNORE INTO \(Self.touchedTable) (\"table\", \"pk\") SELECT ?, x.\(SQL.quote("_pk")) FROM \(SQL.quote(source.table)) AS x WHERE \(condition.sql)",
+                        touched: SQLStatement("INSERT OR IGNORE INTO \(Self.touchedTable) (\"table\", \"pk\") SELECT ?, x.\(SQLIdentifier.quote("_pk")) FROM \(SQLIdentifier.quote(source.table)) AS x WHERE \(condition.sql)",
                                               [.text(source.table)] + condition.arguments),
-                        update: SQLStatement("UPDATE \(SQL.quote(source.table)) AS x SET \(sets) WHERE \(condition.sql)", condition.arguments),
-                        returning: " RETURNING \(SQL.quote("_pk"))" + (source.isDiscriminated ? ", \(SQL.quote("_entity"))" : ""),
+                        update: SQLStatement("UPDATE \(SQLIdentifier.quote(source.table)) AS x SET \(sets) WHERE \(condition.sql)", condition.arguments),
+                        returning: " RETURNING \(SQLIdentifier.quote("_pk"))" + (source.isDiscriminated ? ", \(SQLIdentifier.quote("_entity"))" : ""),
                         rootEntity: source.root))
                 }
                 // Objects on the other side whose to-many (or to-one) lost a doomed member.
                 cleanup.relatedTouched.append(SQLStatement(
-                    "INSERT OR IGNORE INTO \(Self.touchedTable) (\"table\", \"pk\") SELECT ?, s.\(SQL.quote(link.column)) FROM \(SQL.quote(source.table)) AS s WHERE s.\(SQL.quote("_pk")) IN (\(alive.sql)) AND s.\(SQL.quote(link.column)) IS NOT NULL AND s.\(SQL.quote(link.column)) NOT IN (\(pointing.sql))",
+                    "INSERT OR IGNORE INTO \(Self.touchedTable) (\"table\", \"pk\") SELECT ?, s.\(SQLIdentifier.quote(link.column)) FROM \(SQLIdentifier.quote(source.table)) AS s WHERE s.\(SQLIdentifier.quote("_pk")) IN (\(alive.sql)) AND s.\(SQLIdentifier.quote(link.column)) IS NOT NULL AND s.\(SQLIdentifier.quote(link.column)) NOT IN (\(pointing.sql))",
                     [.text(destination.table)] + alive.arguments + pointing.arguments))
             }
         }
@@ -208,7 +208,7 @@ extension BatchPlanner {
                 for c in t.columns where c.onDelete == "RESTRICT" {
                     let mine = doomed(t.name)
                     cleanup.unlink.append(SQLStatement(
-                        "UPDATE \(SQL.quote(t.name)) SET \(SQL.quote(c.name)) = NULL WHERE \(SQL.quote("_pk")) IN (\(mine.sql)) AND \(SQL.quote(c.name)) IS NOT NULL",
+                        "UPDATE \(SQLIdentifier.quote(t.name)) SET \(SQLIdentifier.quote(c.name)) = NULL WHERE \(SQLIdentifier.quote("_pk")) IN (\(mine.sql)) AND \(SQLIdentifier.quote(c.name)) IS NOT NULL",
                         mine.arguments))
                 }
                 continue
@@ -216,13 +216,13 @@ extension BatchPlanner {
             guard let sourceTable = t.column("source")?.references, let targetTable = t.column("target")?.references else { continue }
             let sources = doomed(sourceTable), targets = doomed(targetTable)
             cleanup.relatedTouched.append(SQLStatement(
-                "INSERT OR IGNORE INTO \(Self.touchedTable) (\"table\", \"pk\") SELECT ?, j.\"target\" FROM \(SQL.quote(t.name)) AS j WHERE j.\"source\" IN (\(sources.sql)) AND j.\"target\" NOT IN (\(targets.sql))",
+                "INSERT OR IGNORE INTO \(Self.touchedTable) (\"table\", \"pk\") SELECT ?, j.\"target\" FROM \(SQLIdentifier.quote(t.name)) AS j WHERE j.\"source\" IN (\(sources.sql)) AND j.\"target\" NOT IN (\(targets.sql))",
                 [.text(targetTable)] + sources.arguments + targets.arguments))
             cleanup.relatedTouched.append(SQLStatement(
-                "INSERT OR IGNORE INTO \(Self.touchedTable) (\"table\", \"pk\") SELECT ?, j.\"source\" FROM \(SQL.quote(t.name)) AS j WHERE j.\"target\" IN (\(targets.sql)) AND j.\"source\" NOT IN (\(sources.sql))",
+                "INSERT OR IGNORE INTO \(Self.touchedTable) (\"table\", \"pk\") SELECT ?, j.\"source\" FROM \(SQLIdentifier.quote(t.name)) AS j WHERE j.\"target\" IN (\(targets.sql)) AND j.\"source\" NOT IN (\(sources.sql))",
                 [.text(sourceTable)] + targets.arguments + sources.arguments))
             cleanup.joinDeletes.append(SQLStatement(
-                "DELETE FROM \(SQL.quote(t.name)) WHERE \"source\" IN (\(sources.sql)) OR \"target\" IN (\(targets.sql))",
+                "DELETE FROM \(SQLIdentifier.quote(t.name)) WHERE \"source\" IN (\(sources.sql)) OR \"target\" IN (\(targets.sql))",
                 sources.arguments + targets.arguments))
         }
         return cleanup
@@ -280,7 +280,7 @@ public struct BatchDeletePlan: Sendable, Hashable {
     public var deletes: [SQLStatement] = []
 
     var returningClause: String {
-        " RETURNING \(SQL.quote("_pk"))" + (isDiscriminated ? ", \(SQL.quote("_entity"))" : "")
+        " RETURNING \(SQLIdentifier.quote("_pk"))" + (isDiscriminated ? ", \(SQLIdentifier.quote("_entity"))" : "")
     }
 
     /// The direct delete, with `RETURNING` when asked.

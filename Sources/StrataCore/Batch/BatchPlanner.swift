@@ -38,7 +38,7 @@ public struct BatchPlanner: Sendable {
         var used = 0
         // An empty predicate is an error (the parser says so, located), never "all rows" (SPEC §10).
         if let predicate {
-            do throws(PredicateError) {
+            do throws(PredicateCompileError) {
                 let (statement, count) = try compiler.compile(predicate, entity: entity, context: context, firstArgument: 0,
                                                               origin: origin ?? SourceLocation(file: "predicate", line: 1, column: 1))
                 used = count
@@ -54,7 +54,7 @@ public struct BatchPlanner: Sendable {
 
     /// The expression naming each row's own entity: `t."_entity"` in a hierarchy table, else the entity name.
     static func entityExpression(_ storage: EntityStorage, alias: String) -> SQLStatement {
-        storage.isDiscriminated ? SQLStatement("\(alias).\(SQL.quote("_entity"))") : SQLStatement("?", [.text(storage.root)])
+        storage.isDiscriminated ? SQLStatement("\(alias).\(SQLIdentifier.quote("_entity"))") : SQLStatement("?", [.text(storage.root)])
     }
 
     // MARK: Update
@@ -73,7 +73,7 @@ public struct BatchPlanner: Sendable {
         var assignments: [SQLStatement] = []
         for name in request.propertiesToUpdate.keys.sorted() {
             let origin = request.valueOrigins[name]
-            do throws(PredicateError) {
+            do throws(PredicateCompileError) {
                 let target = try compiler.assignmentTarget(name, of: request.entity, origin: request.keyOrigins[name] ?? origin)
                 let value: SQLStatement
                 switch request.propertiesToUpdate[name]! {
@@ -88,7 +88,7 @@ public struct BatchPlanner: Sendable {
                     nextArgument += used
                     value = statement
                 }
-                assignments.append(SQLStatement("\(SQL.quote(target)) = \(value.sql)", value.arguments))
+                assignments.append(SQLStatement("\(SQLIdentifier.quote(target)) = \(value.sql)", value.arguments))
             } catch {
                 throw .invalid(error.diagnostic)
             }
@@ -120,14 +120,14 @@ public struct BatchUpdatePlan: Sendable, Hashable {
     }
 
     var returningClause: String {
-        " RETURNING \(SQL.quote("_pk"))" + (isDiscriminated ? ", \(SQL.quote("_entity"))" : "")
+        " RETURNING \(SQLIdentifier.quote("_pk"))" + (isDiscriminated ? ", \(SQLIdentifier.quote("_entity"))" : "")
     }
 
     /// `UPDATE "Recipe" AS t SET … WHERE …` (with `RETURNING "_pk"[, "_entity"]` when asked): the one
     /// statement of a batch update.
     public func update(returning: Bool) -> SQLStatement {
         let w = whereClause
-        return SQLStatement("UPDATE \(SQL.quote(table)) AS t SET \(assignments.sql)\(w.sql)\(returning ? returningClause : "")",
+        return SQLStatement("UPDATE \(SQLIdentifier.quote(table)) AS t SET \(assignments.sql)\(w.sql)\(returning ? returningClause : "")",
                             assignments.arguments + w.arguments)
     }
 
@@ -137,13 +137,13 @@ public struct BatchUpdatePlan: Sendable, Hashable {
         let entity = BatchPlanner.entityExpression(
             EntityStorage(entity: entity, root: rootEntity, table: table, isDiscriminated: isDiscriminated, kinds: [],
                           attributeColumns: [:], relationships: [:]), alias: "t")
-        return SQLStatement("INSERT INTO \(BatchPlanner.keysTable) (\"pk\", \"entity\") SELECT t.\(SQL.quote("_pk")), \(entity.sql) FROM \(SQL.quote(table)) AS t\(w.sql)",
+        return SQLStatement("INSERT INTO \(BatchPlanner.keysTable) (\"pk\", \"entity\") SELECT t.\(SQLIdentifier.quote("_pk")), \(entity.sql) FROM \(SQLIdentifier.quote(table)) AS t\(w.sql)",
                             entity.arguments + w.arguments)
     }
 
     /// The update restricted to the rows in the keys table.
     public var updateKeyed: SQLStatement {
-        SQLStatement("UPDATE \(SQL.quote(table)) AS t SET \(assignments.sql) WHERE t.\(SQL.quote("_pk")) IN (SELECT \"pk\" FROM \(BatchPlanner.keysTable))",
+        SQLStatement("UPDATE \(SQLIdentifier.quote(table)) AS t SET \(assignments.sql) WHERE t.\(SQLIdentifier.quote("_pk")) IN (SELECT \"pk\" FROM \(BatchPlanner.keysTable))",
                      assignments.arguments)
     }
 
@@ -156,27 +156,27 @@ public struct BatchUpdatePlan: Sendable, Hashable {
 
 extension PredicateCompiler {
     /// The column an update assigns, or an error for relationships and unknown attributes.
-    func assignmentTarget(_ name: String, of entity: String, origin: SourceLocation? = nil) throws(PredicateError) -> String {
+    func assignmentTarget(_ name: String, of entity: String, origin: SourceLocation? = nil) throws(PredicateCompileError) -> String {
         do throws(PredicateSyntaxError) {
             return try targetAttribute(name, of: entity).column
         } catch {
-            throw PredicateError(error, in: name, origin: origin ?? SourceLocation(file: "value", line: 1, column: 1))
+            throw PredicateCompileError(error, in: name, origin: origin ?? SourceLocation(file: "value", line: 1, column: 1))
         }
     }
 
     /// A literal with an optional origin.
-    func literalValue(_ text: String, for attribute: String, of entity: String, origin: SourceLocation?) throws(PredicateError) -> Value {
-        do throws(PredicateError) {
+    func literalValue(_ text: String, for attribute: String, of entity: String, origin: SourceLocation?) throws(PredicateCompileError) -> Value {
+        do throws(PredicateCompileError) {
             return try literalValue(text, for: attribute, of: entity)
         } catch {
             var diagnostic = error.diagnostic
             if let origin { diagnostic.location = origin; diagnostic.sourceLine = nil }
-            throw PredicateError(diagnostic: diagnostic)
+            throw PredicateCompileError(diagnostic: diagnostic)
         }
     }
 
     /// A storage-form value checked against the attribute's type (and integer range).
-    func checkedValue(_ value: Value, for attribute: String, of entity: String, origin: SourceLocation?) throws(PredicateError) -> Value {
+    func checkedValue(_ value: Value, for attribute: String, of entity: String, origin: SourceLocation?) throws(PredicateCompileError) -> Value {
         let location = origin ?? SourceLocation(file: "value", line: 1, column: 1)
         do throws(PredicateSyntaxError) {
             let target = try targetAttribute(attribute, of: entity).attribute
@@ -211,7 +211,7 @@ extension PredicateCompiler {
             }
             return value
         } catch {
-            throw PredicateError(error, in: "", origin: location)
+            throw PredicateCompileError(error, in: "", origin: location)
         }
     }
 }

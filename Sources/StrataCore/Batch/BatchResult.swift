@@ -155,7 +155,7 @@ extension BatchError: StrataError {
     }
 }
 
-extension PredicateError: StrataError {
+extension PredicateCompileError: StrataError {
     public var exitCode: ExitStatus { .invalidInput }
     public var diagnostics: [Diagnostic] { [diagnostic] }
 }

@@ -18,10 +18,10 @@ indirect enum ColumnSource: Hashable, Sendable {
 
     /// The SELECT expression in an `INSERT … SELECT … FROM "source" AS "strata_old"`.
     func selectSQL() -> (sql: String, arguments: [Value]) {
-        let o = SQL.quote(Self.oldAlias)
+        let o = SQLIdentifier.quote(Self.oldAlias)
         switch self {
-        case .column(let c): return ("\(o).\(SQL.quote(c))", [])
-        case .cast(let c, let type): return ("CAST(\(o).\(SQL.quote(c)) AS \(type))", [])
+        case .column(let c): return ("\(o).\(SQLIdentifier.quote(c))", [])
+        case .cast(let c, let type): return ("CAST(\(o).\(SQLIdentifier.quote(c)) AS \(type))", [])
         case .constant(.null): return ("NULL", [])
         case .constant(let v): return ("?", [v])
         case .byKind(let branches):

@@ -83,7 +83,7 @@ extension TablePlanner {
     // MARK: SQL
 
     mutating func emit() {
-        let q = SQL.quote
+        let q = SQLIdentifier.quote
         var dropIndexes: [MigrationOperation] = []
         var copies: [MigrationOperation] = []
         var alters: [MigrationOperation] = []
@@ -100,12 +100,12 @@ extension TablePlanner {
                 let temp = Self.temporaryName(name)
                 copies.append(.execute(SQLStatement(SchemaSQL.createTable(p.spec, named: temp))))
                 if let fill = p.linkFill {
-                    copies.append(.execute(SQLStatement("INSERT INTO \(q(temp)) (\(SQL.quoteList(p.spec.columns.map(\.name)))) \(fill.sql)", fill.arguments)))
+                    copies.append(.execute(SQLStatement("INSERT INTO \(q(temp)) (\(SQLIdentifier.quoteList(p.spec.columns.map(\.name)))) \(fill.sql)", fill.arguments)))
                 } else if let sourceTable = p.sourceTable {
                     var exprs: [String] = []
                     var args: [Value] = []
                     for (_, source) in p.columns { let s = source.selectSQL(); exprs.append(s.sql); args += s.arguments }
-                    var sql = "INSERT INTO \(q(temp)) (\(SQL.quoteList(p.columns.map(\.spec.name)))) SELECT \(exprs.joined(separator: ", ")) FROM \(q(sourceTable)) AS \(q(ColumnSource.oldAlias))"
+                    var sql = "INSERT INTO \(q(temp)) (\(SQLIdentifier.quoteList(p.columns.map(\.spec.name)))) SELECT \(exprs.joined(separator: ", ")) FROM \(q(sourceTable)) AS \(q(ColumnSource.oldAlias))"
                     if let filter = p.filter {
                         sql += " WHERE \(q(ColumnSource.oldAlias)).\"_entity\" IN (\(placeholders(filter.count)))"
                         args += filter.map(Value.text)
@@ -225,7 +225,7 @@ extension TablePlanner {
     }
 
     private func duplicateCheck(_ index: IndexSpec, table: TableSpec) -> MigrationCheck {
-        let q = SQL.quote
+        let q = SQLIdentifier.quote
         let (entity, args) = entityExpression(table, alias: "t")
         let cols = index.columns.map(q)
         let sql = "SELECT t.\"_pk\", \(entity), \(cols.map { "t.\($0)" }.joined(separator: ", ")) FROM \(q(table.name)) AS t"
@@ -248,7 +248,7 @@ extension TablePlanner {
 
     /// optional → non-optional and new non-optional attributes: NULLs get the default, or must not exist.
     private func mandatoryWork() -> ([MigrationOperation], [MigrationOperation]) {
-        let q = SQL.quote
+        let q = SQLIdentifier.quote
         var updates: [MigrationOperation] = []
         var checks: [MigrationOperation] = []
         for p in plans where p.spec.kind == .entity && p.sourceTable != nil {

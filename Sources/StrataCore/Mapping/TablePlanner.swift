@@ -128,7 +128,7 @@ struct TablePlanner: Sendable {
                     if let storage, storage.kind == .inverseForeignKey, storage.table == sourceTable, let order = storage.orderColumn {
                         source = .column(order)
                     } else {
-                        source = .expression("\(SQL.quote(ColumnSource.oldAlias)).\"_pk\"", [])
+                        source = .expression("\(SQLIdentifier.quote(ColumnSource.oldAlias)).\"_pk\"", [])
                     }
                 case nil: source = .constant(.null)
                 }
@@ -246,11 +246,11 @@ struct TablePlanner: Sendable {
                 continue
             }
             let l = links(found.storage, owner: found.sourceOwner, swapped: found.swapped)
-            let o = SQL.quote(ColumnSource.oldAlias)
-            let sql = "(SELECT l.\(SQL.quote(l.other)) FROM \(SQL.quote(l.table)) AS l WHERE l.\(SQL.quote(l.own)) = \(o).\"_pk\" AND l.\(SQL.quote(l.other)) IS NOT NULL ORDER BY l.\(SQL.quote(l.other)) LIMIT 1)"
+            let o = SQLIdentifier.quote(ColumnSource.oldAlias)
+            let sql = "(SELECT l.\(SQLIdentifier.quote(l.other)) FROM \(SQLIdentifier.quote(l.table)) AS l WHERE l.\(SQLIdentifier.quote(l.own)) = \(o).\"_pk\" AND l.\(SQLIdentifier.quote(l.other)) IS NOT NULL ORDER BY l.\(SQLIdentifier.quote(l.other)) LIMIT 1)"
             branches.append((k, sk, .expression(sql, [])))
             if found.storage.kind == .joinTable {
-                let check = "SELECT l.\(SQL.quote(l.own)), ? FROM \(SQL.quote(l.table)) AS l GROUP BY l.\(SQL.quote(l.own)) HAVING count(*) > 1 ORDER BY 1"
+                let check = "SELECT l.\(SQLIdentifier.quote(l.own)), ? FROM \(SQLIdentifier.quote(l.table)) AS l GROUP BY l.\(SQLIdentifier.quote(l.own)) HAVING count(*) > 1 ORDER BY 1"
                 let c = MigrationCheck(kind: .multipleLinks, entity: k, properties: [r.name], statement: SQLStatement(check, [.text(k)]), code: 1590)
                 if !preChecks.contains(c) { preChecks.append(c) }
             }
@@ -296,7 +296,7 @@ struct TablePlanner: Sendable {
             }
             return Plan(spec: table, sourceTable: found.storage.table, filter: nil, columns: columns)
         }
-        let q = SQL.quote
+        let q = SQLIdentifier.quote
         var select = "SELECT l.\(q(l.own)), l.\(q(l.other))"
         for c in table.columns where c.name.hasSuffix("_order") {
             select += c.name == "source_order" ? ", row_number() OVER (PARTITION BY l.\(q(l.own)) ORDER BY l.\(q(l.other)))"
@@ -308,7 +308,7 @@ struct TablePlanner: Sendable {
     }
 
     func rowNumber(partition: String, order: String) -> ColumnSource {
-        let o = SQL.quote(ColumnSource.oldAlias)
-        return .expression("row_number() OVER (PARTITION BY \(o).\(SQL.quote(partition)) ORDER BY \(o).\(SQL.quote(order)))", [])
+        let o = SQLIdentifier.quote(ColumnSource.oldAlias)
+        return .expression("row_number() OVER (PARTITION BY \(o).\(SQLIdentifier.quote(partition)) ORDER BY \(o).\(SQLIdentifier.quote(order)))", [])
     }
 }

@@ -8,11 +8,11 @@ extension PredicateCompiler {
     /// message when a row's value is out of range.
     ///
     /// - Returns: the SQL expression and how many `%@` arguments (from `firstArgument`) it used.
-    /// - Throws: `PredicateError` located in the expression (unknown keys, relationships, type errors).
+    /// - Throws: `PredicateCompileError` located in the expression (unknown keys, relationships, type errors).
     public func compileValue(_ expression: String, for attribute: String, of entity: String, context: PredicateContext,
                              firstArgument: Int = 0,
                              origin: SourceLocation = SourceLocation(file: "value", line: 1, column: 1))
-        throws(PredicateError) -> (SQLStatement, argumentsUsed: Int) {
+        throws(PredicateCompileError) -> (SQLStatement, argumentsUsed: Int) {
         do throws(PredicateSyntaxError) {
             let target = try targetAttribute(attribute, of: entity)
             var parser = try PredicateParser(expression, arguments: context.arguments, firstArgument: firstArgument)
@@ -23,12 +23,12 @@ extension PredicateCompiler {
             try SQLComplexity.check(fragment.statement)
             return (fragment.statement, parser.argumentsUsed)
         } catch {
-            throw PredicateError(error, in: expression, origin: origin)
+            throw PredicateCompileError(error, in: expression, origin: origin)
         }
     }
 
     /// A literal (a `--set` value or a YAML scalar), coerced to the attribute's type and range-checked.
-    public func literalValue(_ text: String, for attribute: String, of entity: String) throws(PredicateError) -> Value {
+    public func literalValue(_ text: String, for attribute: String, of entity: String) throws(PredicateCompileError) -> Value {
         do throws(PredicateSyntaxError) {
             let target = try targetAttribute(attribute, of: entity)
             do throws(CoercionError) {
@@ -37,7 +37,7 @@ extension PredicateCompiler {
                 throw PredicateSyntaxError("\(entity).\(attribute) is \(target.attribute.type.rawValue), but \(error.message)", offset: 0)
             }
         } catch {
-            throw PredicateError(error, in: text, origin: SourceLocation(file: "value", line: 1, column: 1))
+            throw PredicateCompileError(error, in: text, origin: SourceLocation(file: "value", line: 1, column: 1))
         }
     }
 

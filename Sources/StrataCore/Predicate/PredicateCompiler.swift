@@ -38,12 +38,12 @@ public struct PredicateCompiler: Sendable {
     ///   - context: `%@`/`%K` arguments, `$VARIABLES` and `$NOW`. Every argument must be used.
     ///   - origin: where the predicate's first character is (`predicate:1:1` on the command line,
     ///     the string's position inside a hook or model file otherwise).
-    /// - Throws: `PredicateError` located at origin + the offending column, with a hint.
+    /// - Throws: `PredicateCompileError` located at origin + the offending column, with a hint.
     public func compile(_ predicate: String, entity: String, context: PredicateContext,
-                        origin: SourceLocation = SourceLocation(file: "predicate", line: 1, column: 1)) throws(PredicateError) -> SQLStatement {
+                        origin: SourceLocation = SourceLocation(file: "predicate", line: 1, column: 1)) throws(PredicateCompileError) -> SQLStatement {
         let (statement, used) = try compile(predicate, entity: entity, context: context, firstArgument: 0, origin: origin)
         if used < context.arguments.count {
-            throw PredicateError(PredicateSyntaxError(
+            throw PredicateCompileError(PredicateSyntaxError(
                 "\(context.arguments.count) arguments given but the predicate uses \(used)",
                 offset: predicate.unicodeScalars.count, hint: "remove the extra arguments or add %@ placeholders"),
                 in: predicate, origin: origin)
@@ -53,7 +53,7 @@ public struct PredicateCompiler: Sendable {
 
     /// Compiles a predicate that consumes arguments from `firstArgument` on; returns how many it used.
     public func compile(_ predicate: String, entity: String, context: PredicateContext, firstArgument: Int,
-                        origin: SourceLocation) throws(PredicateError) -> (SQLStatement, argumentsUsed: Int) {
+                        origin: SourceLocation) throws(PredicateCompileError) -> (SQLStatement, argumentsUsed: Int) {
         do throws(PredicateSyntaxError) {
             guard layout.storage(of: entity) != nil, model.entity(entity) != nil else {
                 throw PredicateSyntaxError("unknown entity '\(entity)'", offset: 0,
@@ -68,7 +68,7 @@ public struct PredicateCompiler: Sendable {
             try SQLComplexity.check(fragment.statement)
             return (fragment.statement, parser.argumentsUsed)
         } catch {
-            throw PredicateError(error, in: predicate, origin: origin)
+            throw PredicateCompileError(error, in: predicate, origin: origin)
         }
     }
 
@@ -76,7 +76,7 @@ public struct PredicateCompiler: Sendable {
     /// over alias `t`; nil when every row of the table qualifies.
     public func entityFilter(for entity: String, includesSubentities: Bool = true) -> SQLStatement? {
         guard let storage = layout.storage(of: entity), storage.isDiscriminated else { return nil }
-        let column = "\(Self.tableAlias).\(SQL.quote("_entity"))"
+        let column = "\(Self.tableAlias).\(SQLIdentifier.quote("_entity"))"
         if !includesSubentities { return SQLStatement("\(column) = ?", [.text(entity)]) }
         if storage.entity == storage.root { return nil }
         let kinds = storage.kinds

@@ -29,7 +29,7 @@ public struct PredicateContext: Sendable {
 
 /// A predicate that cannot be compiled: a syntax error, an unknown key, a type error.
 /// The diagnostic is located at the offending column (`predicate:1:14` on the command line).
-public struct PredicateError: Error, Sendable, CustomStringConvertible {
+public struct PredicateCompileError: Error, Sendable, CustomStringConvertible {
     public var diagnostic: Diagnostic
 
     public init(diagnostic: Diagnostic) { self.diagnostic = diagnostic }

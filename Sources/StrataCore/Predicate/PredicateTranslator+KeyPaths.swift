@@ -65,9 +65,9 @@ extension PredicateTranslator {
 
     /// A column of the object at `position`: `t."name"` when its row is in scope, else a scalar subquery.
     mutating func columnValue(_ position: Position, _ table: String, _ column: String) -> SQLFragment {
-        if let alias = position.alias { return SQLFragment("\(alias).\(SQL.quote(column))") }
+        if let alias = position.alias { return SQLFragment("\(alias).\(SQLIdentifier.quote(column))") }
         let a = nextAlias("a")
-        return "(SELECT \(a).\(SQL.quote(column)) FROM \(SQL.quote(table)) AS \(a) WHERE \(a).\(SQL.quote("_pk")) = " + position.pk + ")"
+        return "(SELECT \(a).\(SQLIdentifier.quote(column)) FROM \(SQLIdentifier.quote(table)) AS \(a) WHERE \(a).\(SQLIdentifier.quote("_pk")) = " + position.pk + ")"
     }
 
     /// The primary key of the destination of a to-one relationship, as a scalar SQL expression.
@@ -77,11 +77,11 @@ extension PredicateTranslator {
             return columnValue(position, table, relationship.column)
         case .inverseForeignKey:
             let a = nextAlias("a")
-            return "(SELECT \(a).\(SQL.quote("_pk")) FROM \(SQL.quote(relationship.table)) AS \(a) WHERE \(a).\(SQL.quote(relationship.column)) = "
+            return "(SELECT \(a).\(SQLIdentifier.quote("_pk")) FROM \(SQLIdentifier.quote(relationship.table)) AS \(a) WHERE \(a).\(SQLIdentifier.quote(relationship.column)) = "
                 + position.pk + " LIMIT 1)"
         case .joinTable:
             let j = nextAlias("j")
-            return "(SELECT \(j).\(SQL.quote(relationship.otherColumn ?? "target")) FROM \(SQL.quote(relationship.table)) AS \(j) WHERE \(j).\(SQL.quote(relationship.column)) = "
+            return "(SELECT \(j).\(SQLIdentifier.quote(relationship.otherColumn ?? "target")) FROM \(SQLIdentifier.quote(relationship.table)) AS \(j) WHERE \(j).\(SQLIdentifier.quote(relationship.column)) = "
                 + position.pk + " LIMIT 1)"
         }
     }
@@ -90,17 +90,17 @@ extension PredicateTranslator {
     mutating func toManySource(_ position: Position, _ relationship: RelationshipStorage, label: String, offset: Int) -> Collection {
         let destinationTable = layout.storage(of: relationship.destination)?.table ?? relationship.destination
         let a = nextAlias("a")
-        let inner = Position(entity: relationship.destination, alias: a, pk: SQLFragment("\(a).\(SQL.quote("_pk"))"), label: label)
+        let inner = Position(entity: relationship.destination, alias: a, pk: SQLFragment("\(a).\(SQLIdentifier.quote("_pk"))"), label: label)
         let empty = KeyPath(variable: nil, components: [], offset: offset)
         switch relationship.kind {
         case .joinTable:
             let j = nextAlias("j")
-            let from = SQLFragment("\(SQL.quote(relationship.table)) AS \(j) JOIN \(SQL.quote(destinationTable)) AS \(a) ON \(a).\(SQL.quote("_pk")) = \(j).\(SQL.quote(relationship.otherColumn ?? "target"))")
-            return Collection(from: from, correlation: "\(j).\(SQL.quote(relationship.column)) = " + position.pk,
+            let from = SQLFragment("\(SQLIdentifier.quote(relationship.table)) AS \(j) JOIN \(SQLIdentifier.quote(destinationTable)) AS \(a) ON \(a).\(SQLIdentifier.quote("_pk")) = \(j).\(SQLIdentifier.quote(relationship.otherColumn ?? "target"))")
+            return Collection(from: from, correlation: "\(j).\(SQLIdentifier.quote(relationship.column)) = " + position.pk,
                               inner: inner, rest: empty, label: label, offset: offset)
         case .inverseForeignKey, .foreignKey:
-            let from = SQLFragment("\(SQL.quote(relationship.table)) AS \(a)")
-            return Collection(from: from, correlation: "\(a).\(SQL.quote(relationship.column)) = " + position.pk,
+            let from = SQLFragment("\(SQLIdentifier.quote(relationship.table)) AS \(a)")
+            return Collection(from: from, correlation: "\(a).\(SQLIdentifier.quote(relationship.column)) = " + position.pk,
                               inner: inner, rest: empty, label: label, offset: offset)
         }
     }

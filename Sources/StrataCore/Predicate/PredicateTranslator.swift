@@ -123,7 +123,7 @@ struct PredicateTranslator {
 
     func root(_ entity: String) -> Position {
         let alias = PredicateCompiler.tableAlias
-        return Position(entity: entity, alias: alias, pk: SQLFragment("\(alias).\(SQL.quote("_pk"))"), label: entity)
+        return Position(entity: entity, alias: alias, pk: SQLFragment("\(alias).\(SQLIdentifier.quote("_pk"))"), label: entity)
     }
 
     mutating func nextAlias(_ prefix: String) -> String {

@@ -2,7 +2,9 @@
 ///
 /// Implemented here rather than adding swift-crypto: Foundation on Linux has no CryptoKit,
 /// and this is the only primitive Strata needs. Pinned by the NIST test vectors in the tests.
-public struct SHA256 {
+/// Internal: CryptoKit and swift-crypto export a `SHA256` too, and an application importing
+/// one of them with Strata must not meet two.
+struct SHA256 {
     private static let k: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
         0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
@@ -15,7 +17,7 @@ public struct SHA256 {
     ]
 
     /// The lowercase hex digest of `bytes`.
-    public static func hex<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+    static func hex<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
         digest(bytes).map { byte in
             let s = String(byte, radix: 16)
             return s.count == 1 ? "0" + s : s
@@ -23,10 +25,10 @@ public struct SHA256 {
     }
 
     /// The lowercase hex digest of a string's UTF-8 bytes.
-    public static func hex(_ string: String) -> String { hex(Array(string.utf8)) }
+    static func hex(_ string: String) -> String { hex(Array(string.utf8)) }
 
     /// The 32-byte digest of `bytes`.
-    public static func digest<Bytes: Collection>(_ bytes: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
+    static func digest<Bytes: Collection>(_ bytes: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
         var h: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
         var message = Array(bytes)
         let bitLength = UInt64(message.count) * 8

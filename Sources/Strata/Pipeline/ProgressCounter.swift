@@ -2,7 +2,7 @@ import Foundation
 
 /// Where progress is drawn. ``TerminalProgressBar`` draws on stderr; tests record states.
 public protocol ProgressSink: AnyObject, Sendable {
-    /// A new state of a running task (already throttled by the reporter).
+    /// A new state of a running task (already throttled by the counter).
     func draw(_ state: ProgressState)
     /// The task ended (successfully or not); `state` is its last state.
     func end(_ state: ProgressState)
@@ -89,14 +89,14 @@ public struct ProgressState: Sendable, Hashable {
 /// Counts the progress of one long task and forwards it, throttled, to a sink.
 ///
 /// Thread-safe: SQLite's progress handler may call it from the database's thread.
-/// Without a sink it only counts, so library code can always take a reporter.
+/// Without a sink it only counts, so library code can always take a counter.
 /// ```swift
-/// let progress = ProgressReporter(label: "copying Recipe", total: 100_000,
-///                                 sink: TerminalProgressBar.standardError(enabled: !noProgress))
+/// let progress = ProgressCounter(label: "copying Recipe", total: 100_000,
+///                                sink: TerminalProgressBar.standardError(enabled: !noProgress))
 /// progress.advance(by: 10_000)
 /// progress.finish()
 /// ```
-public final class ProgressReporter: @unchecked Sendable {
+public final class ProgressCounter: @unchecked Sendable {
     public let label: String
     public let unit: String
     /// The sink, or nil to count silently.
