@@ -135,8 +135,4 @@ import Testing
         #expect(try PipelineSupport.rowCount(path) == 20_000)
         #expect(PipelineSupport.storeHashes(path) == before)
     }
-
-    @Test func availableBytesIsKnownForTheTemporaryDirectory() {
-        #expect((Preflight.availableBytes(atPath: NSTemporaryDirectory() + "x.sqlite") ?? 0) > 0)
-    }
 }

@@ -120,7 +120,7 @@ import Testing
         let store = dir + "/app.sqlite"
         try Data("pid: 1\nhost: old\n".utf8).write(to: URL(fileURLWithPath: store + "-strata.lock"))
         let lock = try StoreLock.acquire(storePath: store, timeout: 0)
-        #expect(StoreLock.recordedHolder(storePath: store)?.pid == getpid())
+        #expect(PipelineSupport.lockFileHolder(store)?.pid == getpid())
         lock.release()
     }
 
