@@ -10,7 +10,7 @@ extension Store {
     /// `StoreError`s. Errors that `body` throws itself pass through unchanged.
     /// ```swift
     /// try store.writeStep { db in
-    ///     try PKRanges.execute(db, table: "Recipe", sql: copySQL, progress: progress)
+    ///     try StoreMetadata.setUserValue(db, key: "owner", value: "team-a")
     /// }
     /// ```
     /// - Throws: ``PipelineError/diskFull(path:detail:)``, `StoreError`, or what `body` throws.
