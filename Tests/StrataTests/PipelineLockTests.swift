@@ -7,7 +7,8 @@ import Testing
 
     @Test func freeLockIsTakenAtOnceAndNamesTheHolder() throws {
         let lock = try StoreLock.acquire(storePath: store, timeout: 0)
-        #expect(lock.path == store + "-strata.lock")
+        #expect(StoreLock.lockPath(forStore: store) == store + "-strata.lock")
+        #expect(FileManager.default.fileExists(atPath: store + "-strata.lock"))
         #expect(!lock.waited)
         let holder = try #require(PipelineSupport.lockFileHolder(store))
         #expect(holder.pid == getpid())

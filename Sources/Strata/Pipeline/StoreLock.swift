@@ -55,16 +55,13 @@ public struct LockHolder: Sendable, Hashable, CustomStringConvertible {
 /// if lock.waited { /* another run finished first: re-read the store, it may have nothing to do */ }
 /// ```
 public final class StoreLock: @unchecked Sendable {
-    /// The lock file, `<store>-strata.lock`.
-    public let path: String
     /// Whether another process held the lock when we asked, so that we had to wait for it.
     public let waited: Bool
 
     private let mutex = NSLock()
     private var fd: Int32
 
-    private init(path: String, fd: Int32, waited: Bool) {
-        self.path = path
+    private init(fd: Int32, waited: Bool) {
         self.fd = fd
         self.waited = waited
     }
@@ -124,7 +121,7 @@ public final class StoreLock: @unchecked Sendable {
         let text = Array(LockHolder.current.fileText.utf8)
         _ = text.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
         _ = ftruncate(fd, off_t(text.count))
-        return StoreLock(path: lockPath, fd: fd, waited: waited)
+        return StoreLock(fd: fd, waited: waited)
     }
 
     /// Opens (creating it when missing) the lock file without following a symlink, and checks that it is
