@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct MappingPlanTests {
     /// v1 → v117 of an 80-entity, 720-attribute history: one step per version, each touching only the
-    /// table that changed. (Its time is measured in Benchmarks/migration-bench.sh, not here.)
+    /// table that changed. (Loading and planning such a history is timed by `Benchmarks/bench.py --cases lint-history`, not here.)
     @Test func longHistoryPlansStepByStepTouchingOnlyChangedTables() throws {
         let models = HistoryGenerator.history()
         #expect(models.count == 117)

@@ -5,6 +5,11 @@ import GRDB
 
 /// Stores, file hashes and child processes for the pipeline tests.
 enum PipelineSupport {
+    /// The holder named in a store's lock file, or nil (no file, or empty after a release).
+    static func lockFileHolder(_ storePath: String) -> LockHolder? {
+        (try? String(contentsOfFile: StoreLock.lockPath(forStore: storePath), encoding: .utf8)).flatMap(LockHolder.init(fileText:))
+    }
+
     static let yaml = """
         version: 1
         entities:

@@ -112,7 +112,7 @@ import Testing
         let lock = try StoreLock.acquire(storePath: store, timeout: 0)
         defer { lock.release() }
         var info = stat()
-        #expect(stat(lock.path, &info) == 0 && info.st_mode & 0o777 == 0o600)
+        #expect(stat(store + "-strata.lock", &info) == 0 && info.st_mode & 0o777 == 0o600)
     }
 
     @Test func aLockFileOfAnEarlierRunIsReused() throws {
@@ -120,7 +120,7 @@ import Testing
         let store = dir + "/app.sqlite"
         try Data("pid: 1\nhost: old\n".utf8).write(to: URL(fileURLWithPath: store + "-strata.lock"))
         let lock = try StoreLock.acquire(storePath: store, timeout: 0)
-        #expect(StoreLock.recordedHolder(storePath: store)?.pid == getpid())
+        #expect(PipelineSupport.lockFileHolder(store)?.pid == getpid())
         lock.release()
     }
 

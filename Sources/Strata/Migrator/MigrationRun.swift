@@ -56,7 +56,7 @@ public enum MigrationRun {
         }
         var report = MigrationRunReport(store: storePath, dryRun: options.dryRun, targetVersion: target, now: options.now)
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: Preflight.directoryOf(storePath), isDirectory: &isDirectory), isDirectory.boolValue else {
+        guard FileManager.default.fileExists(atPath: StorePath.directoryOf(storePath), isDirectory: &isDirectory), isDirectory.boolValue else {
             throw StoreError.missingDirectory(path: storePath)   // not "no store, pass --create": that would fail too
         }
         if !FileManager.default.fileExists(atPath: storePath) {

@@ -32,7 +32,7 @@ public enum Backup {
             if isDirectory.boolValue { throw PipelineError.backupFailed(path: path, detail: "it is a directory") }
             if !force { throw PipelineError.backupExists(path: path) }
         }
-        let directory = Preflight.directoryOf(path)
+        let directory = StorePath.directoryOf(path)
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw PipelineError.backupFailed(path: path, detail: "the directory '\(directory)' does not exist")
         }
@@ -83,7 +83,7 @@ public enum Backup {
             if code == EEXIST { throw PipelineError.backupExists(path: path) }
             throw PipelineError.backupFailed(path: path, detail: String(cString: strerror(code)))
         }
-        try? StoreCopy.sync(Preflight.directoryOf(path))
+        try? StoreCopy.sync(StorePath.directoryOf(path))
         return Result(path: path, bytes: HotJournal.fileSize(path), duration: Date().timeIntervalSince(started))
     }
 }

@@ -22,7 +22,7 @@ public enum Preflight {
     /// - Throws: `StoreError.missingDirectory` / `.missing` / `.notADatabase`, `StorePathError.notARegularFile`
     ///   (exit 2), `StoreError.readOnly` / `.hotJournal` (exit 1).
     public static func checkFile(atPath path: String, forWriting: Bool) throws {
-        let directory = directoryOf(path)
+        let directory = StorePath.directoryOf(path)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw StoreError.missingDirectory(path: path)
@@ -72,17 +72,6 @@ public enum Preflight {
     public static func checkVersion(_ metadata: StoreMetadata, history: ModelHistory, path: String) throws {
         guard let newest = history.latest?.version, metadata.version > newest else { return }
         throw PipelineError.newerThanModels(path: path, storeVersion: metadata.version, newestModel: newest)
-    }
-
-    /// Bytes free for unprivileged writes on the file system holding `path`, or nil when unknown.
-    public static func availableBytes(atPath path: String) -> Int64? {
-        let attributes = try? FileManager.default.attributesOfFileSystem(forPath: directoryOf(path))
-        return (attributes?[.systemFreeSize] as? NSNumber)?.int64Value
-    }
-
-    static func directoryOf(_ path: String) -> String {
-        let directory = (path as NSString).deletingLastPathComponent
-        return directory.isEmpty ? "." : directory
     }
 
     /// Writable by this process, and with at least one write permission bit.

@@ -91,9 +91,9 @@ public struct ProgressState: Sendable, Hashable {
 /// Thread-safe: SQLite's progress handler may call it from the database's thread.
 /// Without a sink it only counts, so library code can always take a counter.
 /// ```swift
-/// let progress = ProgressCounter(label: "copying Recipe", total: 100_000,
+/// let progress = ProgressCounter(label: "snapshot", total: 4_096, unit: "pages",
 ///                                sink: TerminalProgressBar.standardError(enabled: !noProgress))
-/// progress.advance(by: 10_000)
+/// progress.update(done: 1_024)
 /// progress.finish()
 /// ```
 public final class ProgressCounter: @unchecked Sendable {
@@ -137,9 +137,6 @@ public final class ProgressCounter: @unchecked Sendable {
         s.elapsed = now() - start
         return s
     }
-
-    /// Adds `count` units done (real counts: rows copied by a chunk).
-    public func advance(by count: Int) { update { $0.done += count; $0.isEstimate = false } }
 
     /// Sets the count done; `estimate` marks it as approximate (progress handler).
     public func update(done: Int, estimate: Bool = false) { update { $0.done = done; $0.isEstimate = estimate } }

@@ -15,8 +15,6 @@ import GRDB
 /// try migrator.run(on: snapshot.store)   // the real plan, on the copy
 /// ```
 public final class Snapshot: @unchecked Sendable {
-    /// The store that was copied.
-    public let sourcePath: String
     /// The copy.
     public let path: String
     /// The copy, opened with Strata's configuration.
@@ -24,8 +22,7 @@ public final class Snapshot: @unchecked Sendable {
     private let directory: String
     private let registered: [String]
 
-    private init(sourcePath: String, path: String, store: Store, directory: String, registered: [String]) {
-        self.sourcePath = sourcePath
+    private init(path: String, store: Store, directory: String, registered: [String]) {
         self.path = path
         self.store = store
         self.directory = directory
@@ -62,7 +59,7 @@ public final class Snapshot: @unchecked Sendable {
             let source = try StoreCopy.openSource(path: storePath, busyTimeout: busyTimeout)
             try StoreCopy.copy(from: source, to: copy, progress: progress)
             try source.close()
-            return Snapshot(sourcePath: storePath, path: copy, store: try Store.open(path: copy), directory: directory,
+            return Snapshot(path: copy, store: try Store.open(path: copy), directory: directory,
                             registered: registered)
         } catch {
             try? FileManager.default.removeItem(atPath: directory)

@@ -55,21 +55,15 @@ public struct LockHolder: Sendable, Hashable, CustomStringConvertible {
 /// if lock.waited { /* another run finished first: re-read the store, it may have nothing to do */ }
 /// ```
 public final class StoreLock: @unchecked Sendable {
-    /// The lock file, `<store>-strata.lock`.
-    public let path: String
     /// Whether another process held the lock when we asked, so that we had to wait for it.
     public let waited: Bool
-    /// How long we waited, in seconds (0 when the lock was free).
-    public let waitDuration: TimeInterval
 
     private let mutex = NSLock()
     private var fd: Int32
 
-    private init(path: String, fd: Int32, waited: Bool, waitDuration: TimeInterval) {
-        self.path = path
+    private init(fd: Int32, waited: Bool) {
         self.fd = fd
         self.waited = waited
-        self.waitDuration = waitDuration
     }
 
     deinit { release() }
@@ -127,7 +121,7 @@ public final class StoreLock: @unchecked Sendable {
         let text = Array(LockHolder.current.fileText.utf8)
         _ = text.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
         _ = ftruncate(fd, off_t(text.count))
-        return StoreLock(path: lockPath, fd: fd, waited: waited, waitDuration: waited ? Date().timeIntervalSince(start) : 0)
+        return StoreLock(fd: fd, waited: waited)
     }
 
     /// Opens (creating it when missing) the lock file without following a symlink, and checks that it is
@@ -170,22 +164,6 @@ public final class StoreLock: @unchecked Sendable {
         }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         return fd
-    }
-
-    /// The current holder named in a store's lock file, or nil (no file, or not written yet).
-    /// The file names the *last* holder: it says nothing about whether the lock is held now.
-    public static func recordedHolder(storePath: String) -> LockHolder? {
-        let fd = open(lockPath(forStore: storePath), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        return readHolder(fd: fd)
-    }
-
-    /// Whether this lock is still held (false after ``release()``).
-    public var isHeld: Bool {
-        mutex.lock()
-        defer { mutex.unlock() }
-        return fd >= 0
     }
 
     /// Releases the lock (idempotent). The OS also releases it when the process ends.

@@ -13,7 +13,7 @@ enum TemporaryFiles {
     /// `.<name>.strata-<kind>-<pid>-<uuid>` next to `path`.
     static func path(next path: String, kind: String) -> String {
         let name = (path as NSString).lastPathComponent
-        return (Preflight.directoryOf(path) as NSString)
+        return (StorePath.directoryOf(path) as NSString)
             .appendingPathComponent(".\(name).strata-\(kind)-\(getpid())-\(UUID().uuidString.lowercased())")
     }
 
@@ -42,7 +42,7 @@ enum TemporaryFiles {
 
     /// Leftovers of dead runs next to `path` (temporary stores and backups of `kind`).
     static func removeLeftovers(next path: String, kind: String) {
-        removeLeftovers(in: Preflight.directoryOf(path), prefix: ".\((path as NSString).lastPathComponent).strata-\(kind)-")
+        removeLeftovers(in: StorePath.directoryOf(path), prefix: ".\((path as NSString).lastPathComponent).strata-\(kind)-")
     }
 
     static func isAlive(_ pid: Int32) -> Bool {

@@ -16,7 +16,6 @@ public struct StoreStatus: Sendable, Codable, Hashable {
     public var drift: [DriftReport.Item]
     public var userMetadata: [String: String]
 
-    public var isConsistent: Bool { drift.isEmpty }
     public var hasPendingWork: Bool { !pendingVersions.isEmpty || !pendingHooks.isEmpty || !lateHooks.isEmpty }
 
     /// Reads a store's status: drift (hashes, live schema, edited hooks) and pending work.

@@ -77,11 +77,6 @@ public final class Store: Sendable {
         return Store(path: path, queue: try DatabaseQueue(path: path, configuration: config))
     }
 
-    /// Whether the file carries Strata metadata.
-    public func isManaged() throws -> Bool {
-        try wrap { try queue.read { try $0.tableExists(StoreMetadata.table) } }
-    }
-
     /// The recorded metadata.
     /// - Throws: `StoreError.notAdopted` when the file has none.
     public func metadata() throws -> StoreMetadata {

@@ -264,7 +264,3 @@ extension ModelChecker {
         }
     }
 }
-
-extension Unicode.Scalar {
-    var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
-}

@@ -218,7 +218,7 @@ enum ModelParser {
             default: break
             }
         }
-        if let lo = a.minValue, let hi = a.maxValue, let l = lo.decimalOrDouble, let h = hi.decimalOrDouble, l > h {
+        if let lo = a.minValue, let hi = a.maxValue, let l = lo.doubleValue, let h = hi.doubleValue, l > h {
             r.error("min (\(lo)) is greater than max (\(hi))", at: minNode, hint: "swap them or fix one")
         }
         if let lo = a.minLength, let hi = a.maxLength, lo > hi {
@@ -300,8 +300,3 @@ enum ModelParser {
 }
 
 func isNull(_ plain: String) -> Bool { ["", "~", "null", "Null", "NULL"].contains(plain) }
-
-extension Value {
-    /// Numeric value for ordering bounds (decimal text included).
-    var decimalOrDouble: Double? { doubleValue }
-}

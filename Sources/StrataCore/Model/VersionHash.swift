@@ -12,11 +12,6 @@
 /// and `uniqueness` lists each constraint's names sorted, the constraints sorted.
 /// The model's hash is the SHA-256 of its entity hashes, sorted, concatenated.
 public enum VersionHash {
-    /// The canonical JSON form hashed for `entity`.
-    public static func canonicalForm(of entity: Entity, in model: Model) -> String {
-        canonicalJSON(of: entity, in: model, visiting: []).text
-    }
-
     /// Entity name → hash.
     public static func entityHashes(of model: Model) -> [String: String] {
         Dictionary(uniqueKeysWithValues: model.entities.map { ($0.name, hash(of: $0, in: model, visiting: [])) })
@@ -35,6 +30,7 @@ public enum VersionHash {
         SHA256.hex(canonicalJSON(of: entity, in: model, visiting: visiting).text)
     }
 
+    /// The canonical JSON form hashed for `entity` (shown in the comment on ``VersionHash``).
     static func canonicalJSON(of entity: Entity, in model: Model, visiting: Set<String>) -> CanonicalJSON {
         var parentHash: CanonicalJSON = .null
         if let parent = entity.parent, !visiting.contains(parent), let p = model.entity(parent) {

@@ -205,8 +205,6 @@ extension PredicateTranslator {
 }
 
 extension Value {
-    var isText: Bool { if case .text = self { return true } else { return false } }
-
     /// An integer or real value as an exact number; nil for other storage classes.
     var number: PredicateTranslator.Number? {
         switch self {
