@@ -11,9 +11,9 @@ enum E2E {
         let stderrPath: String
 
         init(_ args: [String], in directory: String) throws {
-            let id = UUID().uuidString
-            stdoutPath = NSTemporaryDirectory() + "strata-child-\(id).out"
-            stderrPath = NSTemporaryDirectory() + "strata-child-\(id).err"
+            let output = Temporary.directory("child")
+            stdoutPath = output + "/stdout"
+            stderrPath = output + "/stderr"
             _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
             _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
             process = Process()
@@ -147,21 +147,40 @@ extension E2E {
         process.arguments = [path]
         let stdin = Pipe()
         process.standardInput = stdin
-        process.standardOutput = FileHandle.nullDevice
+        let output = Temporary.directory("writer") + "/stdout"
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
         process.standardError = FileHandle.nullDevice
         try process.run()
         stdin.fileHandleForWriting.write(Data("""
             PRAGMA cache_size = 5;
             BEGIN;
             UPDATE "Recipe" SET "name" = "name" || '-changed';
+            SELECT 'updated';
 
             """.utf8))
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline && (fileSize(path + "-journal") ?? 0) <= 4096 { usleep(10_000) }
-        usleep(200_000)
+        // Killed once the shell says the UPDATE has run (its transaction still open): the journal then holds
+        // every changed page. 30 s only bounds a broken shell.
+        let updated = waitUntil(timeout: 30) { (try? String(contentsOfFile: output, encoding: .utf8))?.contains("updated") == true }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         try? stdin.fileHandleForWriting.close()
+        if !updated { throw Timeout(event: "sqlite3 finishing its UPDATE") }
+    }
+
+    /// An awaited event did not happen within its (generous) timeout.
+    struct Timeout: Error { var event: String }
+
+    /// Polls `condition` every 10 ms until it holds or `timeout` seconds have passed; says whether it held.
+    /// The timeout bounds a broken run only: callers wait for an event, never for a duration.
+    @discardableResult
+    static func waitUntil(timeout: TimeInterval = 30, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if condition() { return true }
+            usleep(10_000)
+        }
+        return condition()
     }
 
     static func fileSize(_ path: String) -> Int? {

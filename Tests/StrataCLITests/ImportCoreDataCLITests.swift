@@ -8,9 +8,7 @@ import Testing
     static let recipes = CLI.packageRoot + "/Tests/StrataTests/Fixtures/coredata/Recipes.xcdatamodeld"
 
     static func directory() throws -> String {
-        let dir = NSTemporaryDirectory() + "strata-import-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        return dir
+        Temporary.directory("import")
     }
 
     /// A bundle of (version folder, contents XML) in `dir`.

@@ -6,7 +6,7 @@ import Testing
 @Suite struct ModelHardeningCLITests {
     /// A directory with `models/` holding the given files (version → YAML).
     static func project(_ models: [Int: String]) throws -> String {
-        let dir = NSTemporaryDirectory() + "strata-cli-" + UUID().uuidString
+        let dir = Temporary.directory("project")
         try FileManager.default.createDirectory(atPath: dir + "/models", withIntermediateDirectories: true)
         for (version, yaml) in models { try yaml.write(toFile: dir + "/models/\(version).yaml", atomically: true, encoding: .utf8) }
         return dir

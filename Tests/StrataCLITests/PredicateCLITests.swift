@@ -37,7 +37,7 @@ import Testing
 
     /// With a validation predicate, model 2 is invalid: only `lint` is run, so no store is created.
     static func project(validation: String? = nil) throws -> Project {
-        let dir = NSTemporaryDirectory() + "strata-pred-" + UUID().uuidString
+        let dir = Temporary.directory("predicate")
         try FileManager.default.createDirectory(atPath: dir + "/models", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: dir + "/migrations", withIntermediateDirectories: true)
         try model1.write(toFile: dir + "/models/1.yaml", atomically: true, encoding: .utf8)

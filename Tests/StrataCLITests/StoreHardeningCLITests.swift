@@ -171,8 +171,8 @@ import Testing
         holder.arguments = ["-c", #"exec 9>>"$1"; flock 9; printf 'pid: %s\nhost: deploy-2\n' $$ > "$1"; exec sleep 60"#, "sh", lock]
         try holder.run()
         defer { if holder.isRunning { kill(holder.processIdentifier, SIGKILL); holder.waitUntilExit() } }
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline, (try? String(contentsOfFile: lock, encoding: .utf8))?.contains("host: deploy-2") != true { usleep(10_000) }
+        #expect(E2E.waitUntil { (try? String(contentsOfFile: lock, encoding: .utf8))?.contains("host: deploy-2") == true },
+                "the holder never wrote its record")
         let before = E2E.storeHashes(path)
         for command in [["batch", "update", "--entity", "Recipe", "--set", "rating=1"], ["meta", "set", "owner", "me"]] {
             let r = try CLI.run(command + ["--store", "app.sqlite", "--lock-timeout", "0.5"], in: dir)
@@ -245,9 +245,8 @@ import Testing
         ]
         for command in commands {
             let child = try E2E.Child(command + ["--store", "app.sqlite"] + Self.extra(command), in: dir)
-            let deadline = Date().addingTimeInterval(20)
-            while child.process.isRunning && Date() < deadline { usleep(10_000) }
-            let hung = child.process.isRunning
+            // Refused before anything is opened: 30 s is a generous bound on a hang, not a timing test.
+            let hung = !E2E.waitUntil { !child.process.isRunning }
             child.kill()
             let r = child.wait()
             #expect(!hung, "\(command) hung")
@@ -284,19 +283,20 @@ import Testing
             try process.run()
             // Wait for the snapshot to be there, check its modes, then interrupt the run.
             var snapshot: String?
-            let deadline = Date().addingTimeInterval(30)
-            while snapshot == nil && process.isRunning && Date() < deadline {
-                snapshot = try FileManager.default.contentsOfDirectory(atPath: temporary)
+            E2E.waitUntil {
+                snapshot = (try? FileManager.default.contentsOfDirectory(atPath: temporary))?
                     .first { $0.hasPrefix("strata-snapshot-\(process.processIdentifier)-") }
-                if snapshot == nil { usleep(2_000) }
+                return snapshot != nil || !process.isRunning
             }
             let found = try #require(snapshot, "no snapshot appeared")
             #expect(try FileManager.default.contentsOfDirectory(atPath: temporary).contains("strata-snapshot-999999999-dead") == false)
             var info = stat()
             #expect(stat(temporary + "/" + found, &info) == 0 && info.st_mode & 0o777 == 0o700)
+            // Interrupted once the copy is being written (an event, not a delay): the signal must find a
+            // snapshot with content to remove.
             let copy = temporary + "/" + found + "/app.sqlite"
-            if stat(copy, &info) == 0 { #expect(info.st_mode & 0o777 == 0o600) }
-            usleep(100_000)
+            #expect(E2E.waitUntil { stat(copy, &info) == 0 && info.st_size > 0 }, "the snapshot's copy never appeared")
+            #expect(info.st_mode & 0o777 == 0o600)
             kill(process.processIdentifier, signal)
             process.waitUntilExit()
             #expect(process.terminationReason == .exit && process.terminationStatus == status,

@@ -68,7 +68,7 @@ enum AuditFixture {
         config.prepareDatabase { db in
             db.registerStrataFunctions()
         }
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("audit-\(UUID().uuidString).sqlite").path
+        let path = Temporary.directory("audit") + "/store.sqlite"
         let queue = try DatabaseQueue(path: path, configuration: config)
         let layout = LayoutBuilder.layout(for: model)
         try queue.write { db in

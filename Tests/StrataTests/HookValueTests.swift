@@ -116,8 +116,7 @@ import Testing
     }
 
     @Test func hookSetCarriesWarningsAndKeepsTheHook() throws {
-        let dir = NSTemporaryDirectory() + "strata-hooks-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let dir = Temporary.directory("hooks")
         try "after: 4\nsteps:\n  - batchUpdate: { entity: Recipe, propertiesToUpdate: { notes: \"lowercase(name)\" } }\n"
             .write(toFile: dir + "/a.yaml", atomically: true, encoding: .utf8)
         let history = ModelHistory(models: [try ModelLoader.load(yaml: Self.model, file: "models/4.yaml")])

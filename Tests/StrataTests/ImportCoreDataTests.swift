@@ -417,15 +417,13 @@ import Testing
 
     @Test func aLargeGeneratedBundleImportsAndLoads() throws {
         let path = try CoreDataBundleGenerator.write(versions: 120, entities: 80, into: TestStore.directory())
-        let started = Date()
         let result = try CoreDataImport.read(path: path)
-        let seconds = Date().timeIntervalSince(started)
         #expect(result.versions.map(\.number) == Array(1...120))
         #expect(result.notCarried.isEmpty)
         for version in [result.versions[0], result.versions[59], result.versions[119]] {
             let model = try ModelLoader.load(yaml: version.yaml, file: "\(version.number).yaml")
+            // Every generated entity is carried (none dropped by the import).
             #expect(model.entities.count == 80)
         }
-        #expect(seconds < 60)
     }
 }

@@ -51,12 +51,17 @@ enum PipelineSupport {
     }
 
     /// Starts a child process; the caller kills it.
-    static func spawn(_ executable: String, _ arguments: [String], stdin: Pipe? = nil) throws -> Process {
+    static func spawn(_ executable: String, _ arguments: [String], stdin: Pipe? = nil, stdout: String? = nil) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         if let stdin { process.standardInput = stdin }
-        process.standardOutput = FileHandle.nullDevice
+        if let stdout {
+            _ = FileManager.default.createFile(atPath: stdout, contents: nil)
+            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdout))
+        } else {
+            process.standardOutput = FileHandle.nullDevice
+        }
         process.standardError = FileHandle.nullDevice
         try process.run()
         return process
@@ -64,9 +69,12 @@ enum PipelineSupport {
 
     /// SIGKILLs a child and reaps it.
     static func kill9(_ process: Process) {
-        kill(process.processIdentifier, SIGKILL)
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
     }
+
+    /// An awaited event did not happen within its (generous) timeout.
+    struct Timeout: Error { var event: String }
 
     /// Polls `condition` every 10 ms for up to `timeout` seconds.
     @discardableResult
@@ -83,7 +91,8 @@ enum PipelineSupport {
     /// changed pages into the store before commit). The journal is hot once the process is killed.
     static func writerMidTransaction(_ path: String) throws -> (process: Process, stdin: Pipe) {
         let stdin = Pipe()
-        let process = try spawn("/usr/bin/sqlite3", [path], stdin: stdin)
+        let output = Temporary.directory("writer") + "/stdout"
+        let process = try spawn("/usr/bin/sqlite3", [path], stdin: stdin, stdout: output)
         let sql = """
             PRAGMA cache_size = 5;
             BEGIN;
@@ -92,9 +101,10 @@ enum PipelineSupport {
 
             """
         stdin.fileHandleForWriting.write(Data(sql.utf8))
-        let journal = path + "-journal"
-        waitUntil { HotJournal.fileSize(journal) > 4096 }
-        usleep(200_000)
+        // The shell prints 'updated' once the UPDATE has run (its transaction still open): from then on
+        // the journal holds every changed page. 30 s only bounds a broken shell.
+        let updated = waitUntil(timeout: 30) { (try? String(contentsOfFile: output, encoding: .utf8))?.contains("updated") == true }
+        if !updated { kill9(process); throw Timeout(event: "sqlite3 finishing its UPDATE") }
         return (process, stdin)
     }
 

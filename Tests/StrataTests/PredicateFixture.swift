@@ -76,8 +76,7 @@ enum PredicateFixture {
     /// A fresh store with the rows above, in a temporary directory.
     static func make(yaml: String = yaml, rows: String = rows) throws -> Fixture {
         let model = try ModelLoader.load(yaml: yaml, file: "fixture.yaml")
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("strata-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = URL(fileURLWithPath: Temporary.directory("predicate"))
         let store = try StoreCreator.create(at: directory.appendingPathComponent("store.sqlite").path, model: model)
         try store.queue.write { db in try db.execute(sql: rows) }
         let layout = try store.metadata().layout
