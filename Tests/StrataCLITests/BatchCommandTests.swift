@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Testing
 
 /// End-to-end: `strata batch update|delete` on a temporary store created from the repository's models.
@@ -10,15 +9,11 @@ import Testing
         let created = try CLI.run(["migrate", "--create", "--store", "s.sqlite"], in: dir)
         #expect(created.status == 0, "\(created.stderr)")
         let path = dir + "/s.sqlite"
-        let queue = try DatabaseQueue(path: path)
-        defer { try? queue.close() }
-        try queue.write { db in
-            try db.execute(sql: """
-                INSERT INTO Chef(_pk, name) VALUES (1, 'Ana');
-                INSERT INTO Recipe(_pk, name, rating, favorite, lastUsed, author) VALUES (1, 'Soup', 3, 0, 1716000000, 1), (2, 'Tea', 5, 0, 1600000000, NULL);
-                INSERT INTO Ingredient(_pk, name, recipe) VALUES (1, 'salt', 1);
-                """)
-        }
+        try E2E.execute(path, """
+            INSERT INTO Chef(_pk, name) VALUES (1, 'Ana');
+            INSERT INTO Recipe(_pk, name, rating, favorite, lastUsed, author) VALUES (1, 'Soup', 3, 0, 1716000000, 1), (2, 'Tea', 5, 0, 1600000000, NULL);
+            INSERT INTO Ingredient(_pk, name, recipe) VALUES (1, 'salt', 1);
+            """)
         return (dir, path)
     }
 

@@ -76,6 +76,13 @@ enum E2E {
         }
     }
 
+    /// Runs SQL on a fresh connection (to fill or hand-edit a store between runs).
+    static func execute(_ path: String, _ sql: String) throws {
+        let queue = try DatabaseQueue(path: path)
+        defer { try? queue.close() }
+        try queue.write { try $0.execute(sql: sql) }
+    }
+
     static func text(_ value: DatabaseValue) -> String {
         switch value.storage {
         case .null: return "NULL"

@@ -79,15 +79,21 @@ import Testing
     @Test func snapshotSeesOnlyWhatAnotherProcessCommitted() throws {
         let path = try PipelineSupport.makeStore(rows: 1_000, wal: true)
         let stdin = Pipe()
-        let writer = try PipelineSupport.spawn("/usr/bin/sqlite3", [path], stdin: stdin)
+        let output = Temporary.directory("writer") + "/stdout"
+        let writer = try PipelineSupport.spawn("/usr/bin/sqlite3", [path], stdin: stdin, stdout: output)
         defer { PipelineSupport.kill9(writer); try? stdin.fileHandleForWriting.close() }
         let rows = "WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < %d) "
             + "INSERT INTO \"Item\" (\"name\", \"n\") SELECT hex(randomblob(40)), i FROM s;\n"
         // 100 committed rows, then 5,000 rows of an open transaction (spilled into the -wal, uncommitted).
         let script = "PRAGMA cache_size = 5;\n" + String(format: rows, 100) + "BEGIN;\n" + String(format: rows, 5_000)
+            + "SELECT 'inserted';\n"
         stdin.fileHandleForWriting.write(Data(script.utf8))
-        let walSize = HotJournal.fileSize(path + "-wal")
-        #expect(PipelineSupport.waitUntil { HotJournal.fileSize(path + "-wal") > walSize + 100_000 })
+        // Once the shell says so, the 5,000 rows are written and their transaction is still open (an event;
+        // 30 s only bounds a broken shell).
+        #expect(PipelineSupport.waitUntil(timeout: 30) {
+            (try? String(contentsOfFile: output, encoding: .utf8))?.contains("inserted") == true
+        })
+        #expect(HotJournal.fileSize(path + "-wal") > 100_000)
 
         let snapshot = try Snapshot.make(of: path)
         defer { snapshot.remove() }
