@@ -76,18 +76,20 @@ import Testing
 
     @Test func lockHeldByChildProcessIsWaitedFor() throws {
         let lockPath = StoreLock.lockPath(forStore: store)
-        let holder = try PipelineSupport.spawn("/usr/bin/flock", [lockPath, "sleep", "60"])
+        // flock(1) holds the lock while its child `cat` reads stdin: closing the pipe ends both.
+        let input = Pipe()
+        let holder = try PipelineSupport.spawn("/usr/bin/flock", [lockPath, "cat"], stdin: input)
         let held = PipelineSupport.waitUntil {
             guard let lock = try? StoreLock.acquire(storePath: store, timeout: 0) else { return true }
             lock.release()
             return false
         }
         #expect(held, "flock never took the lock")
-        // The holder goes away once we have started waiting (an event, not a delay); 10 s bounds a broken lock.
-        let lock = try StoreLock.acquire(storePath: store, timeout: 10, onWait: { _ in PipelineSupport.kill9(holder) })
+        // The holder lets go once we have started waiting (an event, not a delay); 10 s bounds a broken lock.
+        let lock = try StoreLock.acquire(storePath: store, timeout: 10, onWait: { _ in try? input.fileHandleForWriting.close() })
         #expect(lock.waited)
         lock.release()
-        PipelineSupport.kill9(holder)
+        holder.waitUntilExit()
     }
 
     @Test func missingDirectoryIsExit2() throws {

@@ -44,6 +44,19 @@ enum PipelineSupport {
     /// Hashes of the store's main file and `-wal` (the files a reader must not change).
     static func storeHashes(_ path: String) -> [String?] { [hash(path), hash(path + "-wal")] }
 
+    /// Every Item row (key, name, number), to compare a copy with what it was copied from.
+    static func items(_ db: Database) throws -> [String] {
+        try Row.fetchAll(db, sql: #"SELECT "_pk", "name", "n" FROM "Item" ORDER BY "_pk""#).map { row in
+            row.databaseValues.map(MigrationSupport.text).joined(separator: "|")
+        }
+    }
+
+    static func items(_ path: String) throws -> [String] {
+        let queue = try DatabaseQueue(path: path)
+        defer { try? queue.close() }
+        return try queue.read(items)
+    }
+
     static func rowCount(_ path: String) throws -> Int {
         let queue = try DatabaseQueue(path: path)
         defer { try? queue.close() }
