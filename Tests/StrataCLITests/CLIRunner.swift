@@ -1,4 +1,5 @@
 import Foundation
+import StrataTestSupport
 
 /// Runs the built `strata` binary.
 enum CLI {

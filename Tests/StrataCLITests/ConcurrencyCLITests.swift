@@ -1,4 +1,5 @@
 import Foundation
+import StrataTestSupport
 import Testing
 
 /// Concurrent `strata migrate` runs on one store (SPEC §9, issues 6 and 7): one migrates, the others
@@ -48,7 +49,7 @@ import Testing
         holder.arguments = ["-c", #"exec 9>>"$1"; flock 9; printf 'pid: %s\nhost: deploy-2\n' $$ > "$1"; exec sleep 60"#, "sh", lock]
         try holder.run()
         defer { if holder.isRunning { kill(holder.processIdentifier, SIGKILL); holder.waitUntilExit() } }
-        #expect(E2E.waitUntil { (try? String(contentsOfFile: lock, encoding: .utf8))?.contains("host: deploy-2") == true },
+        #expect(Wait.until { (try? String(contentsOfFile: lock, encoding: .utf8))?.contains("host: deploy-2") == true },
                 "the holder never wrote its record")
         let before = E2E.storeHashes(path)
 

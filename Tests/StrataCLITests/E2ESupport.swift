@@ -1,4 +1,5 @@
 import Foundation
+import StrataTestSupport
 import GRDB
 import Strata
 
@@ -146,48 +147,10 @@ enum E2E {
 }
 
 extension E2E {
-    /// An `sqlite3` shell killed in the middle of a big UPDATE of `Recipe` (a tiny cache makes it spill
-    /// changed pages into the store before commit): the store's `-journal` is hot afterwards.
+    /// An `sqlite3` shell killed in the middle of an UPDATE of every `Recipe`: the store's `-journal` is hot
+    /// afterwards (see `SQLiteShell`).
     static func killWriterMidTransaction(_ path: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        process.arguments = [path]
-        let stdin = Pipe()
-        process.standardInput = stdin
-        let output = Temporary.directory("writer") + "/stdout"
-        _ = FileManager.default.createFile(atPath: output, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        stdin.fileHandleForWriting.write(Data("""
-            PRAGMA cache_size = 5;
-            BEGIN;
-            UPDATE "Recipe" SET "name" = "name" || '-changed';
-            SELECT 'updated';
-
-            """.utf8))
-        // Killed once the shell says the UPDATE has run (its transaction still open): the journal then holds
-        // every changed page. 30 s only bounds a broken shell.
-        let updated = waitUntil(timeout: 30) { (try? String(contentsOfFile: output, encoding: .utf8))?.contains("updated") == true }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        try? stdin.fileHandleForWriting.close()
-        if !updated { throw Timeout(event: "sqlite3 finishing its UPDATE") }
-    }
-
-    /// An awaited event did not happen within its (generous) timeout.
-    struct Timeout: Error { var event: String }
-
-    /// Polls `condition` every 10 ms until it holds or `timeout` seconds have passed; says whether it held.
-    /// The timeout bounds a broken run only: callers wait for an event, never for a duration.
-    @discardableResult
-    static func waitUntil(timeout: TimeInterval = 30, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(10_000)
-        }
-        return condition()
+        try SQLiteShell.midTransaction(path, #"UPDATE "Recipe" SET "name" = "name" || '-changed'"#).kill()
     }
 
     static func fileSize(_ path: String) -> Int? {

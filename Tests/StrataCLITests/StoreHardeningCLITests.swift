@@ -1,4 +1,5 @@
 import Foundation
+import StrataTestSupport
 import GRDB
 import Strata
 import Testing
@@ -173,7 +174,7 @@ import Testing
         holder.arguments = ["-c", #"exec 9>>"$1"; flock 9; printf 'pid: %s\nhost: deploy-2\n' $$ > "$1"; exec sleep 60"#, "sh", lock]
         try holder.run()
         defer { if holder.isRunning { kill(holder.processIdentifier, SIGKILL); holder.waitUntilExit() } }
-        #expect(E2E.waitUntil { (try? String(contentsOfFile: lock, encoding: .utf8))?.contains("host: deploy-2") == true },
+        #expect(Wait.until { (try? String(contentsOfFile: lock, encoding: .utf8))?.contains("host: deploy-2") == true },
                 "the holder never wrote its record")
         let before = E2E.storeHashes(path)
         for command in [["batch", "update", "--entity", "Recipe", "--set", "rating=1"], ["meta", "set", "owner", "me"]] {
@@ -248,7 +249,7 @@ import Testing
         for command in commands {
             let child = try E2E.Child(command + ["--store", "app.sqlite"] + Self.extra(command), in: dir)
             // Refused before anything is opened: 30 s is a generous bound on a hang, not a timing test.
-            let hung = !E2E.waitUntil { !child.process.isRunning }
+            let hung = !Wait.until { !child.process.isRunning }
             child.kill()
             let r = child.wait()
             #expect(!hung, "\(command) hung")
@@ -285,7 +286,7 @@ import Testing
             try process.run()
             // Wait for the snapshot to be there, check its modes, then interrupt the run.
             var snapshot: String?
-            E2E.waitUntil {
+            Wait.until {
                 snapshot = (try? FileManager.default.contentsOfDirectory(atPath: temporary))?
                     .first { $0.hasPrefix("strata-snapshot-\(process.processIdentifier)-") }
                 return snapshot != nil || !process.isRunning
@@ -297,7 +298,7 @@ import Testing
             // Interrupted once the copy is being written (an event, not a delay): the signal must find a
             // snapshot with content to remove.
             let copy = temporary + "/" + found + "/app.sqlite"
-            #expect(E2E.waitUntil { stat(copy, &info) == 0 && info.st_size > 0 }, "the snapshot's copy never appeared")
+            #expect(Wait.until { stat(copy, &info) == 0 && info.st_size > 0 }, "the snapshot's copy never appeared")
             #expect(info.st_mode & 0o777 == 0o600)
             kill(process.processIdentifier, signal)
             process.waitUntilExit()

@@ -1,4 +1,5 @@
 import Foundation
+import StrataTestSupport
 import Testing
 @testable import Strata
 
@@ -57,7 +58,7 @@ import Testing
         // A shell that locks the file and then becomes `sleep` (same process, same descriptor).
         let holder = try PipelineSupport.spawn("/bin/sh", ["-c", "exec 9>>\"$0\"; flock 9; exec sleep 60", lockPath])
         var busy = false
-        PipelineSupport.waitUntil {
+        Wait.until {
             busy = (try? StoreLock.acquire(storePath: store, timeout: 0))
                 .map { $0.release(); return false } ?? true
             return busy
@@ -79,7 +80,7 @@ import Testing
         // flock(1) holds the lock while its child `cat` reads stdin: closing the pipe ends both.
         let input = Pipe()
         let holder = try PipelineSupport.spawn("/usr/bin/flock", [lockPath, "cat"], stdin: input)
-        let held = PipelineSupport.waitUntil {
+        let held = Wait.until {
             guard let lock = try? StoreLock.acquire(storePath: store, timeout: 0) else { return true }
             lock.release()
             return false

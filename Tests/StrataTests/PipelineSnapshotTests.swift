@@ -1,4 +1,5 @@
 import Foundation
+import StrataTestSupport
 import GRDB
 import Testing
 @testable import Strata
@@ -81,26 +82,21 @@ import Testing
 
     @Test func snapshotSeesOnlyWhatAnotherProcessCommitted() throws {
         let path = try PipelineSupport.makeStore(rows: 1_000, wal: true)
-        let stdin = Pipe()
-        let output = Temporary.directory("writer") + "/stdout"
-        let writer = try PipelineSupport.spawn("/usr/bin/sqlite3", [path], stdin: stdin, stdout: output)
-        defer { PipelineSupport.kill9(writer); try? stdin.fileHandleForWriting.close() }
-        let rows = "WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < %d) "
-            + "INSERT INTO \"Item\" (\"name\", \"n\") SELECT hex(randomblob(40)), i FROM s;\n"
-        // 100 committed rows, then 5,000 rows of an open transaction (spilled into the -wal, uncommitted).
-        let script = "PRAGMA cache_size = 5;\n" + String(format: rows, 100) + "BEGIN;\n" + String(format: rows, 5_000)
-            + "SELECT 'inserted';\n"
-        stdin.fileHandleForWriting.write(Data(script.utf8))
-        // Once the shell says so, the 5,000 rows are written and their transaction is still open (an event;
-        // 30 s only bounds a broken shell).
-        #expect(PipelineSupport.waitUntil(timeout: 30) {
-            (try? String(contentsOfFile: output, encoding: .utf8))?.contains("inserted") == true
-        })
+        // 100 more committed rows, then 5,000 rows of a transaction left open (spilled into the -wal, uncommitted).
+        let committer = try DatabaseQueue(path: path)
+        try committer.write { try PipelineSupport.insert($0, rows: 100, from: 1_001) }
+        try committer.close()
+        let committed = try PipelineSupport.items(path)
+        let writer = try SQLiteShell.midTransaction(path, """
+            WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 5000) \
+            INSERT INTO "Item" ("name", "n") SELECT hex(randomblob(40)), i FROM s
+            """)
+        defer { writer.kill() }
         #expect(HotJournal.fileSize(path + "-wal") > 100_000)
 
         let snapshot = try Snapshot.make(of: path)
         defer { snapshot.remove() }
-        #expect(try PipelineSupport.rowCount(snapshot.path) == 1_100)
+        #expect(try PipelineSupport.items(snapshot.path) == committed)
         try Preflight.checkIntegrity(snapshot.store, full: true)
     }
 
@@ -128,8 +124,8 @@ import Testing
 
     @Test func liveWritersJournalIsNotHot() throws {
         let path = try PipelineSupport.makeStore(rows: 5_000)
-        let (process, stdin) = try PipelineSupport.writerMidTransaction(path)
-        defer { PipelineSupport.kill9(process); try? stdin.fileHandleForWriting.close() }
+        let writer = try PipelineSupport.writerMidTransaction(path)
+        defer { writer.kill() }
         #expect(HotJournal.fileSize(path + "-journal") > 0)
         #expect(!HotJournal.isHot(storePath: path))
     }

@@ -1,4 +1,5 @@
 import Foundation
+import StrataTestSupport
 import GRDB
 @testable import Strata
 
@@ -86,47 +87,15 @@ enum PipelineSupport {
         process.waitUntilExit()
     }
 
-    /// An awaited event did not happen within its (generous) timeout.
-    struct Timeout: Error { var event: String }
-
-    /// Polls `condition` every 10 ms for up to `timeout` seconds.
-    @discardableResult
-    static func waitUntil(timeout: TimeInterval = 10, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(10_000)
-        }
-        return condition()
-    }
-
-    /// An `sqlite3` shell in the middle of a big UPDATE transaction on `path` (a small cache makes it spill
-    /// changed pages into the store before commit). The journal is hot once the process is killed.
-    static func writerMidTransaction(_ path: String) throws -> (process: Process, stdin: Pipe) {
-        let stdin = Pipe()
-        let output = Temporary.directory("writer") + "/stdout"
-        let process = try spawn("/usr/bin/sqlite3", [path], stdin: stdin, stdout: output)
-        let sql = """
-            PRAGMA cache_size = 5;
-            BEGIN;
-            UPDATE "Item" SET "name" = "name" || '-changed';
-            SELECT 'updated';
-
-            """
-        stdin.fileHandleForWriting.write(Data(sql.utf8))
-        // The shell prints 'updated' once the UPDATE has run (its transaction still open): from then on
-        // the journal holds every changed page. 30 s only bounds a broken shell.
-        let updated = waitUntil(timeout: 30) { (try? String(contentsOfFile: output, encoding: .utf8))?.contains("updated") == true }
-        if !updated { kill9(process); throw Timeout(event: "sqlite3 finishing its UPDATE") }
-        return (process, stdin)
+    /// An `sqlite3` shell in the middle of an UPDATE of every Item (see `SQLiteShell`).
+    static func writerMidTransaction(_ path: String) throws -> SQLiteShell {
+        try SQLiteShell.midTransaction(path, #"UPDATE "Item" SET "name" = "name" || '-changed'"#)
     }
 
     /// A store whose writer died mid-transaction: the `-journal` is hot and the main file holds changed pages.
     static func storeWithHotJournal(rows: Int = 5_000) throws -> String {
         let path = try makeStore(rows: rows)
-        let (process, stdin) = try writerMidTransaction(path)
-        kill9(process)
-        try? stdin.fileHandleForWriting.close()
+        try writerMidTransaction(path).kill()
         return path
     }
 }

@@ -4,9 +4,9 @@ import Foundation
 /// process exits. Tests hand their stores around (fixtures return them open), so no scope short of the
 /// process knows when a directory is done with; an `atexit` handler is the one place that always runs
 /// (unlinking the files of a store still open is fine on Linux and macOS).
-enum Temporary {
+public enum Temporary {
     /// `$TMPDIR/strata-tests-PID-UUID`, made on first use and registered for removal.
-    static let root: String = {
+    public static let root: String = {
         let root = NSTemporaryDirectory() + "strata-tests-\(getpid())-" + UUID().uuidString
         try! FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         atexit { try? FileManager.default.removeItem(atPath: Temporary.root) }
@@ -14,7 +14,7 @@ enum Temporary {
     }()
 
     /// A new empty directory under the root, named `prefix-UUID`.
-    static func directory(_ prefix: String = "dir") -> String {
+    public static func directory(_ prefix: String = "dir") -> String {
         let path = root + "/" + prefix + "-" + UUID().uuidString
         try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
         return path
