@@ -1,6 +1,6 @@
 import Foundation
-import StrataTestSupport
 import Testing
+import StrataTestSupport
 
 /// Concurrent `strata migrate` runs on one store (SPEC §9, issues 6 and 7): one migrates, the others
 /// wait for the lock and find nothing to do; every hook runs once; a dead holder leaves no stale lock.

@@ -1,7 +1,7 @@
 import Foundation
-import StrataTestSupport
 import GRDB
 import Strata
+import StrataTestSupport
 
 /// Child processes, file hashes and a bench-only v5 for the crash, concurrency, dry-run and fault tests.
 enum E2E {

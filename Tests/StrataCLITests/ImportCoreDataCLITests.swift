@@ -1,7 +1,7 @@
 import Foundation
-import StrataTestSupport
 import GRDB
 import Testing
+import StrataTestSupport
 
 /// `strata import coredata` on the built binary: files written and kept, the lint after the import, exit codes,
 /// and the imported history migrating a real store.

@@ -1,7 +1,7 @@
 import Foundation
-import StrataTestSupport
 import GRDB
 import Testing
+import StrataTestSupport
 
 /// Issue 12 items 13 and 26 on the real binary: one-to-one indexes, index names, re-targeted relationships.
 @Suite struct ModelHardeningCLITests {

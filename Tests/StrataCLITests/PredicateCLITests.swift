@@ -1,7 +1,7 @@
 import Foundation
-import StrataTestSupport
 import GRDB
 import Testing
+import StrataTestSupport
 
 /// End-to-end on the real binary (issue 12, predicate part): empty predicates, exact int64, deep
 /// nesting, flat SQL, long IN lists, regexes and dates checked before any write, `$VAR days`, and a

@@ -1,8 +1,8 @@
 import Foundation
-import StrataTestSupport
 import GRDB
 import Strata
 import Testing
+import StrataTestSupport
 
 /// The store's edges on the real binary (SPEC §9, issue 12): one store whatever the path, outputs that
 /// would overwrite it, the lock file, read-only stores, atomic creation, batch under the lock, numeric

@@ -1,7 +1,7 @@
 import Foundation
-import StrataTestSupport
 import GRDB
 @testable import Strata
+import StrataTestSupport
 
 /// A store with at least one violation of every audit rule and rows exactly on every boundary.
 /// Built from Swift values (and created with `SchemaSQL`) so it does not depend on the YAML loader.

@@ -1,7 +1,7 @@
 import Foundation
-import StrataTestSupport
 import Testing
 @testable import StrataCore
+import StrataTestSupport
 
 /// Issue 12 items 6, 18, 24: YAML null in `propertiesToUpdate`, located errors, literals that read
 /// like expressions.

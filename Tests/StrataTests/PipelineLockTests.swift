@@ -1,7 +1,7 @@
 import Foundation
-import StrataTestSupport
 import Testing
 @testable import Strata
+import StrataTestSupport
 
 @Suite struct PipelineLockTests {
     let store = TestStore.directory() + "/app.sqlite"

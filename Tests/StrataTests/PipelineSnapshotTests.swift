@@ -1,8 +1,8 @@
 import Foundation
-import StrataTestSupport
 import GRDB
 import Testing
 @testable import Strata
+import StrataTestSupport
 
 @Suite struct PipelineSnapshotTests {
     @Test func rollbackStoreIsCopiedAndLeftByteIdentical() throws {

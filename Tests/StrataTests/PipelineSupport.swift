@@ -1,7 +1,7 @@
 import Foundation
-import StrataTestSupport
 import GRDB
 @testable import Strata
+import StrataTestSupport
 
 /// Stores, file hashes and child processes for the pipeline tests.
 enum PipelineSupport {
@@ -65,17 +65,12 @@ enum PipelineSupport {
     }
 
     /// Starts a child process; the caller kills it.
-    static func spawn(_ executable: String, _ arguments: [String], stdin: Pipe? = nil, stdout: String? = nil) throws -> Process {
+    static func spawn(_ executable: String, _ arguments: [String], stdin: Pipe? = nil) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         if let stdin { process.standardInput = stdin }
-        if let stdout {
-            _ = FileManager.default.createFile(atPath: stdout, contents: nil)
-            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdout))
-        } else {
-            process.standardOutput = FileHandle.nullDevice
-        }
+        process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
         return process

@@ -1,7 +1,7 @@
 import Foundation
-import StrataTestSupport
 import GRDB
 @testable import Strata
+import StrataTestSupport
 
 /// A small recipes store with NULLs, accents, ß, Turkish ı/İ, dates, decimals, a hierarchy
 /// (Dessert is a Recipe), to-one, to-many and many-to-many relationships.

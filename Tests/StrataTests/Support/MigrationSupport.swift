@@ -1,7 +1,7 @@
 import Foundation
-import StrataTestSupport
 import GRDB
 @testable import Strata
+import StrataTestSupport
 
 /// Test helpers for migrations: model histories from YAML strings, stores created at a version.
 enum MigrationSupport {

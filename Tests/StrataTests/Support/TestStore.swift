@@ -1,7 +1,7 @@
 import Foundation
-import StrataTestSupport
 import GRDB
 @testable import Strata
+import StrataTestSupport
 
 /// Fresh temporary stores and directories for tests.
 enum TestStore {
