@@ -11,7 +11,7 @@ enum E2E {
         let stdoutPath: String
         let stderrPath: String
 
-        init(_ args: [String], in directory: String) throws {
+        init(_ args: [String], in directory: String, environment: [String: String] = [:]) throws {
             let output = Temporary.directory("child")
             stdoutPath = output + "/stdout"
             stderrPath = output + "/stderr"
@@ -23,6 +23,7 @@ enum E2E {
             process.currentDirectoryURL = URL(fileURLWithPath: directory)
             var env = ProcessInfo.processInfo.environment
             env.removeValue(forKey: "STRATA_STORE")
+            for (key, value) in environment { env[key] = value }
             process.environment = env
             process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
             process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))

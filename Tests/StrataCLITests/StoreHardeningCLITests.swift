@@ -274,16 +274,9 @@ import StrataTestSupport
         let before = E2E.storeHashes(path)
 
         for (signal, status) in [(SIGTERM, Int32(143)), (SIGINT, Int32(130))] {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: CLI.binary)
-            process.arguments = ["migrate", "--dry-run", "--store", "app.sqlite"] + Self.now
-            process.currentDirectoryURL = URL(fileURLWithPath: dir)
-            var environment = ProcessInfo.processInfo.environment
-            environment["TMPDIR"] = temporary
-            process.environment = environment
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let child = try E2E.Child(["migrate", "--dry-run", "--store", "app.sqlite"] + Self.now, in: dir,
+                                      environment: ["TMPDIR": temporary])
+            let process = child.process
             // Wait for the snapshot to be there, check its modes, then interrupt the run.
             var snapshot: String?
             Wait.until {
@@ -301,9 +294,8 @@ import StrataTestSupport
             #expect(Wait.until { stat(copy, &info) == 0 && info.st_size > 0 }, "the snapshot's copy never appeared")
             #expect(info.st_mode & 0o777 == 0o600)
             kill(process.processIdentifier, signal)
-            process.waitUntilExit()
-            #expect(process.terminationReason == .exit && process.terminationStatus == status,
-                    "\(process.terminationReason) \(process.terminationStatus)")
+            let result = child.wait()
+            #expect(process.terminationReason == .exit && result.status == status, "\(process.terminationReason) \(result.status): \(result.stderr)")
             #expect(!FileManager.default.fileExists(atPath: temporary + "/" + found))
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary) == ["strata-snapshot-1-alive"])
