@@ -25,8 +25,10 @@ let package = Package(
         ]),
         // Benchmarks/bench.py's object-by-object anchor (fetch, change, save each); not part of the library.
         .executableTarget(name: "strata-bench-objects", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "StrataTests", dependencies: ["Strata"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "StrataCLITests", dependencies: ["Strata", .product(name: "GRDB", package: "GRDB.swift")]),
+        // What both test targets use: temporary directories removed at exit, waiting for events.
+        .target(name: "StrataTestSupport", path: "Tests/StrataTestSupport"),
+        .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataTestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "StrataCLITests", dependencies: ["Strata", "StrataTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         // The library as an application sees it: GRDB and Strata imported together, public API only.
         .testTarget(name: "StrataConsumerTests", dependencies: ["Strata", .product(name: "GRDB", package: "GRDB.swift")]),
     ]

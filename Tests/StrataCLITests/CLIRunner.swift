@@ -1,4 +1,5 @@
 import Foundation
+import StrataTestSupport
 
 /// Runs the built `strata` binary.
 enum CLI {
@@ -57,8 +58,7 @@ enum CLI {
 
     /// A fresh temporary directory with a copy of the example's models/ (and migrations/ when present).
     static func exampleProject() throws -> String {
-        let dir = NSTemporaryDirectory() + "strata-cli-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let dir = Temporary.directory("project")
         for folder in ["models", "migrations"] where FileManager.default.fileExists(atPath: packageRoot + "/" + folder) {
             try FileManager.default.copyItem(atPath: packageRoot + "/" + folder, toPath: dir + "/" + folder)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import StrataTestSupport
 
 /// Concurrent `strata migrate` runs on one store (SPEC §9, issues 6 and 7): one migrates, the others
 /// wait for the lock and find nothing to do; every hook runs once; a dead holder leaves no stale lock.
@@ -48,13 +49,14 @@ import Testing
         holder.arguments = ["-c", #"exec 9>>"$1"; flock 9; printf 'pid: %s\nhost: deploy-2\n' $$ > "$1"; exec sleep 60"#, "sh", lock]
         try holder.run()
         defer { if holder.isRunning { kill(holder.processIdentifier, SIGKILL); holder.waitUntilExit() } }
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline, (try? String(contentsOfFile: lock, encoding: .utf8))?.contains("host: deploy-2") != true { usleep(10_000) }
+        #expect(Wait.until { (try? String(contentsOfFile: lock, encoding: .utf8))?.contains("host: deploy-2") == true },
+                "the holder never wrote its record")
         let before = E2E.storeHashes(path)
 
         let started = Date()
         let busy = try CLI.run(["migrate", "--store", "app.sqlite", "--lock-timeout", "1"], in: dir)
         #expect(busy.status == 5)
+        // A lower bound only: the whole --lock-timeout is waited; a busy machine may take longer.
         #expect(Date().timeIntervalSince(started) >= 1)
         #expect(busy.stderr == """
             waiting for the lock on app.sqlite (held by pid \(holder.processIdentifier) on host deploy-2)…

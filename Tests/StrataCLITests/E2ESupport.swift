@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Strata
 @testable import StrataCore   // SHA256, internal to the library
+import StrataTestSupport
 
 /// Child processes, file hashes and a bench-only v5 for the crash, concurrency, dry-run and fault tests.
 enum E2E {
@@ -11,10 +12,10 @@ enum E2E {
         let stdoutPath: String
         let stderrPath: String
 
-        init(_ args: [String], in directory: String) throws {
-            let id = UUID().uuidString
-            stdoutPath = NSTemporaryDirectory() + "strata-child-\(id).out"
-            stderrPath = NSTemporaryDirectory() + "strata-child-\(id).err"
+        init(_ args: [String], in directory: String, environment: [String: String] = [:]) throws {
+            let output = Temporary.directory("child")
+            stdoutPath = output + "/stdout"
+            stderrPath = output + "/stderr"
             _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
             _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
             process = Process()
@@ -23,6 +24,7 @@ enum E2E {
             process.currentDirectoryURL = URL(fileURLWithPath: directory)
             var env = ProcessInfo.processInfo.environment
             env.removeValue(forKey: "STRATA_STORE")
+            for (key, value) in environment { env[key] = value }
             process.environment = env
             process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
             process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
@@ -75,6 +77,13 @@ enum E2E {
                 row.databaseValues.map(text).joined(separator: "|")
             }
         }
+    }
+
+    /// Runs SQL on a fresh connection (to fill or hand-edit a store between runs).
+    static func execute(_ path: String, _ sql: String) throws {
+        let queue = try DatabaseQueue(path: path)
+        defer { try? queue.close() }
+        try queue.write { try $0.execute(sql: sql) }
     }
 
     static func text(_ value: DatabaseValue) -> String {
@@ -140,29 +149,10 @@ enum E2E {
 }
 
 extension E2E {
-    /// An `sqlite3` shell killed in the middle of a big UPDATE of `Recipe` (a tiny cache makes it spill
-    /// changed pages into the store before commit): the store's `-journal` is hot afterwards.
+    /// An `sqlite3` shell killed in the middle of an UPDATE of every `Recipe`: the store's `-journal` is hot
+    /// afterwards (see `SQLiteShell`).
     static func killWriterMidTransaction(_ path: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        process.arguments = [path]
-        let stdin = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        stdin.fileHandleForWriting.write(Data("""
-            PRAGMA cache_size = 5;
-            BEGIN;
-            UPDATE "Recipe" SET "name" = "name" || '-changed';
-
-            """.utf8))
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline && (fileSize(path + "-journal") ?? 0) <= 4096 { usleep(10_000) }
-        usleep(200_000)
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        try? stdin.fileHandleForWriting.close()
+        try SQLiteShell.midTransaction(path, #"UPDATE "Recipe" SET "name" = "name" || '-changed'"#).kill()
     }
 
     static func fileSize(_ path: String) -> Int? {

@@ -72,7 +72,7 @@ import Testing
         // Scribble over three pages in the middle of the file (b-tree pages of the data).
         let pageSize = try #require(try E2E.rows(path, "PRAGMA page_size").first.flatMap { Int($0) })
         let pages = (E2E.fileSize(path) ?? 0) / pageSize
-        #expect(pages > 20)
+        try #require(pages > 20, "the fixture is too small to scribble in its middle")
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         for page in [pages / 2 - 1, pages / 2, pages / 2 + 1] {
             try handle.seek(toOffset: UInt64(page * pageSize))

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import StrataTestSupport
 
 /// `strata import coredata` on the built binary: files written and kept, the lint after the import, exit codes,
 /// and the imported history migrating a real store.
@@ -8,9 +9,7 @@ import Testing
     static let recipes = CLI.packageRoot + "/Tests/StrataTests/Fixtures/coredata/Recipes.xcdatamodeld"
 
     static func directory() throws -> String {
-        let dir = NSTemporaryDirectory() + "strata-import-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        return dir
+        Temporary.directory("import")
     }
 
     /// A bundle of (version folder, contents XML) in `dir`.

@@ -45,10 +45,7 @@ import Testing
     @Test func handEditedSchemaIsExit6() throws {
         let dir = try CLI.exampleProject()
         #expect(try CLI.run(["migrate", "--create", "--store", "app.sqlite", "--to", "3"], in: dir).status == 0)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        p.arguments = [dir + "/app.sqlite", "ALTER TABLE Recipe ADD COLUMN hacked TEXT"]
-        try p.run(); p.waitUntilExit()
+        try E2E.execute(dir + "/app.sqlite", "ALTER TABLE Recipe ADD COLUMN hacked TEXT")
         let r = try CLI.run(["migrate", "--store", "app.sqlite"], in: dir)
         #expect(r.status == 6)
         #expect(r.stderr.contains("Recipe.hacked: extraColumn: expected no column, found TEXT"))

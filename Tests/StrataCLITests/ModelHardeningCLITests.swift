@@ -1,12 +1,13 @@
 import Foundation
 import GRDB
 import Testing
+import StrataTestSupport
 
 /// Issue 12 items 13 and 26 on the real binary: one-to-one indexes, index names, re-targeted relationships.
 @Suite struct ModelHardeningCLITests {
     /// A directory with `models/` holding the given files (version → YAML).
     static func project(_ models: [Int: String]) throws -> String {
-        let dir = NSTemporaryDirectory() + "strata-cli-" + UUID().uuidString
+        let dir = Temporary.directory("project")
         try FileManager.default.createDirectory(atPath: dir + "/models", withIntermediateDirectories: true)
         for (version, yaml) in models { try yaml.write(toFile: dir + "/models/\(version).yaml", atomically: true, encoding: .utf8) }
         return dir

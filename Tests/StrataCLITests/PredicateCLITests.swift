@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import StrataTestSupport
 
 /// End-to-end on the real binary (issue 12, predicate part): empty predicates, exact int64, deep
 /// nesting, flat SQL, long IN lists, regexes and dates checked before any write, `$VAR days`, and a
@@ -37,7 +38,7 @@ import Testing
 
     /// With a validation predicate, model 2 is invalid: only `lint` is run, so no store is created.
     static func project(validation: String? = nil) throws -> Project {
-        let dir = NSTemporaryDirectory() + "strata-pred-" + UUID().uuidString
+        let dir = Temporary.directory("predicate")
         try FileManager.default.createDirectory(atPath: dir + "/models", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: dir + "/migrations", withIntermediateDirectories: true)
         try model1.write(toFile: dir + "/models/1.yaml", atomically: true, encoding: .utf8)
@@ -205,6 +206,8 @@ import Testing
 
     // MARK: 16
 
+    /// The time bounds guard against a blow-up quadratic in the list's length (minutes at these sizes),
+    /// not a benchmark (Benchmarks/ measures): they are generous because the machine may be shared.
     @Test func hugeInListsAreFast() throws {
         let p = try Self.project()
         let list = (0..<20_000).map { String($0 * 7 + 5) }.joined(separator: ",")
@@ -215,7 +218,7 @@ import Testing
         }
         #expect(run?.status == 0)
         #expect(run?.stdout == "1\n")
-        #expect(elapsed < .seconds(3), "\(elapsed)")
+        #expect(elapsed < .seconds(30), "\(elapsed)")
         let big = (0..<200_000).map { String($0 * 3 + 1) }.joined(separator: ", ")
         try p.hook("big.yaml", """
             id: big
@@ -230,11 +233,11 @@ import Testing
         var lintStatus: Int32 = -1
         let lintTime = try clock.measure { lintStatus = try CLI.run(["lint"], in: p.dir).status }
         #expect(lintStatus == 0)
-        #expect(lintTime < .seconds(10), "lint took \(lintTime)")
+        #expect(lintTime < .seconds(60), "lint took \(lintTime)")
         var migrate: CLI.Result?
         let migrateTime = try clock.measure { migrate = try p.run(["migrate", "--now", Self.now]) }
         #expect(migrate?.status == 0, "\(migrate?.stderr.prefix(300) ?? "")")
-        #expect(migrateTime < .seconds(10), "migrate took \(migrateTime)")
+        #expect(migrateTime < .seconds(60), "migrate took \(migrateTime)")
         #expect(try p.rows("SELECT _pk FROM Food WHERE rating = 9 ORDER BY _pk") == ["5"])
     }
 
@@ -324,91 +327,5 @@ import Testing
         let migrate = try p.run(["migrate", "--now", Self.now])
         #expect(migrate.status == 0, "\(migrate.stderr)")
         #expect(try p.rows("SELECT _pk FROM Food WHERE rating = 5 ORDER BY _pk") == ["1", "2", "5"])
-    }
-
-    // MARK: Fuzz
-
-    static func yamlQuoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case _ where scalar.value < 0x20: out += "\\x" + String(format: "%02x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
-
-    /// Random predicates and values in a hook file: `lint` exits 0 or 2 (located in the file), and
-    /// `migrate` never writes the store when lint said 2.
-    @Test func hookPredicateFuzz() throws {
-        let p = try Self.project()
-        var state: UInt64 = ProcessInfo.processInfo.environment["STRATA_FUZZ_SEED"].flatMap { UInt64($0) } ?? 91
-        func next(_ n: Int) -> Int {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((state >> 33) % UInt64(n))
-        }
-        let pieces = ["rating", "calories", "name", "lastUsed", "==", "<", "AND", "OR", "NOT", "(", ")", "{", "}", ",", "+", "*", "IN",
-                      "MATCHES", "'(x'", "'a.*'", "9223372036854775808", "-9223372036854775808", "'2024-02-30'", "'2024-05-01'",
-                      "$NOW", "$DAYS", "days", "nil", "1", "\"", "\\", "%@", "$", "[c]", "TRUEPREDICATE", "\t"]
-        var refusals = 0
-        for round in 0..<12 {
-            let predicate = (0..<(1 + next(10))).map { _ in pieces[next(pieces.count)] }.joined(separator: " ")
-            let value = ["rating + 1", "9223372036854775807", "'2024-02-30'", "calories * 2", "(((1)))", "$DAYS"][next(6)]
-            try p.hook("f.yaml", """
-                id: f\(round)
-                after: 2
-                variables: { DAYS: "3" }
-                steps:
-                  - batchUpdate:
-                      entity: Food
-                      predicate: \(Self.yamlQuoted(predicate))
-                      propertiesToUpdate: { calories: { expression: \(Self.yamlQuoted(value)) } }
-                """)
-            let lint = try CLI.run(["lint"], in: p.dir)
-            #expect(lint.status == 0 || lint.status == 2, "exit \(lint.status) for \(predicate): \(lint.stderr.prefix(300))")
-            if lint.status == 2 {
-                refusals += 1
-                #expect(lint.stderr.contains("migrations/f.yaml:"), "unlocated: \(predicate): \(lint.stderr.prefix(300))")
-                let before = E2E.storeHashes(p.store)
-                let migrate = try p.run(["migrate"])
-                #expect(migrate.status == 2, "\(predicate): \(migrate.stderr.prefix(300))")
-                #expect(E2E.storeHashes(p.store) == before)
-            }
-        }
-        #expect(refusals > 0)
-        try FileManager.default.removeItem(atPath: p.dir + "/migrations/f.yaml")
-    }
-
-    /// Random `--where` inputs on the real binary: exit 0 or 2 only, the store's bytes unchanged on 2.
-    @Test func batchUpdateFuzz() throws {
-        let p = try Self.project()
-        var state: UInt64 = ProcessInfo.processInfo.environment["STRATA_FUZZ_SEED"].flatMap { UInt64($0) } ?? 77
-        func next(_ n: Int) -> Int {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((state >> 33) % UInt64(n))
-        }
-        let pieces = ["rating", "calories", "name", "lastUsed", "==", "!=", "<", ">=", "AND", "OR", "NOT", "!", "(", ")", "{", "}", ",",
-                      "+", "-", "*", "/", "IN", "BETWEEN", "MATCHES", "\"(x\"", "\"S.*\"", "9223372036854775807", "9223372036854775808",
-                      "-9223372036854775808", "\"2024-02-30\"", "\"2024-05-01\"", "$NOW", "$DAYS", "days", "nil", "YES", "1", "0.5",
-                      "TRUEPREDICATE", "\"", "%@", "$", "abs(", "[c]", ""]
-        let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(8)
-        var runs = 0
-        while clock.now < deadline, runs < 60 {
-            runs += 1
-            var text = (0..<(1 + next(12))).map { _ in pieces[next(pieces.count)] }.joined(separator: " ")
-            if next(4) == 0 { text = String(repeating: "(", count: next(300)) + text }
-            let before = E2E.storeHashes(p.store)
-            let run = try p.run(["batch", "update", "--entity", "Food", "--where=" + text, "--set", "rating=1", "--audit", "none", "--var", "DAYS=3"])
-            #expect(run.status == 0 || run.status == 2, "exit \(run.status) for \(text): \(run.stderr.prefix(300))")
-            if run.status == 2 {
-                #expect(run.stderr.contains("predicate:1:"), "unlocated: \(text): \(run.stderr.prefix(300))")
-                #expect(E2E.storeHashes(p.store) == before, "store changed on exit 2 for \(text)")
-            }
-        }
-        #expect(runs >= 10)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 @testable import Strata
+import StrataTestSupport
 
 /// A store with at least one violation of every audit rule and rows exactly on every boundary.
 /// Built from Swift values (and created with `SchemaSQL`) so it does not depend on the YAML loader.
@@ -68,7 +69,7 @@ enum AuditFixture {
         config.prepareDatabase { db in
             db.registerStrataFunctions()
         }
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("audit-\(UUID().uuidString).sqlite").path
+        let path = Temporary.directory("audit") + "/store.sqlite"
         let queue = try DatabaseQueue(path: path, configuration: config)
         let layout = LayoutBuilder.layout(for: model)
         try queue.write { db in

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import StrataCore
+import StrataTestSupport
 
 /// Issue 12 items 6, 18, 24: YAML null in `propertiesToUpdate`, located errors, literals that read
 /// like expressions.
@@ -116,8 +117,7 @@ import Testing
     }
 
     @Test func hookSetCarriesWarningsAndKeepsTheHook() throws {
-        let dir = NSTemporaryDirectory() + "strata-hooks-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let dir = Temporary.directory("hooks")
         try "after: 4\nsteps:\n  - batchUpdate: { entity: Recipe, propertiesToUpdate: { notes: \"lowercase(name)\" } }\n"
             .write(toFile: dir + "/a.yaml", atomically: true, encoding: .utf8)
         let history = ModelHistory(models: [try ModelLoader.load(yaml: Self.model, file: "models/4.yaml")])

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Strata
+import StrataTestSupport
 
 @Suite struct PipelineLockTests {
     let store = TestStore.directory() + "/app.sqlite"
@@ -32,6 +33,7 @@ import Testing
             // flock locks belong to open file descriptions: a second open in one process conflicts.
             try StoreLock.acquire(storePath: store, timeout: 0.3, onWait: { seen = .some($0) })
         }
+        // A lower bound only: the whole timeout is waited; a busy machine may take longer, so no upper bound.
         #expect(Date().timeIntervalSince(started) >= 0.3)
         #expect(error?.pipelineExit == .storeBusy)
         #expect(seen??.pid == getpid())
@@ -43,14 +45,12 @@ import Testing
 
     @Test func waiterGetsTheLockWhenTheHolderReleasesAndKnowsItWaited() throws {
         let first = try StoreLock.acquire(storePath: store, timeout: 0)
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { first.release() }
+        // Released the moment the waiter says it found the lock taken (an event, not a delay): its next
+        // attempt gets it. The 10 s timeout only bounds a broken lock; the test never waits for it.
         var waitedFor: LockHolder?
-        let started = Date()
-        let second = try StoreLock.acquire(storePath: store, timeout: 10, onWait: { waitedFor = $0 })
-        let waited = Date().timeIntervalSince(started)
+        let second = try StoreLock.acquire(storePath: store, timeout: 10, onWait: { waitedFor = $0; first.release() })
         defer { second.release() }
         #expect(second.waited)
-        #expect(waited >= 0.2 && waited < 5)
         #expect(waitedFor?.pid == getpid())
         #expect(PipelineSupport.lockFileHolder(store)?.pid == getpid())
     }
@@ -60,7 +60,7 @@ import Testing
         // A shell that locks the file and then becomes `sleep` (same process, same descriptor).
         let holder = try PipelineSupport.spawn("/bin/sh", ["-c", "exec 9>>\"$0\"; flock 9; exec sleep 60", lockPath])
         var busy = false
-        PipelineSupport.waitUntil {
+        Wait.until {
             busy = (try? StoreLock.acquire(storePath: store, timeout: 0))
                 .map { $0.release(); return false } ?? true
             return busy
@@ -71,20 +71,26 @@ import Testing
         #expect(error?.pipelineMessage.contains("another process holds") == true)
 
         PipelineSupport.kill9(holder)
+        // The OS released the flock with the process: taken at once, no wait.
         let lock = try StoreLock.acquire(storePath: store, timeout: 2)
         #expect(PipelineSupport.lockFileHolder(store)?.pid == getpid())
+        #expect(!lock.waited)
         lock.release()
     }
 
     @Test func lockHeldByChildProcessIsWaitedFor() throws {
         let lockPath = StoreLock.lockPath(forStore: store)
-        let holder = try PipelineSupport.spawn("/usr/bin/flock", [lockPath, "sleep", "0.5"])
-        PipelineSupport.waitUntil {
+        // flock(1) holds the lock while its child `cat` reads stdin: closing the pipe ends both.
+        let input = Pipe()
+        let holder = try PipelineSupport.spawn("/usr/bin/flock", [lockPath, "cat"], stdin: input)
+        let held = Wait.until {
             guard let lock = try? StoreLock.acquire(storePath: store, timeout: 0) else { return true }
             lock.release()
             return false
         }
-        let lock = try StoreLock.acquire(storePath: store, timeout: 10)
+        #expect(held, "flock never took the lock")
+        // The holder lets go once we have started waiting (an event, not a delay); 10 s bounds a broken lock.
+        let lock = try StoreLock.acquire(storePath: store, timeout: 10, onWait: { _ in try? input.fileHandleForWriting.close() })
         #expect(lock.waited)
         lock.release()
         holder.waitUntilExit()

@@ -2,10 +2,12 @@ import Foundation
 import GRDB
 import Testing
 @testable import Strata
+import StrataTestSupport
 
 @Suite struct PipelineSnapshotTests {
     @Test func rollbackStoreIsCopiedAndLeftByteIdentical() throws {
         let path = try PipelineSupport.makeStore(rows: 2_000)
+        let rows = try PipelineSupport.items(path)
         let before = PipelineSupport.storeHashes(path)
         let snapshot = try Snapshot.make(of: path)
         defer { snapshot.remove() }
@@ -13,7 +15,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: path + "-journal"))
         #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
         #expect(snapshot.path != path)
-        #expect(try PipelineSupport.rowCount(snapshot.path) == 2_000)
+        #expect(try PipelineSupport.items(snapshot.path) == rows)
         #expect(try snapshot.store.metadata().version == 1)
         try Preflight.checkIntegrity(snapshot.store, full: true)
     }
@@ -28,13 +30,15 @@ import Testing
             try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
             try PipelineSupport.insert(db, rows: 500, from: 1_001)
         }
+        let rows = try writer.read(PipelineSupport.items)
         let before = PipelineSupport.storeHashes(path)
         #expect(before[1] != nil)
 
         let snapshot = try Snapshot.make(of: path)
         defer { snapshot.remove() }
         #expect(PipelineSupport.storeHashes(path) == before)
-        #expect(try PipelineSupport.rowCount(snapshot.path) == 1_500)
+        // What the writer sees, its -wal included.
+        #expect(try PipelineSupport.items(snapshot.path) == rows)
         // Writes to the snapshot never reach the store.
         try snapshot.store.write { try $0.execute(sql: #"DELETE FROM "Item""#) }
         #expect(PipelineSupport.storeHashes(path) == before)
@@ -78,20 +82,21 @@ import Testing
 
     @Test func snapshotSeesOnlyWhatAnotherProcessCommitted() throws {
         let path = try PipelineSupport.makeStore(rows: 1_000, wal: true)
-        let stdin = Pipe()
-        let writer = try PipelineSupport.spawn("/usr/bin/sqlite3", [path], stdin: stdin)
-        defer { PipelineSupport.kill9(writer); try? stdin.fileHandleForWriting.close() }
-        let rows = "WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < %d) "
-            + "INSERT INTO \"Item\" (\"name\", \"n\") SELECT hex(randomblob(40)), i FROM s;\n"
-        // 100 committed rows, then 5,000 rows of an open transaction (spilled into the -wal, uncommitted).
-        let script = "PRAGMA cache_size = 5;\n" + String(format: rows, 100) + "BEGIN;\n" + String(format: rows, 5_000)
-        stdin.fileHandleForWriting.write(Data(script.utf8))
-        let walSize = HotJournal.fileSize(path + "-wal")
-        #expect(PipelineSupport.waitUntil { HotJournal.fileSize(path + "-wal") > walSize + 100_000 })
+        // 100 more committed rows, then 5,000 rows of a transaction left open (spilled into the -wal, uncommitted).
+        let committer = try DatabaseQueue(path: path)
+        try committer.write { try PipelineSupport.insert($0, rows: 100, from: 1_001) }
+        try committer.close()
+        let committed = try PipelineSupport.items(path)
+        let writer = try SQLiteShell.midTransaction(path, """
+            WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 5000) \
+            INSERT INTO "Item" ("name", "n") SELECT hex(randomblob(40)), i FROM s
+            """)
+        defer { writer.kill() }
+        #expect(HotJournal.fileSize(path + "-wal") > 100_000)
 
         let snapshot = try Snapshot.make(of: path)
         defer { snapshot.remove() }
-        #expect(try PipelineSupport.rowCount(snapshot.path) == 1_100)
+        #expect(try PipelineSupport.items(snapshot.path) == committed)
         try Preflight.checkIntegrity(snapshot.store, full: true)
     }
 
@@ -119,8 +124,8 @@ import Testing
 
     @Test func liveWritersJournalIsNotHot() throws {
         let path = try PipelineSupport.makeStore(rows: 5_000)
-        let (process, stdin) = try PipelineSupport.writerMidTransaction(path)
-        defer { PipelineSupport.kill9(process); try? stdin.fileHandleForWriting.close() }
+        let writer = try PipelineSupport.writerMidTransaction(path)
+        defer { writer.kill() }
         #expect(HotJournal.fileSize(path + "-journal") > 0)
         #expect(!HotJournal.isHot(storePath: path))
     }

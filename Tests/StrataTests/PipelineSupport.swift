@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 @testable import Strata
 @testable import StrataCore   // SHA256, internal to the library
+import StrataTestSupport
 
 /// Stores, file hashes and child processes for the pipeline tests.
 enum PipelineSupport {
@@ -50,6 +51,19 @@ enum PipelineSupport {
     /// Hashes of the store's main file and `-wal` (the files a reader must not change).
     static func storeHashes(_ path: String) -> [String?] { [hash(path), hash(path + "-wal")] }
 
+    /// Every Item row (key, name, number), to compare a copy with what it was copied from.
+    static func items(_ db: Database) throws -> [String] {
+        try Row.fetchAll(db, sql: #"SELECT "_pk", "name", "n" FROM "Item" ORDER BY "_pk""#).map { row in
+            row.databaseValues.map(MigrationSupport.text).joined(separator: "|")
+        }
+    }
+
+    static func items(_ path: String) throws -> [String] {
+        let queue = try DatabaseQueue(path: path)
+        defer { try? queue.close() }
+        return try queue.read(items)
+    }
+
     static func rowCount(_ path: String) throws -> Int {
         let queue = try DatabaseQueue(path: path)
         defer { try? queue.close() }
@@ -70,46 +84,19 @@ enum PipelineSupport {
 
     /// SIGKILLs a child and reaps it.
     static func kill9(_ process: Process) {
-        kill(process.processIdentifier, SIGKILL)
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
     }
 
-    /// Polls `condition` every 10 ms for up to `timeout` seconds.
-    @discardableResult
-    static func waitUntil(timeout: TimeInterval = 10, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(10_000)
-        }
-        return condition()
-    }
-
-    /// An `sqlite3` shell in the middle of a big UPDATE transaction on `path` (a small cache makes it spill
-    /// changed pages into the store before commit). The journal is hot once the process is killed.
-    static func writerMidTransaction(_ path: String) throws -> (process: Process, stdin: Pipe) {
-        let stdin = Pipe()
-        let process = try spawn("/usr/bin/sqlite3", [path], stdin: stdin)
-        let sql = """
-            PRAGMA cache_size = 5;
-            BEGIN;
-            UPDATE "Item" SET "name" = "name" || '-changed';
-            SELECT 'updated';
-
-            """
-        stdin.fileHandleForWriting.write(Data(sql.utf8))
-        let journal = path + "-journal"
-        waitUntil { HotJournal.fileSize(journal) > 4096 }
-        usleep(200_000)
-        return (process, stdin)
+    /// An `sqlite3` shell in the middle of an UPDATE of every Item (see `SQLiteShell`).
+    static func writerMidTransaction(_ path: String) throws -> SQLiteShell {
+        try SQLiteShell.midTransaction(path, #"UPDATE "Item" SET "name" = "name" || '-changed'"#)
     }
 
     /// A store whose writer died mid-transaction: the `-journal` is hot and the main file holds changed pages.
     static func storeWithHotJournal(rows: Int = 5_000) throws -> String {
         let path = try makeStore(rows: rows)
-        let (process, stdin) = try writerMidTransaction(path)
-        kill9(process)
-        try? stdin.fileHandleForWriting.close()
+        try writerMidTransaction(path).kill()
         return path
     }
 }

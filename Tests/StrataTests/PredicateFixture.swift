@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 @testable import Strata
+import StrataTestSupport
 
 /// A small recipes store with NULLs, accents, ß, Turkish ı/İ, dates, decimals, a hierarchy
 /// (Dessert is a Recipe), to-one, to-many and many-to-many relationships.
@@ -76,8 +77,7 @@ enum PredicateFixture {
     /// A fresh store with the rows above, in a temporary directory.
     static func make(yaml: String = yaml, rows: String = rows) throws -> Fixture {
         let model = try ModelLoader.load(yaml: yaml, file: "fixture.yaml")
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("strata-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = URL(fileURLWithPath: Temporary.directory("predicate"))
         let store = try StoreCreator.create(at: directory.appendingPathComponent("store.sqlite").path, model: model)
         try store.queue.write { db in try db.execute(sql: rows) }
         let layout = try store.metadata().layout

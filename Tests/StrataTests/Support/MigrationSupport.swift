@@ -1,13 +1,12 @@
 import Foundation
 import GRDB
 @testable import Strata
+import StrataTestSupport
 
 /// Test helpers for migrations: model histories from YAML strings, stores created at a version.
 enum MigrationSupport {
     static func temporaryPath(_ name: String = "store") -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("strata-migration-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        return dir.appendingPathComponent("\(name).sqlite").path
+        Temporary.directory("migration") + "/\(name).sqlite"
     }
 
     /// Loads each YAML (it must declare its `version:`).

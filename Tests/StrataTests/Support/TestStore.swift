@@ -1,14 +1,13 @@
 import Foundation
 import GRDB
 @testable import Strata
+import StrataTestSupport
 
 /// Fresh temporary stores and directories for tests.
 enum TestStore {
     /// A new empty temporary directory.
     static func directory() -> String {
-        let path = NSTemporaryDirectory() + "strata-tests-" + UUID().uuidString
-        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
+        Temporary.directory("store")
     }
 
     /// A store created from one model file's YAML, in a fresh temporary directory.
