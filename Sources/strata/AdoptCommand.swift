@@ -2,7 +2,7 @@ import ArgumentParser
 import Strata
 
 /// `strata adopt --version N`: baseline an existing SQLite file that has no Strata metadata.
-struct AdoptCommand: AsyncParsableCommand {
+struct AdoptCommand: StrataSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "adopt",
         abstract: "Record Strata metadata in an existing database whose schema is version N's layout.",
@@ -17,24 +17,24 @@ struct AdoptCommand: AsyncParsableCommand {
 
     struct Document: Encodable { var store: String; var version: Int; var storeUUID: String }
 
-    func run() async throws {
-        let models = try global.loadModels()
+    func run(output: Output) async throws {
+        let models = try global.loadModels(output)
         guard let model = models.model(version: version) else {
             throw Diagnostic.error("--version \(version): there is no model version \(version)",
                                    hint: "versions: \(models.versions.map(String.init).joined(separator: ", "))")
         }
         let hooks = try HookSet.load(directory: global.migrations, models: models, variables: global.variableValues)
         let path = try global.storePath()
-        let (store, lock) = try global.openLocked(lockTimeout: locking.lockTimeout)
+        let (store, lock) = try global.openLocked(lockTimeout: locking.lockTimeout, output: output)
         defer { lock.release() }
         let metadata = try StoreAdoption.adopt(store, model: model, hooks: hooks)
-        Output.json(Document(store: path, version: version, storeUUID: metadata.storeUUID))
-        Output.line("adopted \(path) at version \(version) (store \(metadata.storeUUID))")
+        output.json(Document(store: path, version: version, storeUUID: metadata.storeUUID))
+        output.line("adopted \(path) at version \(version) (store \(metadata.storeUUID))")
     }
 }
 
 /// `strata repair`: re-record the checksums of applied hooks whose files were edited.
-struct RepairCommand: AsyncParsableCommand {
+struct RepairCommand: StrataSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "repair",
         abstract: "Accept edited hook files (after a person checked the edit): re-record their checksums.")
@@ -45,14 +45,14 @@ struct RepairCommand: AsyncParsableCommand {
 
     struct Document: Encodable { var repaired: [HookState.EditedHook] }
 
-    func run() async throws {
-        let models = try global.loadModels()
+    func run(output: Output) async throws {
+        let models = try global.loadModels(output)
         let hooks = try HookSet.load(directory: global.migrations, models: models, variables: global.variableValues)
-        let (store, lock) = try global.openLocked(lockTimeout: locking.lockTimeout)
+        let (store, lock) = try global.openLocked(lockTimeout: locking.lockTimeout, output: output)
         defer { lock.release() }
         let repaired = try HookState.repair(store, hooks: hooks)
-        Output.json(Document(repaired: repaired))
-        if repaired.isEmpty { Output.line("no edited hooks") }
-        for hook in repaired { Output.line("re-recorded \(hook.id): \(hook.recordedChecksum.prefix(12))… → \(hook.fileChecksum.prefix(12))…") }
+        output.json(Document(repaired: repaired))
+        if repaired.isEmpty { output.line("no edited hooks") }
+        for hook in repaired { output.line("re-recorded \(hook.id): \(hook.recordedChecksum.prefix(12))… → \(hook.fileChecksum.prefix(12))…") }
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 import Strata
 
 /// `strata audit`: checks the model's validation rules against the store's data (SPEC §7).
-struct AuditCommand: AsyncParsableCommand {
+struct AuditCommand: StrataSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "audit",
         abstract: "Audit the store's data against the model's validation rules.",
@@ -49,12 +49,12 @@ struct AuditCommand: AsyncParsableCommand {
         return codes
     }
 
-    func run() async throws {
+    func run(output: Output) async throws {
         let path = try global.storePath()
         try global.checkOutputs([("--report", report)], storePath: path)
         let store = try Store.open(path: path, readOnly: true)
         let metadata = try store.metadata()
-        let model = try storeModel(metadata, path: path)
+        let model = try storeModel(metadata, path: path, output: output)
         var auditor = Auditor(model: model, layout: metadata.layout, storeUUID: metadata.storeUUID)
         auditor.variables = global.variableValues
         let scope: AuditScope = entity.isEmpty ? .full : .entities(entity)
@@ -71,31 +71,31 @@ struct AuditCommand: AsyncParsableCommand {
             } catch {
                 written = false
                 // Printed; the exit code stays the audit's (3 on failures), else 1 (SPEC §10).
-                Output.diagnostic(.error("cannot write the report to '\(file)': \(error.localizedDescription)",
+                output.diagnostic(.error("cannot write the report to '\(file)': \(error.localizedDescription)",
                                          hint: "check the directory exists and is writable"))
-                if report.hasFailures { Output.setExitCode(.validationViolations) }
-                Output.setExitCode(.runtimeFailure)
+                if report.hasFailures { output.setExitCode(.validationViolations) }
+                output.setExitCode(.runtimeFailure)
             }
-            if Output.isJSON {
+            if output.isJSON {
                 print(report.render(as: .json), terminator: "")
             } else {
-                Output.line(TextReport().render(report).trimmingCharacters(in: .newlines))
-                if written { Output.note("report written to \(file) (\(format.rawValue))") }
+                output.line(TextReport().render(report).trimmingCharacters(in: .newlines))
+                if written { output.note("report written to \(file) (\(format.rawValue))") }
             }
-        } else if Output.isJSON {
+        } else if output.isJSON {
             print(report.render(as: .json), terminator: "")
         } else {
-            Output.result(report.render(as: reportFormat ?? .text).trimmingCharacters(in: .newlines))
+            output.result(report.render(as: reportFormat ?? .text).trimmingCharacters(in: .newlines))
         }
-        if report.hasFailures { Output.setExitCode(.validationViolations) }
+        if report.hasFailures { output.setExitCode(.validationViolations) }
     }
 
     /// The model of the store's version: from `--models` when that directory exists (validation rules
     /// change without a migration), checked against the recorded hashes; else the recorded copy.
-    func storeModel(_ metadata: StoreMetadata, path: String) throws -> Model {
+    func storeModel(_ metadata: StoreMetadata, path: String, output: Output) throws -> Model {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: global.models, isDirectory: &isDirectory), isDirectory.boolValue {
-            let history = try global.loadModels()
+            let history = try global.loadModels(output)
             if let model = history.model(version: metadata.version) {
                 let hashes = VersionHash.entityHashes(of: model)
                 if hashes != metadata.entityHashes {

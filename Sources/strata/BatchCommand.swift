@@ -64,47 +64,47 @@ struct BatchCommand: AsyncParsableCommand {
         }
     }
 
-    static func report(_ result: BatchResult, common: Common) throws {
+    static func report(_ result: BatchResult, common: Common, output: Output) throws {
         if let path = common.changesOut { try result.changes.write(toFile: path) }
-        Output.json(Document(operation: result.kind.rawValue, entity: result.entity, count: result.count,
+        output.json(Document(operation: result.kind.rawValue, entity: result.entity, count: result.count,
                              objectIDs: result.objectIDs?.map(\.uri), changes: Changes(result.changes), audit: result.audit))
         switch common.result {
-        case .ids: Output.resultLines((result.objectIDs ?? []).lazy.map(\.uri))
-        case .count: Output.result(String(result.count))
-        case .status: Output.line(result.kind == .update ? "updated \(result.count) object(s)" : "deleted \(result.count) object(s)")
+        case .ids: output.resultLines((result.objectIDs ?? []).lazy.map(\.uri))
+        case .count: output.result(String(result.count))
+        case .status: output.line(result.kind == .update ? "updated \(result.count) object(s)" : "deleted \(result.count) object(s)")
         }
         if let audit = result.audit, audit.totalViolations > 0 {
-            Output.note(Report(title: "Strata batch audit", audit: audit).render(as: .text).trimmingCharacters(in: .newlines))
-            Output.note("warning: \(audit.totalViolations) violation(s) committed (--on-violation warn)")
+            output.note(Report(title: "Strata batch audit", audit: audit).render(as: .text).trimmingCharacters(in: .newlines))
+            output.note("warning: \(audit.totalViolations) violation(s) committed (--on-violation warn)")
         }
     }
 
     /// Opens the store, runs a request through it and reports the result (or the rolled-back batch's audit).
-    static func run(_ global: GlobalOptions, _ common: Common,
+    static func run(_ global: GlobalOptions, _ common: Common, output: Output,
                     _ body: (Store, PredicateContext) async throws -> BatchResult) async throws {
         try global.checkOutputs([("--changes-out", common.changesOut)], storePath: try global.storePath())
         let context = try common.context(global)
         // The store lock, as for `migrate`: a batch never interleaves with a migration (SPEC §8).
-        let (store, lock) = try global.openLocked(lockTimeout: common.locking.lockTimeout)
+        let (store, lock) = try global.openLocked(lockTimeout: common.locking.lockTimeout, output: output)
         defer { lock.release() }
         _ = try store.metadata()
-        let result = try await execute { try await body(store, context) }
-        try report(result, common: common)
+        let result = try await execute(output: output) { try await body(store, context) }
+        try report(result, common: common, output: output)
     }
 
     /// Runs a request, reporting the rolled-back batch's audit on violations.
-    static func execute(_ body: () async throws -> BatchResult) async throws -> BatchResult {
+    static func execute(output: Output, _ body: () async throws -> BatchResult) async throws -> BatchResult {
         do {
             return try await body()
         } catch let error as BatchViolationError {
-            Output.json(Document(operation: error.result.kind.rawValue, entity: error.result.entity, count: error.result.count,
+            output.json(Document(operation: error.result.kind.rawValue, entity: error.result.entity, count: error.result.count,
                                  objectIDs: nil, changes: Changes(ChangeSet()), audit: error.result.audit, rolledBack: true))
-            if let audit = error.result.audit { Output.note(Report(title: "Strata batch audit", audit: audit).render(as: .text).trimmingCharacters(in: .newlines)) }
+            if let audit = error.result.audit { output.note(Report(title: "Strata batch audit", audit: audit).render(as: .text).trimmingCharacters(in: .newlines)) }
             throw error
         }
     }
 
-    struct Update: AsyncParsableCommand {
+    struct Update: StrataSubcommand {
         static let configuration = CommandConfiguration(abstract: "Update every matching object in one SQL statement.")
         @OptionGroup var global: GlobalOptions
         @OptionGroup var common: Common
@@ -113,7 +113,7 @@ struct BatchCommand: AsyncParsableCommand {
         @Option(name: .customLong("set-expr"), help: ArgumentHelp("KEY=EXPR: an expression over the row, e.g. rating=rating+1.", valueName: "KEY=EXPR"))
         var setExpressions: [String] = []
 
-        func run() async throws {
+        func run(output: Output) async throws {
             var values: [String: UpdateValue] = [:]
             for (list, make) in [(sets, UpdateValue.literal), (setExpressions, UpdateValue.expression)] {
                 for item in list {
@@ -130,25 +130,25 @@ struct BatchCommand: AsyncParsableCommand {
             request.resultType = common.result == .ids ? .updatedObjectIDs : common.result == .count ? .updatedObjectsCount : .statusOnly
             if common.changesOut != nil { request.resultType = .updatedObjectIDs }
             let common = self.common
-            try await BatchCommand.run(global, common) { store, context in
+            try await BatchCommand.run(global, common, output: output) { store, context in
                 try await store.execute(request, context: context, audit: common.audit, onViolation: common.onViolation,
                                         maxSamples: common.maxSamples)
             }
         }
     }
 
-    struct Delete: AsyncParsableCommand {
+    struct Delete: StrataSubcommand {
         static let configuration = CommandConfiguration(abstract: "Delete every matching object, applying the delete rules.")
         @OptionGroup var global: GlobalOptions
         @OptionGroup var common: Common
 
-        func run() async throws {
+        func run(output: Output) async throws {
             var request = BatchDeleteRequest(entity: common.entity, predicate: common.where, arguments: common.predicateArguments)
             request.includesSubentities = !common.excludeSubentities
             request.resultType = common.result == .ids ? .objectIDs : common.result == .count ? .count : .statusOnly
             if common.changesOut != nil { request.resultType = .objectIDs }
             let common = self.common
-            try await BatchCommand.run(global, common) { store, context in
+            try await BatchCommand.run(global, common, output: output) { store, context in
                 try await store.execute(request, context: context, audit: common.audit, onViolation: common.onViolation,
                                         maxSamples: common.maxSamples)
             }

@@ -2,7 +2,7 @@ import ArgumentParser
 import Strata
 
 /// `strata diff FROM TO`: the inferred mapping between two model versions, no store needed.
-struct DiffCommand: AsyncParsableCommand {
+struct DiffCommand: StrataSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "diff",
         abstract: "Show the inferred mapping between two model versions (no store needed).")
@@ -28,8 +28,8 @@ struct DiffCommand: AsyncParsableCommand {
         var sql: [String]
     }
 
-    func run() async throws {
-        let history = try global.loadModels()
+    func run(output: Output) async throws {
+        let history = try global.loadModels(output)
         for v in [from, to] where history.model(version: v) == nil {
             throw Diagnostic.error("there is no model version \(v)", hint: "versions: \(history.versions.map(String.init).joined(separator: ", "))")
         }
@@ -38,24 +38,24 @@ struct DiffCommand: AsyncParsableCommand {
         }
         let steps: [VersionStep]
         do { steps = try MappingInference.plan(models: history.models, from: from, to: to) } catch { throw error }
-        Output.json(Document(from: from, to: to, steps: steps.map {
+        output.json(Document(from: from, to: to, steps: steps.map {
             Step(from: $0.fromVersion, to: $0.toVersion, metadataOnly: $0.isMetadataOnly, changes: $0.changes, tables: $0.tableActions,
                  rebuiltTables: $0.rebuiltTables, destructive: $0.destructiveChanges, sql: $0.sqlText)
         }))
         for step in steps {
-            Output.result("v\(step.fromVersion) → v\(step.toVersion)\(step.isMetadataOnly ? " (metadata only)" : "")")
+            output.result("v\(step.fromVersion) → v\(step.toVersion)\(step.isMetadataOnly ? " (metadata only)" : "")")
             for change in step.changes {
                 let target = change.property.map { "\(change.entity).\($0)" } ?? change.entity
-                Output.result("  \(change.isDestructive ? "!" : "~") \(change.kind.rawValue) \(target): \(change.detail)\(change.isDestructive ? " (data loss)" : "")")
+                output.result("  \(change.isDestructive ? "!" : "~") \(change.kind.rawValue) \(target): \(change.detail)\(change.isDestructive ? " (data loss)" : "")")
             }
             for action in step.tableActions {
-                Output.result("  table \(action.table): \(action.kind.rawValue)\(action.reasons.isEmpty ? "" : " (" + action.reasons.joined(separator: "; ") + ")")")
+                output.result("  table \(action.table): \(action.kind.rawValue)\(action.reasons.isEmpty ? "" : " (" + action.reasons.joined(separator: "; ") + ")")")
             }
             if !step.sqlText.isEmpty {
-                Output.result("  SQL:")
-                for sql in step.sqlText { Output.result("    " + sql.replacingOccurrences(of: "\n", with: "\n    ") + ";") }
+                output.result("  SQL:")
+                for sql in step.sqlText { output.result("    " + sql.replacingOccurrences(of: "\n", with: "\n    ") + ";") }
             }
         }
-        if steps.isEmpty { Output.result("v\(from) → v\(to): no changes") }
+        if steps.isEmpty { output.result("v\(from) → v\(to): no changes") }
     }
 }

@@ -29,7 +29,6 @@ struct GlobalOptions: ParsableArguments {
     var variables: [String] = []
 
     mutating func validate() throws {
-        Output.configure(format: format, color: color, quiet: quiet)
         for v in variables where !v.contains("=") || v.hasPrefix("=") {
             throw ValidationError("--var expects NAME=VALUE, got '\(v)'")
         }
@@ -53,9 +52,9 @@ struct GlobalOptions: ParsableArguments {
     }
 
     /// Loads `--models`, printing warnings to stderr.
-    func loadModels() throws -> ModelHistory {
+    func loadModels(_ output: Output) throws -> ModelHistory {
         let history = try ModelHistory.load(directory: models)
-        for warning in history.warnings { Output.diagnostic(warning) }
+        for warning in history.warnings { output.diagnostic(warning) }
         return history
     }
 }

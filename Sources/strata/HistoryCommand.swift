@@ -2,7 +2,7 @@ import ArgumentParser
 import Strata
 
 /// `strata history`: applied migrations and hooks.
-struct HistoryCommand: AsyncParsableCommand {
+struct HistoryCommand: StrataSubcommand {
     static let configuration = CommandConfiguration(commandName: "history", abstract: "List applied migrations and hooks.")
 
     @OptionGroup var global: GlobalOptions
@@ -12,10 +12,10 @@ struct HistoryCommand: AsyncParsableCommand {
         var hooks: [HookRecord]
     }
 
-    func run() async throws {
+    func run(output: Output) async throws {
         let store = try Store.open(path: try global.storePath(), readOnly: true)
         let (entries, hooks) = try store.history()
-        Output.json(Document(migrations: entries, hooks: hooks))
+        output.json(Document(migrations: entries, hooks: hooks))
         // One timeline: steps and hooks by the time they finished (timestamps are ISO 8601 UTC with
         // milliseconds, so they sort as text); ties by version, a step before the hooks that ran in it.
         var lines: [(finished: String, version: Int, order: Int, id: String, text: String)] = []
@@ -29,6 +29,6 @@ struct HistoryCommand: AsyncParsableCommand {
                           "\(h.finished)  hook     \(h.id) after v\(h.afterVersion): \(h.status)\(h.status == "applied" ? ", \(h.rowsAffected) row(s)" : "")"))
         }
         lines.sort { ($0.finished, $0.version, $0.order, $0.id) < ($1.finished, $1.version, $1.order, $1.id) }
-        Output.resultLines(lines.map(\.text))
+        output.resultLines(lines.map(\.text))
     }
 }

@@ -12,7 +12,7 @@ struct ImportCommand: AsyncParsableCommand {
 
 /// `strata import coredata PATH [--order FILE] [--force]` (SPEC §12): an Xcode model bundle → `models/<N>.yaml`,
 /// then the lint of the imported history.
-struct ImportCoreDataCommand: AsyncParsableCommand {
+struct ImportCoreDataCommand: StrataSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "coredata",
         abstract: "Import an Xcode Core Data model (.xcdatamodeld or .xcdatamodel) into models/<N>.yaml, one file per version.",
@@ -58,7 +58,7 @@ struct ImportCoreDataCommand: AsyncParsableCommand {
         var description: String { diagnostic.description }
     }
 
-    func run() async throws {
+    func run(output: Output) async throws {
         let result = try CoreDataImport.read(path: path, orderFile: order)
         let directory = global.models
         try prepare(directory: directory)
@@ -79,9 +79,9 @@ struct ImportCoreDataCommand: AsyncParsableCommand {
         let refused = refusedSteps(outcome)
         let errors = outcome.diagnostics.filter { $0.severity == .error }.count
         let warnings = outcome.diagnostics.count - errors
-        for d in outcome.diagnostics { Output.diagnostic(d) }
+        for d in outcome.diagnostics { output.diagnostic(d) }
 
-        Output.json(Document(
+        output.json(Document(
             source: path, models: directory, versions: entries,
             written: entries.filter { $0.status != "kept" }.map(\.file), kept: entries.filter { $0.status == "kept" }.map(\.file),
             skipped: result.skipped, notCarried: result.notCarried,
@@ -90,25 +90,25 @@ struct ImportCoreDataCommand: AsyncParsableCommand {
                         diagnostics: outcome.diagnostics.map(JSONDiagnostic.init))))
 
         let written = entries.filter { $0.status != "kept" }.count
-        Output.result("imported \(path): \(result.versions.count) version(s), \(written) file(s) written to \(directory), \(entries.count - written) kept")
+        output.result("imported \(path): \(result.versions.count) version(s), \(written) file(s) written to \(directory), \(entries.count - written) kept")
         for e in entries {
             switch e.status {
-            case "kept": Output.line("  kept \(e.file) (\(e.name)): it exists; --force replaces it")
-            case "replaced": Output.line("  replaced \(e.file) (\(e.name))")
-            default: Output.line("  wrote \(e.file) (\(e.name))")
+            case "kept": output.line("  kept \(e.file) (\(e.name)): it exists; --force replaces it")
+            case "replaced": output.line("  replaced \(e.file) (\(e.name))")
+            default: output.line("  wrote \(e.file) (\(e.name))")
             }
         }
-        for s in result.skipped { Output.line("  skipped \(s.versionName): \(s.reason)") }
+        for s in result.skipped { output.line("  skipped \(s.versionName): \(s.reason)") }
         let listed = result.notCarried.filter { item in !result.skipped.contains(item) }
         if !listed.isEmpty {
-            Output.line("not carried (\(listed.count)):")
-            for line in Self.grouped(listed) { Output.line("  " + line) }
+            output.line("not carried (\(listed.count)):")
+            for line in Self.grouped(listed) { output.line("  " + line) }
         }
-        Output.result("lint: \(outcome.versions.count) model version(s), \(errors) error(s), \(warnings) warning(s)")
+        output.result("lint: \(outcome.versions.count) model version(s), \(errors) error(s), \(warnings) warning(s)")
         for step in refused {
-            Output.result("  v\(step.from) → v\(step.to) cannot be inferred (the error above says why): \(Self.wayForward)")
+            output.result("  v\(step.from) → v\(step.to) cannot be inferred (the error above says why): \(Self.wayForward)")
         }
-        if errors > outcome.refusals { Output.setExitCode(.invalidInput) } else if errors > 0 { Output.setExitCode(.notInferable) }
+        if errors > outcome.refusals { output.setExitCode(.invalidInput) } else if errors > 0 { output.setExitCode(.notInferable) }
     }
 
     /// What a user can do today with a step inference refuses (Core Data would have needed a mapping model).

@@ -2,7 +2,7 @@ import ArgumentParser
 import Strata
 
 /// `strata lint`: checks model (and hook) files without a store.
-struct LintCommand: AsyncParsableCommand {
+struct LintCommand: StrataSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "lint",
         abstract: "Check model and hook files without a store.")
@@ -53,17 +53,17 @@ struct LintCommand: AsyncParsableCommand {
         return outcome
     }
 
-    func run() async throws {
+    func run(output: Output) async throws {
         let outcome = Self.lint(models: global.models, migrations: global.migrations, variables: global.variableValues)
         let (diagnostics, versions, hookCount) = (outcome.diagnostics, outcome.versions, outcome.hooks)
-        for d in diagnostics { Output.diagnostic(d) }
+        for d in diagnostics { output.diagnostic(d) }
         let errors = diagnostics.filter { $0.severity == .error }.count
         let warnings = diagnostics.count - errors
-        Output.json(Document(ok: errors == 0, versions: versions, hooks: hookCount, diagnostics: diagnostics.map(JSONDiagnostic.init)))
-        Output.result("\(global.models): \(versions.count) model version(s)\(versions.isEmpty ? "" : " (" + versions.map(String.init).joined(separator: ", ") + ")"), \(global.migrations): \(hookCount) hook(s), \(errors) error(s), \(warnings) warning(s)")
+        output.json(Document(ok: errors == 0, versions: versions, hooks: hookCount, diagnostics: diagnostics.map(JSONDiagnostic.init)))
+        output.result("\(global.models): \(versions.count) model version(s)\(versions.isEmpty ? "" : " (" + versions.map(String.init).joined(separator: ", ") + ")"), \(global.migrations): \(hookCount) hook(s), \(errors) error(s), \(warnings) warning(s)")
         // One condition, one exit code (SPEC §10): a step that cannot be inferred is 4, as in `diff` and
         // `migrate`. Invalid input comes first: it is 2 whenever any other error is found, since a step's
         // inferability means little while the files themselves are wrong.
-        if errors > outcome.refusals { Output.setExitCode(.invalidInput) } else if errors > 0 { Output.setExitCode(.notInferable) }
+        if errors > outcome.refusals { output.setExitCode(.invalidInput) } else if errors > 0 { output.setExitCode(.notInferable) }
     }
 }

@@ -7,25 +7,25 @@ struct MetaCommand: AsyncParsableCommand {
         commandName: "meta", abstract: "Read and write store metadata.",
         subcommands: [Get.self, Set.self, List.self])
 
-    struct Get: AsyncParsableCommand {
+    struct Get: StrataSubcommand {
         static let configuration = CommandConfiguration(abstract: "Print one key's value (user keys and strata.* keys).")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The key.") var key: String
 
         struct Document: Encodable { var key: String; var value: String }
 
-        func run() async throws {
+        func run(output: Output) async throws {
             let store = try Store.open(path: try global.storePath(), readOnly: true)
             _ = try store.metadata()
             guard let value = try store.metadataValue(forKey: key) else {
                 throw Diagnostic.error("no metadata key '\(key)'", hint: "`strata meta list` shows the keys")
             }
-            Output.json(Document(key: key, value: value))
-            Output.result(value)
+            output.json(Document(key: key, value: value))
+            output.result(value)
         }
     }
 
-    struct Set: AsyncParsableCommand {
+    struct Set: StrataSubcommand {
         static let configuration = CommandConfiguration(abstract: "Set a user key.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The key (not starting with 'strata.').") var key: String
@@ -34,23 +34,23 @@ struct MetaCommand: AsyncParsableCommand {
 
         struct Document: Encodable { var key: String; var value: String }
 
-        func run() async throws {
-            let (store, lock) = try global.openLocked(lockTimeout: locking.lockTimeout)
+        func run(output: Output) async throws {
+            let (store, lock) = try global.openLocked(lockTimeout: locking.lockTimeout, output: output)
             defer { lock.release() }
             _ = try store.metadata()
             try store.setUserMetadata(value, forKey: key)
-            Output.json(Document(key: key, value: value))
-            Output.line("\(key) = \(value)")
+            output.json(Document(key: key, value: value))
+            output.line("\(key) = \(value)")
         }
     }
 
-    struct List: AsyncParsableCommand {
+    struct List: StrataSubcommand {
         static let configuration = CommandConfiguration(abstract: "List the store's metadata (user keys and Strata's summary keys).")
         @OptionGroup var global: GlobalOptions
 
         struct Document: Encodable { var system: [String: String]; var user: [String: String] }
 
-        func run() async throws {
+        func run(output: Output) async throws {
             let store = try Store.open(path: try global.storePath(), readOnly: true)
             let metadata = try store.metadata()
             let user = try store.userMetadata()
@@ -58,9 +58,9 @@ struct MetaCommand: AsyncParsableCommand {
                 "strata.uuid": metadata.storeUUID, "strata.version": String(metadata.version),
                 "strata.modelHash": metadata.modelHash, "strata.createdAtVersion": String(metadata.createdAtVersion),
             ]
-            Output.json(Document(system: system, user: Dictionary(user.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })))
-            for (k, v) in system.sorted(by: { $0.key < $1.key }) { Output.result("\(k) = \(v)") }
-            for (k, v) in user { Output.result("\(k) = \(v)") }
+            output.json(Document(system: system, user: Dictionary(user.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })))
+            for (k, v) in system.sorted(by: { $0.key < $1.key }) { output.result("\(k) = \(v)") }
+            for (k, v) in user { output.result("\(k) = \(v)") }
         }
     }
 }

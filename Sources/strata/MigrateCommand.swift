@@ -4,7 +4,7 @@ import Strata
 
 /// `strata migrate`: brings the store to the target version (creating it with --create), running
 /// pending hooks inside their version step's transaction and auditing what they touched.
-struct MigrateCommand: AsyncParsableCommand {
+struct MigrateCommand: StrataSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate",
         abstract: "Migrate the store to the target version (default: the newest), running pending hooks.",
@@ -63,10 +63,10 @@ struct MigrateCommand: AsyncParsableCommand {
         try OptionCheck.maxSamples(maxSamples)
     }
 
-    func run() async throws {
+    func run(output: Output) async throws {
         let path = try global.storePath()
         try global.checkOutputs([("--report", report), ("--changes-out", changesOut), ("--backup", backup)], storePath: path)
-        let models = try global.loadModels()
+        let models = try global.loadModels(output)
         let hooks = try HookSet.load(directory: global.migrations, models: models, variables: global.variableValues)
         var options = MigrationRun.Options(now: now.flatMap(DateText.parse) ?? Date().timeIntervalSince1970)
         options.target = to
@@ -82,7 +82,7 @@ struct MigrateCommand: AsyncParsableCommand {
         options.lockTimeout = lockTimeout
         options.checkIntegrity = !skipIntegrityCheck
         options.onLockWait = { holder in
-            Output.note("waiting for the lock on \(path)" + (holder.map { " (held by \($0))" } ?? "") + "…")
+            output.note("waiting for the lock on \(path)" + (holder.map { " (held by \($0))" } ?? "") + "…")
         }
         options.progressSink = global.noProgress ? nil : TerminalProgressBar.standardError()
         let result: MigrationRunReport
@@ -91,30 +91,30 @@ struct MigrateCommand: AsyncParsableCommand {
         } catch let error as MigrationRunError {
             // The run's own outcome decides the exit code: failing to write its report or change set
             // is printed, never put in its place (SPEC §10).
-            do { try emit(error.report) } catch { for d in (error as? StrataError)?.diagnostics ?? [.error("\(error)")] { Output.diagnostic(d) } }
-            Output.fail(error.underlying)
+            do { try emit(error.report, output: output) } catch { for d in (error as? StrataError)?.diagnostics ?? [.error("\(error)")] { output.diagnostic(d) } }
+            output.fail(error.underlying)
         }
-        try emit(result)
-        if result.warnedViolations > 0 { Output.note("warning: \(result.warnedViolations) violation(s) committed under `onViolation: warn`") }
+        try emit(result, output: output)
+        if result.warnedViolations > 0 { output.note("warning: \(result.warnedViolations) violation(s) committed under `onViolation: warn`") }
     }
 
     /// Prints the report (text or JSON), writes --report and --changes-out.
-    func emit(_ result: MigrationRunReport) throws {
-        if Output.isJSON || Output.isQuiet { for warning in result.warnings { Output.diagnostic(.warning(warning)) } }
+    func emit(_ result: MigrationRunReport, output: Output) throws {
+        if output.isJSON || output.isQuiet { for warning in result.warnings { output.diagnostic(.warning(warning)) } }
         let document = Report(title: dryRun ? "Strata migrate (dry run)" : "Strata migrate", migration: result)
         if let file = report {
             let format = reportFormat ?? ReportFormat.allCases.first { file.hasSuffix("." + $0.fileExtension) } ?? .text
             do { try document.render(as: format).write(toFile: file, atomically: true, encoding: .utf8) } catch {
                 // Printed, and exit 1 only when the run itself succeeded: a failed report never hides 3, 4, 5 or 6.
-                Output.diagnostic(.error("cannot write --report '\(file)': \(error.localizedDescription)",
+                output.diagnostic(.error("cannot write --report '\(file)': \(error.localizedDescription)",
                                          hint: "the run's result is above; check the directory exists and is writable"))
-                Output.setExitCode(.runtimeFailure)
+                output.setExitCode(.runtimeFailure)
             }
         }
         if let changesOut, !dryRun { try result.changes.write(toFile: changesOut) }
-        Output.jsonText(document.render(as: .json))
-        if Output.isJSON { return }
-        if !Output.isQuiet { print(document.render(as: .text), terminator: "") }
+        output.jsonText(document.render(as: .json))
+        if output.isJSON { return }
+        if !output.isQuiet { print(document.render(as: .text), terminator: "") }
     }
 }
 

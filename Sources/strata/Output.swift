@@ -4,56 +4,54 @@ import Strata
 
 /// Where output goes: results to stdout, diagnostics to stderr; in JSON mode exactly one
 /// document (with `"schemaVersion": 1`) on stdout, errors included.
-enum Output {
-    private struct State: Sendable {
-        var format: OutputFormat = .text
-        var color = false
-        var quiet = false
-        var exitCode: ExitStatus = .success
-        var printedJSON = false
-    }
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var state = State()
+///
+/// One value, made in `main` from the parsed options (or, when parsing fails, from the arguments
+/// themselves) and handed to the command's `run(output:)`. It keeps the exit code the run has set.
+final class Output: @unchecked Sendable {
+    let isJSON: Bool
+    let isQuiet: Bool
+    private let color: Bool
+    private let lock = NSLock()       // guards the two below: a lock-wait note may come from another thread
+    private var code: ExitStatus = .success
+    private var printedJSON = false
 
-    private static func with<T>(_ body: (inout State) -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&state)
-    }
-
-    static func configure(format: OutputFormat, color: ColorMode, quiet: Bool) {
-        let useColor: Bool
+    init(format: OutputFormat, color: ColorMode, quiet: Bool) {
+        isJSON = format == .json
+        isQuiet = quiet
         switch color {
-        case .always: useColor = true
-        case .never: useColor = false
-        case .auto: useColor = isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        case .always: self.color = true
+        case .never: self.color = false
+        case .auto: self.color = isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
         }
-        with { $0.format = format; $0.color = useColor; $0.quiet = quiet }
     }
 
-    static var isJSON: Bool { with { $0.format == .json } }
-    static var isQuiet: Bool { with { $0.quiet } }
-    static var exitCode: ExitStatus { with { $0.exitCode } }
+    /// The output the options ask for.
+    convenience init(_ options: GlobalOptions) {
+        self.init(format: options.format, color: options.color, quiet: options.quiet)
+    }
+
+    /// The process's exit code so far.
+    var exitCode: ExitStatus { lock.withLock { code } }
 
     /// Sets the process's exit code (the worst one wins).
-    static func setExitCode(_ code: ExitStatus) {
-        with { if $0.exitCode == .success { $0.exitCode = code } }
+    func setExitCode(_ code: ExitStatus) {
+        lock.withLock { if self.code == .success { self.code = code } }
     }
 
     /// A line of human output on stdout (suppressed in JSON mode and with --quiet).
-    static func line(_ text: String = "") {
+    func line(_ text: String = "") {
         guard !isJSON, !isQuiet else { return }
         print(text)
     }
 
     /// Human output that --quiet does not suppress (the result a command exists to print).
-    static func result(_ text: String) {
+    func result(_ text: String) {
         guard !isJSON else { return }
         print(text)
     }
 
     /// Many result lines (object IDs), written in blocks of about 64 KB rather than one `print` each.
-    static func resultLines<Lines: Sequence<String>>(_ lines: Lines) {
+    func resultLines<Lines: Sequence<String>>(_ lines: Lines) {
         guard !isJSON else { return }
         var block = ""
         block.reserveCapacity(1 << 16)
@@ -66,10 +64,10 @@ enum Output {
     }
 
     /// A diagnostic on stderr.
-    static func diagnostic(_ d: Diagnostic) {
+    func diagnostic(_ d: Diagnostic) {
         if d.severity == .warning && isQuiet { return }
         var text = d.description
-        if with({ $0.color }) {
+        if color {
             let label = d.severity == .error ? "\u{1B}[1;31merror:\u{1B}[0m" : "\u{1B}[1;33mwarning:\u{1B}[0m"
             text = text.replacingOccurrences(of: "\(d.severity.rawValue):", with: label, options: [], range: text.range(of: "\(d.severity.rawValue):"))
         }
@@ -77,34 +75,34 @@ enum Output {
     }
 
     /// A message on stderr (progress, notes).
-    static func note(_ text: String) {
+    func note(_ text: String) {
         guard !isQuiet else { return }
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 
     /// Prints the command's one JSON document.
-    static func json<Body: Encodable>(_ body: @autoclosure () -> Body) {
+    func json<Body: Encodable>(_ body: @autoclosure () -> Body) {
         guard isJSON else { return }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = try! encoder.encode(JSONDocument(body: body()))
         print(String(decoding: data, as: UTF8.self))
-        with { $0.printedJSON = true }
+        lock.withLock { printedJSON = true }
     }
 
     /// Prints an already rendered JSON document (a report in `json` format, which carries `schemaVersion`).
     /// The text is only built in JSON mode (a migration report with many object IDs is large).
-    static func jsonText(_ text: @autoclosure () -> String) {
+    func jsonText(_ text: @autoclosure () -> String) {
         guard isJSON else { return }
         let text = text()
         print(text, terminator: text.hasSuffix("\n") ? "" : "\n")
-        with { $0.printedJSON = true }
+        lock.withLock { printedJSON = true }
     }
 
-    static func flush() { fflush(nil) }
+    func flush() { fflush(nil) }
 
     /// Reports an error and exits with its code.
-    static func fail(_ error: Error) -> Never {
+    func fail(_ error: Error) -> Never {
         let code: ExitStatus
         var diagnostics: [Diagnostic]
         if let strata = error as? StrataError {
@@ -127,7 +125,7 @@ enum Output {
             if ProcessInfo.processInfo.environment["STRATA_DEBUG"] != nil { diagnostics.append(.error("\(error)")) }
         }
         for d in diagnostics { diagnostic(d) }
-        if isJSON && !with({ $0.printedJSON }) {
+        if isJSON && !lock.withLock({ printedJSON }) {
             json(ErrorDocument(error: .init(exitCode: Int(code.rawValue), diagnostics: diagnostics.map(JSONDiagnostic.init))))
         }
         flush()

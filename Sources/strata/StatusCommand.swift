@@ -2,7 +2,7 @@ import ArgumentParser
 import Strata
 
 /// `strata status`: version, hashes, drift, pending versions and hooks.
-struct StatusCommand: AsyncParsableCommand {
+struct StatusCommand: StrataSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "Show the store's version, hashes, drift and pending work.",
@@ -13,14 +13,14 @@ struct StatusCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Exit 7 when versions or hooks are pending (for pipelines).")
     var check = false
 
-    func run() async throws {
-        let history = try global.loadModels()
+    func run(output: Output) async throws {
+        let history = try global.loadModels(output)
         let path = try global.storePath()
         let store = try Store.open(path: path, readOnly: true)
         let hooks = try HookSet.load(directory: global.migrations, models: history, variables: global.variableValues)
         let status = try StoreStatus.read(store: store, history: history, hooks: hooks)
-        Output.json(status)
-        Output.result("""
+        output.json(status)
+        output.result("""
             store:    \(status.path)
             uuid:     \(status.storeUUID)
             version:  \(status.version) (latest model: \(status.latestVersion.map(String.init) ?? "none"); created at \(status.createdAtVersion))
@@ -30,18 +30,18 @@ struct StatusCommand: AsyncParsableCommand {
             \(status.pendingHooks.isEmpty ? "no hooks" : "hooks " + status.pendingHooks.joined(separator: ", "))\
             \(status.lateHooks.isEmpty ? "" : "; late hooks " + status.lateHooks.joined(separator: ", ") + " (need --run-late-hooks)")
             """)
-        for item in status.drift { Output.result("  drift: \(item)") }
+        for item in status.drift { output.result("  drift: \(item)") }
         // `--check` reports the first condition that applies (SPEC §8), each with the code `migrate` gives it:
         // drift or late hooks 6, a pending step that cannot be inferred 4, other pending work 7.
         if !status.drift.isEmpty {
-            Output.setExitCode(.drift)
+            output.setExitCode(.drift)
         } else if check && !status.lateHooks.isEmpty {
-            Output.setExitCode(.drift)
+            output.setExitCode(.drift)
         } else if check, let refusal = try refusal(history, status, layout: store.metadata().layout) {
-            for d in refusal.diagnostics { Output.diagnostic(d) }
-            Output.setExitCode(.notInferable)
+            for d in refusal.diagnostics { output.diagnostic(d) }
+            output.setExitCode(.notInferable)
         } else if check && status.hasPendingWork {
-            Output.setExitCode(.pendingWork)
+            output.setExitCode(.pendingWork)
         }
     }
 

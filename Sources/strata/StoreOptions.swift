@@ -38,10 +38,10 @@ extension GlobalOptions {
     }
 
     /// Opens the store for writing under its lock, printing a note while waiting.
-    func openLocked(lockTimeout: Double) throws -> (store: Store, lock: StoreLock) {
+    func openLocked(lockTimeout: Double, output: Output) throws -> (store: Store, lock: StoreLock) {
         let path = try storePath()
         return try Store.openLocked(path: path, lockTimeout: lockTimeout) { holder in
-            Output.note("waiting for the lock on \(path)" + (holder.map { " (held by \($0))" } ?? "") + "…")
+            output.note("waiting for the lock on \(path)" + (holder.map { " (held by \($0))" } ?? "") + "…")
         }
     }
 }

@@ -24,25 +24,46 @@ struct StrataCommand: AsyncParsableCommand {
     )
 }
 
+/// A command that does work: it reads the global options and writes through the `Output` it is given.
+protocol StrataSubcommand: AsyncParsableCommand {
+    var global: GlobalOptions { get }
+    func run(output: Output) async throws
+}
+
+extension StrataSubcommand {
+    /// ArgumentParser's entry point, for callers other than `main`: the output its options ask for.
+    func run() async throws { try await run(output: Output(global)) }
+}
+
 @main
 enum StrataMain {
     static func main() async {
         SignalCleanup.install()   // SIGINT/SIGTERM remove a dry run's snapshot and temporary files, then exit 130/143
-        // The format is configured in `GlobalOptions.validate()`, which never runs when parsing fails:
-        // read it from argv first, so an error in the arguments is still one JSON document.
-        if requestsJSON(Array(CommandLine.arguments.dropFirst())) { Output.configure(format: .json, color: .never, quiet: false) }
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        // Until the arguments parse, the output is what they ask for as far as a scan can tell,
+        // so that an error in them is still one JSON document with `--format json`.
+        var output = scannedOutput(arguments)
         do {
-            var command = try StrataCommand.parseAsRoot()
-            if var asyncCommand = command as? AsyncParsableCommand {
+            var command = try StrataCommand.parseAsRoot(arguments)
+            if let subcommand = command as? StrataSubcommand {
+                output = Output(subcommand.global)
+                try await subcommand.run(output: output)
+            } else if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
                 try command.run()
             }
-            Output.flush()
-            exit(Output.exitCode.rawValue)
+            output.flush()
+            exit(output.exitCode.rawValue)
         } catch {
-            Output.fail(error)
+            output.fail(error)
         }
+    }
+
+    /// The output the arguments ask for, read without parsing them: `--format json` (or `--format=json`)
+    /// and nothing else, looking no further than `--`.
+    static func scannedOutput(_ arguments: [String]) -> Output {
+        requestsJSON(arguments) ? Output(format: .json, color: .never, quiet: false) : Output(format: .text, color: .never, quiet: false)
     }
 
     /// Whether the arguments ask for `--format json` (or `--format=json`), looking no further than `--`.
