@@ -53,9 +53,9 @@ struct AuditCommand: StrataSubcommand {
         let path = try global.storePath()
         try global.checkOutputs([("--report", report)], storePath: path)
         let store = try Store.open(path: path, readOnly: true)
-        let metadata = try store.metadata()
-        let model = try storeModel(metadata, path: path, output: output)
-        var auditor = Auditor(model: model, layout: metadata.layout, storeUUID: metadata.storeUUID)
+        var auditor = try Auditor(store: store, modelsDirectory: global.models) { warnings in
+            for warning in warnings { output.diagnostic(warning) }
+        }
         auditor.variables = global.variableValues
         let scope: AuditScope = entity.isEmpty ? .full : .entities(entity)
         // A bar on a terminal: SQLite's progress handler estimates the rows the scans have visited.
@@ -88,25 +88,6 @@ struct AuditCommand: StrataSubcommand {
             output.result(report.render(as: reportFormat ?? .text).trimmingCharacters(in: .newlines))
         }
         if report.hasFailures { output.setExitCode(.validationViolations) }
-    }
-
-    /// The model of the store's version: from `--models` when that directory exists (validation rules
-    /// change without a migration), checked against the recorded hashes; else the recorded copy.
-    func storeModel(_ metadata: StoreMetadata, path: String, output: Output) throws -> Model {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: global.models, isDirectory: &isDirectory), isDirectory.boolValue {
-            let history = try global.loadModels(output)
-            if let model = history.model(version: metadata.version) {
-                let hashes = VersionHash.entityHashes(of: model)
-                if hashes != metadata.entityHashes {
-                    throw MigrationError.drift(DriftReport(storeVersion: metadata.version, items: [DriftReport.Item(
-                        .modelHash, expected: "recorded model hash \(metadata.modelHash.prefix(12))…",
-                        found: "\(model.file) gives \(VersionHash.modelHash(fromEntityHashes: hashes).prefix(12))…")]))
-                }
-                return model
-            }
-        }
-        return try ModelLoader.load(yaml: metadata.modelYAML, file: "\(path) (recorded model, version \(metadata.version))")
     }
 
     /// The report format a file name suggests: .json, .xml (JUnit), .md, .html; else text.
