@@ -28,7 +28,7 @@ let package = Package(
         // What both test targets use: temporary directories removed at exit, waiting for events.
         .target(name: "StrataTestSupport", path: "Tests/StrataTestSupport"),
         .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataTestSupport"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "StrataCLITests", dependencies: ["Strata", "StrataTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "StrataCLITests", dependencies: ["Strata", "strata", "StrataTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         // The library as an application sees it: GRDB and Strata imported together, public API only.
         .testTarget(name: "StrataConsumerTests", dependencies: ["Strata", .product(name: "GRDB", package: "GRDB.swift")]),
     ]

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Where progress is drawn. ``TerminalProgressBar`` draws on stderr; tests record states.
+/// Where progress is drawn: the `strata` CLI's terminal bar draws on stderr; tests record states.
 public protocol ProgressSink: AnyObject, Sendable {
     /// A new state of a running task (already throttled by the counter).
     func draw(_ state: ProgressState)
@@ -92,7 +92,7 @@ public struct ProgressState: Sendable, Hashable {
 /// Without a sink it only counts, so library code can always take a counter.
 /// ```swift
 /// let progress = ProgressCounter(label: "snapshot", total: 4_096, unit: "pages",
-///                                sink: TerminalProgressBar.standardError(enabled: !noProgress))
+///                                sink: bar)   // any ProgressSink, e.g. the CLI's terminal bar
 /// progress.update(done: 1_024)
 /// progress.finish()
 /// ```

@@ -1,33 +1,35 @@
 import Foundation
+import Strata
 
-/// Draws progress as one self-overwriting line on a terminal (stderr), never on stdout.
+/// Draws the library's progress (``ProgressState``s from a ``ProgressCounter``) as one self-overwriting line
+/// on a terminal (stderr), never on stdout.
 ///
 /// Exists only when the descriptor is a terminal and progress is enabled, so piped output,
 /// CI logs and `--format json` runs stay free of bars:
 /// ```swift
 /// let sink = TerminalProgressBar.standardError(enabled: !global.noProgress)   // nil when not a TTY
 /// ```
-public final class TerminalProgressBar: ProgressSink, @unchecked Sendable {
-    public let fileDescriptor: Int32
+final class TerminalProgressBar: ProgressSink, @unchecked Sendable {
+    let fileDescriptor: Int32
     private let mutex = NSLock()
 
     /// A bar on stderr, or nil when disabled (`--no-progress`), when stderr is not a terminal, or when `TERM=dumb`.
-    public static func standardError(enabled: Bool = true) -> TerminalProgressBar? {
+    static func standardError(enabled: Bool = true) -> TerminalProgressBar? {
         TerminalProgressBar(fileDescriptor: STDERR_FILENO, enabled: enabled,
                             environment: ProcessInfo.processInfo.environment)
     }
 
     /// A bar on `fileDescriptor`, or nil when it is disabled, stdout, or not a terminal.
-    public init?(fileDescriptor: Int32, enabled: Bool = true, environment: [String: String] = [:]) {
+    init?(fileDescriptor: Int32, enabled: Bool = true, environment: [String: String] = [:]) {
         guard enabled, fileDescriptor != STDOUT_FILENO, isatty(fileDescriptor) == 1, environment["TERM"] != "dumb" else { return nil }
         self.fileDescriptor = fileDescriptor
     }
 
-    public func draw(_ state: ProgressState) {
+    func draw(_ state: ProgressState) {
         write("\r" + fitted(state.rendered()) + "\u{1B}[K")
     }
 
-    public func end(_ state: ProgressState) {
+    func end(_ state: ProgressState) {
         write("\r" + fitted(state.rendered()) + "\u{1B}[K\n")
     }
 
