@@ -60,27 +60,31 @@ enum StrataMain {
         }
     }
 
-    /// The output the arguments ask for, read without parsing them: `--format json` (or `--format=json`)
-    /// and nothing else, looking no further than `--`.
+    /// The output the arguments ask for, read without parsing them: the last `--format`, `--color`
+    /// (as `--name value` or `--name=value`) and `--quiet`, looking no further than `--`; a value
+    /// that is not valid counts as absent. The defaults are the options' own.
     static func scannedOutput(_ arguments: [String]) -> Output {
-        requestsJSON(arguments) ? Output(format: .json, color: .never, quiet: false) : Output(format: .text, color: .never, quiet: false)
-    }
-
-    /// Whether the arguments ask for `--format json` (or `--format=json`), looking no further than `--`.
-    static func requestsJSON(_ arguments: [String]) -> Bool {
-        var json = false
+        var format = OutputFormat.text
+        var color = ColorMode.auto
+        var quiet = false
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
             if argument == "--" { break }
-            if argument == "--format" {
-                index += 1
-                if index < arguments.count { json = arguments[index] == "json" }
-            } else if argument.hasPrefix("--format=") {
-                json = argument.dropFirst("--format=".count) == "json"
+            if argument == "--quiet" { quiet = true }
+            for name in ["--format", "--color"] {
+                var value: String?
+                if argument == name {
+                    index += 1
+                    value = index < arguments.count ? arguments[index] : nil
+                } else if argument.hasPrefix(name + "=") {
+                    value = String(argument.dropFirst(name.count + 1))
+                }
+                guard let value else { continue }
+                if name == "--format" { format = OutputFormat(rawValue: value) ?? format } else { color = ColorMode(rawValue: value) ?? color }
             }
             index += 1
         }
-        return json
+        return Output(format: format, color: color, quiet: quiet)
     }
 }
