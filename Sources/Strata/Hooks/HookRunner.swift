@@ -1,21 +1,6 @@
 import Foundation
 import GRDB
 
-/// A hook's audit found violations and its policy is `rollback`: exit 3, the hook and its version
-/// step are rolled back, and the run stops.
-public struct HookViolationError: StrataError, Sendable {
-    public var result: HookRunResult
-    public var exitCode: ExitStatus { .validationViolations }
-    public var diagnostics: [Diagnostic] {
-        let rules = result.audit?.violated.map { "  - \($0.code.rawValue) \($0.subject) \($0.rule): \($0.count)" } ?? []
-        return [Diagnostic(.error, "hook '\(result.id)' broke the model's rules (\(result.violationCount) violation(s)); it was rolled back with its version step\n"
-                           + rules.joined(separator: "\n"),
-                           at: SourceLocation(file: result.file, line: 1, column: 1),
-                           hint: "fix the hook or the data, or set `onViolation: warn` to commit and report")]
-    }
-    public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
-}
-
 /// Runs hooks inside a transaction the caller opened (a version step's): the steps, the audit of
 /// what they touched, and the exactly-once marker, so all of it commits or none of it does.
 enum HookRunner {

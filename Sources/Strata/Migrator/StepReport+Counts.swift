@@ -55,12 +55,3 @@ extension StepReport {
         return DestructiveChange(change: change.description, count: rows, sampleValues: [])
     }
 }
-
-extension ChangeSet {
-    /// Writes `jsonData()` to a file.
-    public func write(toFile path: String) throws {
-        do { try jsonData().write(to: URL(fileURLWithPath: path)) } catch {
-            throw StoreError.other("cannot write the change set to '\(path)': \(error.localizedDescription)")
-        }
-    }
-}

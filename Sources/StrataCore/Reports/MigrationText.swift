@@ -1,57 +1,5 @@
 import Foundation
 
-/// How a hook ended, as the reports show it.
-public enum HookOutcome: String, Sendable, Hashable, Codable {
-    /// Committed with a clean audit (or no audit).
-    case committed
-    /// Committed with violations (`onViolation: warn`).
-    case warned
-    /// Undone with its version step.
-    case rolledBack
-
-    /// `ok`, `warned`, `rolled back`.
-    public var text: String {
-        switch self {
-        case .committed: return "ok"
-        case .warned: return "warned"
-        case .rolledBack: return "rolled back"
-        }
-    }
-}
-
-extension HookRunResult {
-    public var outcome: HookOutcome {
-        if !committed { return .rolledBack }
-        return violationCount > 0 ? .warned : .committed
-    }
-
-    /// Its audit found violations and `onViolation: rollback` undid it (`strata` exits 3).
-    public var rolledBackForViolations: Bool { !committed && violationCount > 0 }
-}
-
-extension StepReport.DestructiveChange {
-    /// `removeAttribute Recipe.notes` (the change's kind and target, without its detail).
-    var subject: String {
-        let head = change.split(separator: ":", maxSplits: 1).first.map(String.init) ?? change
-        return head.hasSuffix(" [destructive]") ? String(head.dropLast(" [destructive]".count)) : head
-    }
-
-    /// What `count` counts: values (attributes), links (relationships) or objects (entities).
-    var noun: String {
-        if change.hasPrefix("removeAttribute") { return count == 1 ? "value" : "values" }
-        if change.hasPrefix("removeRelationship") { return count == 1 ? "link" : "links" }
-        return count == 1 ? "object" : "objects"
-    }
-
-    /// `removeAttribute Recipe.notes: 312 values dropped (e.g. "Stir well", "Serve cold")`. Sample
-    /// values are shown as recorded: strings quoted, numbers bare.
-    var summary: String {
-        var text = "\(subject): \(MigrationText.number(count)) \(noun) dropped"
-        if !sampleValues.isEmpty { text += " (e.g. " + sampleValues.joined(separator: ", ") + ")" }
-        return text
-    }
-}
-
 /// Phrases the migration section of every renderer shares.
 enum MigrationText {
     /// `Dry run: store app.sqlite at v1 → v4 ($NOW = 2024-06-01T12:00:00Z)`, or the store that was

@@ -1,0 +1,10 @@
+import Foundation
+
+extension ChangeSet {
+    /// Writes `jsonData()` to a file.
+    public func write(toFile path: String) throws {
+        do { try jsonData().write(to: URL(fileURLWithPath: path)) } catch {
+            throw StoreError.other("cannot write the change set to '\(path)': \(error.localizedDescription)")
+        }
+    }
+}

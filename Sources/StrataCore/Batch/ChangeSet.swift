@@ -1,0 +1,62 @@
+/// What a batch changed, per entity: the equivalent of the dictionary passed to Core Data's
+/// `mergeChanges(fromRemoteContextSave:into:)`. Object IDs when they were asked for, else counts
+/// only, so memory stays flat.
+public struct ChangeSet: Sendable, Hashable, Codable {
+    /// Entity → updated object IDs (rows updated, and rows whose relationship was nullified), sorted.
+    public var updated: [String: [ObjectID]] = [:]
+    /// Entity → deleted object IDs (cascades included), sorted.
+    public var deleted: [String: [ObjectID]] = [:]
+    /// Entity → number of updated objects (always filled).
+    public var updatedCounts: [String: Int] = [:]
+    /// Entity → number of deleted objects (always filled).
+    public var deletedCounts: [String: Int] = [:]
+    /// Whether `updated` and `deleted` list the IDs.
+    public var hasObjectIDs = false
+
+    public init() {}
+
+    public var isEmpty: Bool { updatedCounts.values.allSatisfy { $0 == 0 } && deletedCounts.values.allSatisfy { $0 == 0 } }
+
+    /// Adds one ID (and its count).
+    public mutating func add(updated id: ObjectID) {
+        updated[id.entity, default: []].append(id)
+        updatedCounts[id.entity, default: 0] += 1
+    }
+
+    public mutating func add(deleted id: ObjectID) {
+        deleted[id.entity, default: []].append(id)
+        deletedCounts[id.entity, default: 0] += 1
+    }
+
+    /// Adds IDs (and their counts).
+    public mutating func add(updated ids: [ObjectID]) { for id in ids { add(updated: id) } }
+
+    public mutating func add(deleted ids: [ObjectID]) { for id in ids { add(deleted: id) } }
+
+    /// Sorts the ID lists.
+    public mutating func normalize() {
+        for key in updated.keys { updated[key]!.sort() }
+        for key in deleted.keys { deleted[key]!.sort() }
+        updatedCounts = updatedCounts.filter { $0.value > 0 }
+        deletedCounts = deletedCounts.filter { $0.value > 0 }
+    }
+
+    /// Merges another change set (several batches of one hook).
+    public mutating func merge(_ other: ChangeSet) {
+        // An empty set adds nothing, and says nothing about whether IDs are listed.
+        if other.isEmpty && other.updated.isEmpty && other.deleted.isEmpty { return }
+        if isEmpty && updated.isEmpty && deleted.isEmpty {
+            // The first batch of a hook (or the first hook of a run): share its lists instead of copying
+            // them; the lists are then exactly the other's, IDs included when it has them.
+            self = other
+            normalize()
+            return
+        }
+        for (k, v) in other.updated { updated[k, default: []] += v }
+        for (k, v) in other.deleted { deleted[k, default: []] += v }
+        for (k, v) in other.updatedCounts { updatedCounts[k, default: 0] += v }
+        for (k, v) in other.deletedCounts { deletedCounts[k, default: 0] += v }
+        hasObjectIDs = hasObjectIDs && other.hasObjectIDs
+        normalize()
+    }
+}

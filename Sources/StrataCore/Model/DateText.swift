@@ -1,0 +1,97 @@
+import Foundation
+
+/// ISO 8601 dates to seconds since 1970 (UTC). Date-only literals are midnight UTC.
+///
+/// Strict: `YYYY-MM-DD`, or `YYYY-MM-DDTHH:MM:SS[.fraction]` followed by `Z` or an offset `±HH:MM`
+/// no larger than 18:00. Days must exist in their month (2024-02-30 is refused, never rolled over
+/// to March), hours run 00–23, minutes and seconds 00–59.
+public enum DateText {
+    public static func parse(_ text: String) -> Double? {
+        if case .success(let seconds) = read(text) { return seconds }
+        return nil
+    }
+
+    /// Why `text` is not a date, or nil when it is one.
+    public static func problem(_ text: String) -> String? {
+        if case .failure(let error) = read(text) { return error.message }
+        return nil
+    }
+
+    private static func read(_ text: String) -> Result<Double, CoercionError> {
+        let c = Array(text.utf8)
+        func fail(_ why: String?) -> Result<Double, CoercionError> {
+            guard let why else {
+                return .failure(CoercionError("'\(text)' is not an ISO 8601 date (e.g. \"2024-05-01\" or \"2024-05-01T00:00:00Z\")"))
+            }
+            return .failure(CoercionError("'\(text)' is not a valid ISO 8601 date: \(why)"))
+        }
+        func number(_ range: Range<Int>) -> Int? {
+            guard range.upperBound <= c.count else { return nil }
+            var n = 0
+            for i in range {
+                guard c[i] >= 48, c[i] <= 57 else { return nil }
+                n = n * 10 + Int(c[i] - 48)
+            }
+            return n
+        }
+        guard c.count >= 10, let year = number(0..<4), c[4] == UInt8(ascii: "-"), let month = number(5..<7),
+              c[7] == UInt8(ascii: "-"), let day = number(8..<10) else { return fail(nil) }
+        guard (1...12).contains(month) else { return fail("there is no month \(month)") }
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let monthDays = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+        guard (1...monthDays).contains(day) else {
+            return fail("day \(day) does not exist in \(String(format: "%04d-%02d", year, month)), which has \(monthDays) days")
+        }
+        let days = daysFromCivil(year, month, day)
+        if c.count == 10 { return .success(Double(days * 86_400)) }
+        guard c[10] == UInt8(ascii: "T"), let hour = number(11..<13), c.count > 13, c[13] == UInt8(ascii: ":"),
+              let minute = number(14..<16), c.count > 16, c[16] == UInt8(ascii: ":"), let second = number(17..<19) else {
+            return fail("expected a time THH:MM:SS after the date")
+        }
+        guard hour < 24, minute < 60, second < 60 else { return fail("the time \(hour):\(minute):\(second) does not exist") }
+        var i = 19
+        var fraction = 0.0
+        if i < c.count, c[i] == UInt8(ascii: ".") {
+            let start = i + 1
+            i = start
+            while i < c.count, c[i] >= 48, c[i] <= 57 { i += 1 }
+            guard i > start else { return fail("expected digits after the decimal point") }
+            fraction = Double("0." + String(decoding: c[start..<i], as: UTF8.self)) ?? 0
+        }
+        var offset = 0
+        if i < c.count, c[i] == UInt8(ascii: "Z") {
+            i += 1
+        } else if i < c.count, c[i] == UInt8(ascii: "+") || c[i] == UInt8(ascii: "-") {
+            guard let oh = number(i + 1..<i + 3), i + 3 < c.count, c[i + 3] == UInt8(ascii: ":"), let om = number(i + 4..<i + 6) else {
+                return fail("expected an offset ±HH:MM")
+            }
+            guard om < 60, oh * 60 + om <= 18 * 60 else { return fail("the offset must lie within ±18:00") }
+            offset = (oh * 3600 + om * 60) * (c[i] == UInt8(ascii: "-") ? -1 : 1)
+            i += 6
+        } else {
+            return fail("expected Z or an offset ±HH:MM after the time")
+        }
+        guard i == c.count else { return fail("unexpected text after the time zone") }
+        let whole = days * 86_400 + Int64(hour * 3600 + minute * 60 + second - offset)
+        return .success(Double(whole) + fraction)
+    }
+
+    /// Days since 1970-01-01 in the proleptic Gregorian calendar.
+    private static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int64 {
+        let y = Int64(month <= 2 ? year - 1 : year)
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let m = Int64(month)
+        let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + Int64(day) - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    /// `2024-05-01T00:00:00Z` (fractions kept when present).
+    public static func format(_ seconds: Double) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = seconds == seconds.rounded()
+            ? [.withInternetDateTime] : [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: Date(timeIntervalSince1970: seconds))
+    }
+}

@@ -1,0 +1,3 @@
+extension Character {
+    var isASCIIDigit: Bool { ("0"..."9").contains(self) }
+}
