@@ -7,12 +7,11 @@ let package = Package(
     products: [
         .library(name: "Strata", targets: ["Strata"]),
         .executable(name: "strata", targets: ["strata"]),
-        .executable(name: "strata-bench-objects", targets: ["strata-bench-objects"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
-        .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
-        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         // Pure core: YAML → Model, predicates, mapping, plans, SQL text. Never opens a database.

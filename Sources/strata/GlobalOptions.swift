@@ -7,11 +7,11 @@ struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: "The SQLite store (default: $STRATA_STORE).")
     var store: String?
 
-    @Option(name: .long, help: "Directory of model files.")
-    var models: String = "models"
+    @Option(name: .customLong("models"), help: "Directory of model files (default: $STRATA_MODELS, else models).")
+    var modelsOption: String?
 
-    @Option(name: .long, help: "Directory of post-migration hook files.")
-    var migrations: String = "migrations"
+    @Option(name: .customLong("migrations"), help: "Directory of hook files (default: $STRATA_MIGRATIONS, else migrations).")
+    var migrationsOption: String?
 
     @Option(name: .long, help: "Output format: text or json.")
     var format: OutputFormat = .text
@@ -42,6 +42,18 @@ struct GlobalOptions: ParsableArguments {
             result[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
         }
         return result
+    }
+
+    /// The models directory: `--models`, else `STRATA_MODELS`, else `models`.
+    var models: String { Self.directory(modelsOption, environment: "STRATA_MODELS", default: "models") }
+
+    /// The hooks directory: `--migrations`, else `STRATA_MIGRATIONS`, else `migrations`.
+    var migrations: String { Self.directory(migrationsOption, environment: "STRATA_MIGRATIONS", default: "migrations") }
+
+    private static func directory(_ option: String?, environment name: String, default fallback: String) -> String {
+        if let option, !option.isEmpty { return option }
+        if let value = ProcessInfo.processInfo.environment[name], !value.isEmpty { return value }
+        return fallback
     }
 
     /// The store path from `--store` or `STRATA_STORE`.

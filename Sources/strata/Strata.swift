@@ -20,6 +20,7 @@ struct StrataCommand: AsyncParsableCommand {
             AdoptCommand.self,
             RepairCommand.self,
             ImportCommand.self,
+            InitCommand.self,
         ]
     )
 }

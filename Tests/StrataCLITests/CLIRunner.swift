@@ -34,7 +34,7 @@ enum CLI {
         process.arguments = args
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         var env = ProcessInfo.processInfo.environment
-        env.removeValue(forKey: "STRATA_STORE")
+        for key in ["STRATA_STORE", "STRATA_MODELS", "STRATA_MIGRATIONS"] { env.removeValue(forKey: key) }
         for (k, v) in environment { env[k] = v }
         process.environment = env
         let out = Pipe(), err = Pipe()

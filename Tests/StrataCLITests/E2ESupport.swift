@@ -23,7 +23,7 @@ enum E2E {
             process.arguments = args
             process.currentDirectoryURL = URL(fileURLWithPath: directory)
             var env = ProcessInfo.processInfo.environment
-            env.removeValue(forKey: "STRATA_STORE")
+            for key in ["STRATA_STORE", "STRATA_MODELS", "STRATA_MIGRATIONS"] { env.removeValue(forKey: key) }
             for (key, value) in environment { env[key] = value }
             process.environment = env
             process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
