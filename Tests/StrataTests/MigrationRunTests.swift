@@ -53,4 +53,29 @@ import Testing
         #expect(dry.changes.deletedCounts == real.changes.deletedCounts)
         #expect(dry.steps.map(\.sql) == real.steps.map(\.sql))
     }
+
+    /// A wrong `--to` is one error, whichever way the library is entered (before: `MigrationRun` threw a
+    /// `Diagnostic`, `Migrator` a `MigrationError` with other words), and nothing is written.
+    @Test func aWrongTargetIsOneErrorWhicheverEntryPoint() throws {
+        let (path, models, hooks) = try Self.v1Store()
+        var options = MigrationRun.Options(now: Self.now)
+        options.target = 2
+        _ = try MigrationRun.run(storePath: path, models: models, hooks: hooks, options: options)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        for (target, message) in [(1, "error: --to 1 is below the store's version 2\nhint: Strata migrates forward only; restore a backup to go back"),
+                                  (9, "error: --to 9: there is no model version 9\nhint: versions: 1, 2, 3, 4")] {
+            for dryRun in [false, true] {
+                options.target = target
+                options.dryRun = dryRun
+                let run = #expect(throws: MigrationError.self) { try MigrationRun.run(storePath: path, models: models, hooks: hooks, options: options) }
+                #expect(run?.description == message)
+                #expect(run?.exitCode == .invalidInput)
+            }
+            let store = try Store.open(path: path)
+            let direct = #expect(throws: MigrationError.self) { try Migrator.migrate(store, history: models, options: MigrationOptions(target: target)) }
+            #expect(direct?.description == message)
+            try store.queue.close()
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
 }
