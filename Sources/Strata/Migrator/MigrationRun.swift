@@ -150,7 +150,7 @@ public enum MigrationRun {
             try runLate(lateHooks, store: store, metadata: metadata, models: models, options: hookOptions, report: &report)
             var migrationOptions = MigrationOptions()
             migrationOptions.progressSink = options.progressSink
-            try Migrator.run(steps, on: store, from: metadata, history: models, hooks: hooks, hookOptions: hookOptions,
+            try Migrator.run(steps, on: store, from: planned, history: models, hooks: hooks, hookOptions: hookOptions,
                              options: migrationOptions, report: &report)
         } catch let error as StrataError {
             throw MigrationRunError(underlying: error, report: report)
