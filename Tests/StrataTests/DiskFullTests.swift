@@ -48,13 +48,10 @@ import Testing
             steps:
               - batchUpdate: { entity: Item, propertiesToUpdate: { name: "\(Self.long)" } }
             """, file: "migrations/grow.yaml")
-        let uuid = try store.metadata().storeUUID
-        var options = MigrationOptions()
-        options.afterStep = { db, step in
-            _ = try HookRunner.run(hook, in: db, model: history.model(version: 2)!, layout: step.destinationLayout, storeUUID: uuid,
-                                   options: HookRunner.Options(context: PredicateContext(now: 0), audit: .none))
+        let error = #expect(throws: PipelineError.self) {
+            try Migrator.migrate(store, history: history, hooks: HookSet(hooks: [hook]),
+                                 hookOptions: HookRunner.Options(context: PredicateContext(now: 0), audit: .none), options: MigrationOptions())
         }
-        let error = #expect(throws: PipelineError.self) { try Migrator.migrate(store, history: history, options: options) }
         Self.expectOutOfSpace(error, path: store.path)
         try store.queue.close()
         #expect(PipelineSupport.storeHashes(store.path) == before)

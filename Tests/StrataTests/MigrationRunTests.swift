@@ -53,4 +53,58 @@ import Testing
         #expect(dry.changes.deletedCounts == real.changes.deletedCounts)
         #expect(dry.steps.map(\.sql) == real.steps.map(\.sql))
     }
+
+    /// A wrong `--to` is one error, whichever way the library is entered (before: `MigrationRun` threw a
+    /// `Diagnostic`, `Migrator` a `MigrationError` with other words), and nothing is written.
+    @Test func aWrongTargetIsOneErrorWhicheverEntryPoint() throws {
+        let (path, models, hooks) = try Self.v1Store()
+        var options = MigrationRun.Options(now: Self.now)
+        options.target = 2
+        _ = try MigrationRun.run(storePath: path, models: models, hooks: hooks, options: options)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        for (target, message) in [(1, "error: --to 1 is below the store's version 2\nhint: Strata migrates forward only; restore a backup to go back"),
+                                  (9, "error: --to 9: there is no model version 9\nhint: versions: 1, 2, 3, 4")] {
+            for dryRun in [false, true] {
+                options.target = target
+                options.dryRun = dryRun
+                let run = #expect(throws: MigrationError.self) { try MigrationRun.run(storePath: path, models: models, hooks: hooks, options: options) }
+                #expect(run?.description == message)
+                #expect(run?.exitCode == .invalidInput)
+            }
+            let store = try Store.open(path: path)
+            let direct = #expect(throws: MigrationError.self) { try Migrator.migrate(store, history: models, options: MigrationOptions(target: target)) }
+            #expect(direct?.description == message)
+            try store.queue.close()
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
+    /// A step that fails after its hook ran rolls back whole: its report and that hook say not committed, the
+    /// hook's changes are not reported, and the steps before it stay committed with their durations (before:
+    /// only a policy rollback marked the step's hooks; any other failure left them `committed: true`).
+    @Test func aStepThatFailsAfterItsHooksReportsThemNotCommitted() throws {
+        let (path, models, hooks) = try Self.v1Store()
+        struct Boom: Error {}
+        struct FailStep4: StepObserver {
+            func stepWillCommit(_ step: VersionStep, in db: Database) throws { if step.toVersion == 4 { throw Boom() } }
+        }
+        let store = try Store.open(path: path)
+        let (metadata, steps) = try Migrator.plan(store, history: models)
+        var options = MigrationOptions()
+        options.observer = FailStep4()
+        var report = MigrationRunReport(store: path, dryRun: false, targetVersion: 4, now: Self.now)
+        #expect(throws: Boom.self) {
+            try Migrator.run(steps, on: store, from: metadata, history: models, hooks: hooks,
+                             hookOptions: HookRunner.Options(context: PredicateContext(now: Self.now)), options: options, report: &report)
+        }
+        #expect(report.steps.map { "\($0.fromVersion)→\($0.toVersion):\($0.committed)" } == ["1→2:true", "2→3:true", "3→4:false"])
+        #expect(report.steps.map { $0.duration != nil } == [true, true, false])
+        #expect(report.hooks.map { "\($0.id):\($0.rowsAffected):\($0.committed)" } == ["purge-abandoned-drafts:1:true", "favorite-recent-recipes:2:false"])
+        #expect(report.changes.updatedCounts.isEmpty)
+        #expect(report.changes.deletedCounts["Recipe"] == 1)
+        #expect(report.toVersion == 3)
+        #expect(try store.metadata().version == 3)
+        #expect(try store.queue.read { try Int.fetchOne($0, sql: #"SELECT count(*) FROM "strata_hooks" WHERE "id" = 'favorite-recent-recipes'"#) } == 0)
+        try store.queue.close()
+    }
 }

@@ -80,18 +80,23 @@ import Testing
         #expect(try MigrationSupport.drift(store, history).items == [])
     }
 
-    @Test func afterStepRunsInsideEachStepTransaction() throws {
+    /// A failure at the end of a step's transaction (after its SQL, metadata and hooks) rolls all of it back.
+    @Test func aFailureAtTheEndOfAStepRollsTheWholeStepBack() throws {
         let history = try MigrationSupport.history(
             "version: 1\nentities:\n  A:\n    attributes:\n      x: { type: string }",
             "version: 2\nentities:\n  A:\n    attributes:\n      x: { type: string }\n      y: { type: string }")
         let store = try MigrationSupport.store(history, at: 1, fill: "INSERT INTO A (x) VALUES ('a');")
         struct Boom: Error {}
-        #expect(throws: Boom.self) {
-            try Migrator.migrate(store, history: history, options: MigrationOptions(afterStep: { db, step in
+        struct FailAtCommit: StepObserver {
+            func stepWillCommit(_ step: VersionStep, in db: Database) throws {
                 #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM pragma_table_info('A') WHERE name = 'y'") == 1)
+                #expect(try StoreMetadata.read(db)?.version == 2)
                 throw Boom()
-            }))
+            }
         }
+        var options = MigrationOptions()
+        options.observer = FailAtCommit()
+        #expect(throws: Boom.self) { try Migrator.migrate(store, history: history, options: options) }
         #expect(try store.metadata().version == 1)
         #expect(try MigrationSupport.columns(store, "A") == ["_pk", "x"])
     }

@@ -41,11 +41,13 @@ import Testing
         #expect(steps.count == 1)
 
         try Migrator.migrate(a, history: history)
-        let outcome = try b.queue.inDatabase { db in
-            try StepExecutor.run(steps[0], on: db, metadata: planned, destination: history.model(version: 2)!, options: MigrationOptions())
-        }
-        #expect(outcome.skipped)
-        #expect(outcome.metadata.version == 2)
+        var report = MigrationRunReport(store: b.path, dryRun: false, targetVersion: 2, now: 0)
+        let result = try Migrator.run(steps, on: b, from: planned, history: history, hooks: HookSet(hooks: []),
+                                      hookOptions: HookRunner.Options(context: PredicateContext(now: 0)), options: MigrationOptions(),
+                                      report: &report)
+        #expect(result.steps.map(\.skipped) == [true])
+        #expect(result.toVersion == 2)
+        #expect(report.steps.isEmpty)
         #expect(try MigrationSupport.dump(b, #"SELECT "kind", "fromVersion", "toVersion" FROM "strata_history" ORDER BY "id""#)
                 == ["create|NULL|1", "migrate|1|2"])
         #expect(try MigrationSupport.columns(b, "Item").filter { $0 == "m" }.count == 1)

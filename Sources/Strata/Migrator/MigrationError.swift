@@ -4,7 +4,7 @@ import Foundation
 public enum MigrationError: StrataError, Sendable {
     /// `--to` below the store's version.
     case targetBelowCurrent(current: Int, target: Int)
-    /// A version with no model file (the target, or the store's recorded version).
+    /// A target version with no model file.
     case unknownVersion(Int, available: [Int])
     /// Data the step needs is not there (exit 3); nothing was changed.
     case violations(fromVersion: Int, toVersion: Int, [MigrationViolation])
@@ -39,11 +39,11 @@ public enum MigrationError: StrataError, Sendable {
     public var diagnostics: [Diagnostic] {
         switch self {
         case .targetBelowCurrent(let current, let target):
-            return [.error("the store is at version \(current); it cannot go back to version \(target)",
-                           hint: "migrations only go forward; restore a backup taken at version \(target) instead")]
+            return [.error("--to \(target) is below the store's version \(current)",
+                           hint: "Strata migrates forward only; restore a backup to go back")]
         case .unknownVersion(let v, let available):
-            return [.error("there is no model for version \(v) (models: \(available.map(String.init).joined(separator: ", ")))",
-                           hint: "check --to and --models")]
+            return [.error("--to \(v): there is no model version \(v)",
+                           hint: "versions: \(available.map(String.init).joined(separator: ", "))")]
         case .violations(let from, let to, let violations):
             return violations.map { v in
                 var lines = ["v\(from) → v\(to): \(v.summary): \(v.objects.count) object\(v.objects.count == 1 ? "" : "s") (code \(v.code))"]

@@ -5,15 +5,12 @@ import GRDB
 public struct MigrationOptions: Sendable {
     /// The version to reach; nil = the newest model.
     public var target: Int?
-    /// Runs inside each step's transaction after its SQL and metadata update (hooks plug in here).
-    var afterStep: (@Sendable (Database, VersionStep) throws -> Void)?
-    /// Runs inside each step's transaction before its SQL, once the step is known to be due (the store
-    /// is still at its `fromVersion`); not called for a step another run applied meanwhile.
-    var beforeStep: (@Sendable (Database, VersionStep) throws -> Void)?
     /// Runs after each operation of a step, inside its transaction (tests inject failures here).
     public var afterOperation: (@Sendable (MigrationOperation) throws -> Void)?
     /// Where progress of long copies goes (a terminal bar on stderr in the CLI); nil draws nothing.
     public var progressSink: ProgressSink?
+    /// Sees each step's transaction once all its work is done, just before it commits (a test seam).
+    var observer: (any StepObserver)?
 
     /// Options for a run to `target`.
     ///
@@ -27,12 +24,10 @@ public struct MigrationOptions: Sendable {
         self.target = target
         self.afterOperation = afterOperation
     }
+}
 
-    /// With work of the caller's inside each step's transaction, on GRDB's `Database` (the library's own runs
-    /// and tests; not public API).
-    init(target: Int? = nil, afterStep: (@Sendable (Database, VersionStep) throws -> Void)?,
-         afterOperation: (@Sendable (MigrationOperation) throws -> Void)? = nil) {
-        self.init(target: target, afterOperation: afterOperation)
-        self.afterStep = afterStep
-    }
+/// Sees each version step's transaction at its end, before the commit; throwing rolls the step back.
+/// Tests use it to inject failures after a step's work; the library itself does not.
+protocol StepObserver: Sendable {
+    func stepWillCommit(_ step: VersionStep, in db: Database) throws
 }

@@ -48,25 +48,17 @@ public enum MigrationRun {
     /// - Throws: `MigrationRunError` wrapping the failure with the report so far (violations: 3,
     ///   not inferable: 4, busy: 5, drift: 6), or input errors (2) before anything ran.
     public static func run(storePath: String, models: ModelHistory, hooks: HookSet, options: Options) throws -> MigrationRunReport {
-        guard let latest = models.latest else { throw Diagnostic.error("no model versions") }
-        let target = options.target ?? latest.version
-        guard let targetModel = models.model(version: target) else {
-            throw Diagnostic.error("--to \(target): there is no model version \(target)",
-                                   hint: "versions: \(models.versions.map(String.init).joined(separator: ", "))")
-        }
+        let targetModel = try Migrator.targetModel(options.target, in: models)
+        let target = targetModel.version
         var report = MigrationRunReport(store: storePath, dryRun: options.dryRun, targetVersion: target, now: options.now)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: StorePath.directoryOf(storePath), isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw StoreError.missingDirectory(path: storePath)   // not "no store, pass --create": that would fail too
-        }
-        if !FileManager.default.fileExists(atPath: storePath) {
-            guard options.create else { throw StoreError.missing(path: storePath) }
+        do {
+            try Preflight.checkFile(atPath: storePath, forWriting: !options.dryRun)
+        } catch StoreError.missing(let path) where path == storePath && options.create {
             return try create(storePath: storePath, model: targetModel, hooks: hooks, options: options, report: report)
         }
         if let backup = options.backupPath, !options.dryRun {
             try Backup.checkDestination(backup, force: options.forceBackup, storePath: storePath)
         }
-        try Preflight.checkFile(atPath: storePath, forWriting: !options.dryRun)
 
         // The store to work on: a private snapshot (dry run) or the store itself under its lock.
         var lock: StoreLock?
@@ -125,10 +117,7 @@ public enum MigrationRun {
         report.fromVersion = metadata.version
         report.toVersion = metadata.version
         try Preflight.checkVersion(metadata, history: models, path: storePath)
-        if target < metadata.version {
-            throw Diagnostic.error("--to \(target) is below the store's version \(metadata.version)",
-                                   hint: "Strata migrates forward only; restore a backup to go back")
-        }
+        try Migrator.checkForward(to: target, from: metadata.version)
         if options.checkIntegrity { try Preflight.checkIntegrity(store) }
 
         // Hooks: edited ones are drift; late ones are refused unless asked for.
@@ -159,7 +148,10 @@ public enum MigrationRun {
         hookOptions.progressSink = options.progressSink
         do {
             try runLate(lateHooks, store: store, metadata: metadata, models: models, options: hookOptions, report: &report)
-            try runSteps(steps, store: store, metadata: metadata, models: models, hooks: hooks, options: hookOptions, report: &report)
+            var migrationOptions = MigrationOptions()
+            migrationOptions.progressSink = options.progressSink
+            try Migrator.run(steps, on: store, from: planned, history: models, hooks: hooks, hookOptions: hookOptions,
+                             options: migrationOptions, report: &report)
         } catch let error as StrataError {
             throw MigrationRunError(underlying: error, report: report)
         }
@@ -219,53 +211,5 @@ public enum MigrationRun {
             report.hooks.append(result)
             report.changes.merge(changes)
         }
-    }
-
-    /// Version steps through the Migrator, the hooks of each version inside its transaction.
-    static func runSteps(_ steps: [VersionStep], store: Store, metadata: StoreMetadata, models: ModelHistory, hooks: HookSet,
-                         options: HookRunner.Options, report: inout MigrationRunReport) throws {
-        guard !steps.isEmpty else { return }
-        let collector = RunCollector()
-        var migrationOptions = MigrationOptions(target: steps.last!.toVersion)
-        migrationOptions.progressSink = options.progressSink
-        let storeUUID = metadata.storeUUID
-        // Counts a step's data-losing changes and rebuilt rows on the store as it is before the step, inside
-        // the step's transaction once it is known to be due (a step another run applied gets no report).
-        migrationOptions.beforeStep = { db, step in
-            collector.stepReports.append(try StepReport.make(step, db: db))
-        }
-        migrationOptions.afterStep = { db, step in
-            let model = models.model(version: step.toVersion)!
-            for hook in hooks.hooks(after: step.toVersion) {
-                do {
-                    guard let (result, changes) = try HookRunner.run(hook, in: db, model: model, layout: step.destinationLayout,
-                                                                     storeUUID: storeUUID, options: options) else { continue }
-                    collector.append(result, changes)
-                } catch let error as HookViolationError {
-                    // The whole step rolls back: the hooks that ran before this one in it are undone too.
-                    collector.markUncommitted(afterVersion: step.toVersion)
-                    collector.append(error.result, ChangeSet())
-                    throw error
-                }
-            }
-        }
-        do {
-            let result = try Migrator.migrate(store, history: models, options: migrationOptions)
-            for (index, run) in result.steps.filter({ !$0.skipped }).enumerated() where index < collector.stepReports.count {
-                collector.stepReports[index].duration = run.duration
-                collector.stepReports[index].committed = true
-                collector.stepReports[index].warnings = run.warnings
-            }
-            report.toVersion = result.toVersion
-        } catch {
-            let reached = (try? store.metadata().version) ?? report.fromVersion ?? 0
-            report.steps = collector.stepReports.map { var s = $0; s.committed = s.toVersion <= reached; return s }
-            report.hooks += collector.hooks
-            report.toVersion = reached
-            throw error
-        }
-        report.steps = collector.stepReports
-        report.hooks += collector.hooks
-        for changes in collector.changes { report.changes.merge(changes) }
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 import GRDB
 
 /// Migrates an existing store version by version (SPEC §4): drift check, planning (pure), then one
-/// transaction per version step.
+/// transaction per version step. `run` is the migration loop; `MigrationRun` (lock, preflight, backup,
+/// dry run) and `migrate` both end in it.
 ///
 /// ```swift
 /// let history = try ModelHistory.load(directory: "models")
@@ -10,6 +11,19 @@ import GRDB
 /// print("v\(result.fromVersion) → v\(result.toVersion)")
 /// ```
 public enum Migrator {
+    /// The model to reach: `target`, or the newest one.
+    /// - Throws: `MigrationError.unknownVersion` when no model has that version (the one check of it).
+    static func targetModel(_ target: Int?, in history: ModelHistory) throws -> Model {
+        guard let version = target ?? history.latest?.version else { throw Diagnostic.error("no model versions") }
+        guard let model = history.model(version: version) else { throw MigrationError.unknownVersion(version, available: history.versions) }
+        return model
+    }
+
+    /// Refuses a target below the store's version: migrations only go forward (the one check of it).
+    static func checkForward(to target: Int, from current: Int) throws {
+        guard target >= current else { throw MigrationError.targetBelowCurrent(current: current, target: target) }
+    }
+
     /// The steps that would take the store to `target`, after checking it is not in drift.
     /// - Throws: `MigrationError` (drift, versions), `MappingError` (not inferable).
     public static func plan(_ store: Store, history: ModelHistory, to target: Int? = nil) throws -> (metadata: StoreMetadata, steps: [VersionStep]) {
@@ -21,9 +35,8 @@ public enum Migrator {
                 return (metadata, try DriftDetector.check(db, metadata: metadata, model: history.model(version: metadata.version)))
             }
         }
-        let target = target ?? history.latest?.version ?? metadata.version
-        guard history.model(version: target) != nil else { throw MigrationError.unknownVersion(target, available: history.versions) }
-        guard target >= metadata.version else { throw MigrationError.targetBelowCurrent(current: metadata.version, target: target) }
+        let target = try targetModel(target, in: history).version
+        try checkForward(to: target, from: metadata.version)
         guard report.isEmpty else { throw MigrationError.drift(report) }
         let steps = try MappingInference.plan(models: history.models, from: metadata.version, to: target, sourceLayout: metadata.layout)
         return (metadata, steps)
@@ -34,21 +47,89 @@ public enum Migrator {
     ///   before anything is written), `StoreError` (SQLite).
     @discardableResult
     public static func migrate(_ store: Store, history: ModelHistory, options: MigrationOptions = MigrationOptions()) throws -> MigrationResult {
-        var (metadata, steps) = try plan(store, history: history, to: options.target)
+        try migrate(store, history: history, hooks: HookSet(hooks: []),
+                    hookOptions: HookRunner.Options(context: PredicateContext(now: Date().timeIntervalSince1970)), options: options)
+    }
+
+    /// `migrate` with the hooks of each version run inside its step.
+    static func migrate(_ store: Store, history: ModelHistory, hooks: HookSet, hookOptions: HookRunner.Options,
+                        options: MigrationOptions) throws -> MigrationResult {
+        let (metadata, steps) = try plan(store, history: history, to: options.target)
+        var report = MigrationRunReport(store: store.path, dryRun: false, targetVersion: steps.last?.toVersion ?? metadata.version,
+                                        now: hookOptions.context.now)
+        return try run(steps, on: store, from: metadata, history: history, hooks: hooks, hookOptions: hookOptions,
+                       options: options, report: &report)
+    }
+
+    /// The migration loop: each planned step in one transaction holding, in order, the report of what the step
+    /// loses (counted before it runs), its schema changes and copies, the metadata and history row, and the hooks
+    /// of its version with their audits. A step another run applied meanwhile is skipped. `report` holds what ran,
+    /// also when a step fails (that step and its hooks marked not committed).
+    @discardableResult
+    static func run(_ steps: [VersionStep], on store: Store, from metadata: StoreMetadata, history: ModelHistory,
+                    hooks: HookSet, hookOptions: HookRunner.Options, options: MigrationOptions,
+                    report: inout MigrationRunReport) throws -> MigrationResult {
         let from = metadata.version
+        var metadata = metadata
         var runs: [MigrationResult.StepRun] = []
         for step in steps {
             let destination = history.model(version: step.toVersion)!
-            let outcome = try store.wrapMigration {
-                try store.queue.inDatabase { db in
-                    try StepExecutor.run(step, on: db, metadata: metadata, destination: destination, options: options)
+            let started = Date()
+            var stepReport: StepReport?
+            var warnings: [String] = []
+            var ran: [(result: HookRunResult, changes: ChangeSet)] = []
+            do {
+                let skippedAt = try store.wrapMigration {
+                    try store.queue.inDatabase { db in
+                        try StepExecutor.transaction(step, on: db) {
+                            stepReport = try StepReport.make(step, db: db)
+                            warnings = try StepExecutor.apply(step, on: db, storeUUID: metadata.storeUUID, options: options)
+                            let after = try StepExecutor.record(step, on: db, from: metadata, destination: destination, started: started)
+                            for hook in hooks.hooks(after: step.toVersion) {
+                                do {
+                                    if let outcome = try HookRunner.run(hook, in: db, model: destination, layout: step.destinationLayout,
+                                                                        storeUUID: metadata.storeUUID, options: hookOptions) {
+                                        ran.append(outcome)
+                                    }
+                                } catch let error as HookViolationError {
+                                    ran.append((error.result, ChangeSet()))
+                                    throw error
+                                }
+                            }
+                            try options.observer?.stepWillCommit(step, in: db)
+                            metadata = after
+                        }
+                    }
                 }
+                if let skippedAt {
+                    metadata = skippedAt
+                    runs.append(.init(step: step, skipped: true, duration: Date().timeIntervalSince(started), warnings: []))
+                    continue
+                }
+            } catch {
+                // The whole step rolled back: its report and the hooks that ran in it are not committed.
+                if var stepReport {
+                    stepReport.committed = false
+                    report.steps.append(stepReport)
+                }
+                report.hooks += ran.map { var result = $0.result; result.committed = false; return result }
+                report.toVersion = (try? store.metadata().version) ?? metadata.version
+                throw error
             }
-            metadata = outcome.metadata
-            runs.append(.init(step: step, skipped: outcome.skipped, duration: outcome.finished.timeIntervalSince(outcome.started),
-                              warnings: outcome.warnings))
+            let duration = Date().timeIntervalSince(started)
+            if var stepReport {
+                stepReport.duration = duration
+                stepReport.committed = true
+                stepReport.warnings = warnings
+                report.steps.append(stepReport)
+            }
+            for (result, changes) in ran {
+                report.hooks.append(result)
+                report.changes.merge(changes)
+            }
+            report.toVersion = metadata.version
+            runs.append(.init(step: step, duration: duration, warnings: warnings))
         }
-        steps = []
         return MigrationResult(fromVersion: from, toVersion: metadata.version, steps: runs)
     }
 }

@@ -1,29 +1,19 @@
 import Foundation
 import GRDB
 
-/// Runs one `VersionStep` in one `BEGIN IMMEDIATE` transaction: its SQL, the metadata update, a
-/// history row and the caller's `afterStep` work commit together, or nothing does.
+/// The work of one `VersionStep` inside its `BEGIN IMMEDIATE` transaction, as calls the migration loop
+/// (`Migrator.run`) makes in order: `transaction` around it all, `apply` (schema changes, copies, checks),
+/// then `record` (metadata and history row). The loop adds the step report and the hooks.
 ///
 /// Steps that rebuild or drop tables run with foreign keys off (set outside the transaction and
 /// checked), so that no inbound `ON DELETE CASCADE` fires while a table is dropped and re-created,
 /// and end with `PRAGMA foreign_key_check`.
 enum StepExecutor {
-    struct Outcome {
-        var metadata: StoreMetadata
-        var started: Date
-        var finished: Date
-        var warnings: [String]
-        /// Another run had applied the step already (seen inside this step's transaction): nothing was done.
-        var skipped = false
-    }
-
-    static func run(_ step: VersionStep, on db: Database, metadata: StoreMetadata, destination: Model,
-                    options: MigrationOptions) throws -> Outcome {
-        let started = Date()
-        var warnings: [String] = []
-        var newMetadata = StoreMetadata(storeUUID: metadata.storeUUID, model: destination, layout: step.destinationLayout,
-                                        createdAtVersion: metadata.createdAtVersion)
-        newMetadata.modelYAML = destination.source
+    /// Runs `body` in the step's `BEGIN IMMEDIATE` transaction (foreign keys off around it when the step needs
+    /// that); the transaction commits when `body` returns and rolls back when it throws.
+    /// - Returns: nil when the work ran; the store's metadata when another run had applied the step already
+    ///   (seen under the write lock): then nothing was done.
+    static func transaction(_ step: VersionStep, on db: Database, _ body: () throws -> Void) throws -> StoreMetadata? {
         let foreignKeysOff = step.needsForeignKeysOff
         if foreignKeysOff {
             try db.execute(sql: "PRAGMA foreign_keys = OFF")
@@ -42,42 +32,7 @@ enum StepExecutor {
                 guard current.version == step.fromVersion else {
                     throw MigrationError.storeChanged(expected: step.fromVersion, found: current.version)
                 }
-                try options.beforeStep?(db, step)
-                var saved: [UserSchemaObject] = []
-                for operation in step.operations {
-                    switch operation {
-                    case .execute(let statement):
-                        // A table copy (rebuild, moved links) is the long part: report SQLite's estimate of rows done.
-                        // One statement, not `_pk` ranges: ranges of 10,000 rows made a 1,000,000-row rebuild
-                        // 15% slower (median of 20 runs: 2.87 s against 2.49 s), so they were removed.
-                        let progress = statement.sql.hasPrefix("INSERT INTO") ? options.progressSink.map {
-                            ProgressCounter(label: "v\(step.fromVersion)→v\(step.toVersion) copy", total: nil, sink: $0)
-                        } : nil
-                        try db.reportingEstimatedProgress(progress) {
-                            try db.execute(sql: statement.sql, arguments: statement.statementArguments)
-                        }
-                    case .check(let check):
-                        let violation = try run(check, db: db, storeUUID: metadata.storeUUID)
-                        if let violation { throw MigrationError.violations(fromVersion: step.fromVersion, toVersion: step.toVersion, [violation]) }
-                    case .saveUserObjects:
-                        saved = try UserSchemaObject.saveAndDrop(db)
-                    case .restoreUserObjects:
-                        warnings += UserSchemaObject.restore(saved, db: db)
-                    case .foreignKeyCheck:
-                        let rows = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check")
-                        if !rows.isEmpty {
-                            throw MigrationError.foreignKeyViolations(fromVersion: step.fromVersion, toVersion: step.toVersion, rows.map {
-                                .init(table: $0[0], rowid: $0[1], parent: $0[2])
-                            })
-                        }
-                    }
-                    try options.afterOperation?(operation)
-                }
-                try newMetadata.write(db)
-                let summary = step.tableActions.map { "\($0.kind.rawValue) \($0.table)" }.joined(separator: ", ")
-                try History.record(db, kind: "migrate", from: step.fromVersion, to: step.toVersion, started: started, finished: Date(),
-                                   details: summary.isEmpty ? "metadata only" : summary)
-                try options.afterStep?(db, step)
+                try body()
                 return .commit
             }
         } catch {
@@ -85,10 +40,58 @@ enum StepExecutor {
             throw error
         }
         if foreignKeysOff { try restoreForeignKeys(db) }
-        if let skippedAt {
-            return Outcome(metadata: skippedAt, started: started, finished: Date(), warnings: [], skipped: true)
+        return skippedAt
+    }
+
+    /// The step's operations: schema changes, copies, checks.
+    /// - Returns: warnings (e.g. a user view that could not be re-created).
+    static func apply(_ step: VersionStep, on db: Database, storeUUID: String, options: MigrationOptions) throws -> [String] {
+        var warnings: [String] = []
+        var saved: [UserSchemaObject] = []
+        for operation in step.operations {
+            switch operation {
+            case .execute(let statement):
+                // A table copy (rebuild, moved links) is the long part: report SQLite's estimate of rows done.
+                // One statement, not `_pk` ranges: ranges of 10,000 rows made a 1,000,000-row rebuild
+                // 15% slower (median of 20 runs: 2.87 s against 2.49 s), so they were removed.
+                let progress = statement.sql.hasPrefix("INSERT INTO") ? options.progressSink.map {
+                    ProgressCounter(label: "v\(step.fromVersion)→v\(step.toVersion) copy", total: nil, sink: $0)
+                } : nil
+                try db.reportingEstimatedProgress(progress) {
+                    try db.execute(sql: statement.sql, arguments: statement.statementArguments)
+                }
+            case .check(let check):
+                let violation = try run(check, db: db, storeUUID: storeUUID)
+                if let violation { throw MigrationError.violations(fromVersion: step.fromVersion, toVersion: step.toVersion, [violation]) }
+            case .saveUserObjects:
+                saved = try UserSchemaObject.saveAndDrop(db)
+            case .restoreUserObjects:
+                warnings += UserSchemaObject.restore(saved, db: db)
+            case .foreignKeyCheck:
+                let rows = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check")
+                if !rows.isEmpty {
+                    throw MigrationError.foreignKeyViolations(fromVersion: step.fromVersion, toVersion: step.toVersion, rows.map {
+                        .init(table: $0[0], rowid: $0[1], parent: $0[2])
+                    })
+                }
+            }
+            try options.afterOperation?(operation)
         }
-        return Outcome(metadata: newMetadata, started: started, finished: Date(), warnings: warnings)
+        return warnings
+    }
+
+    /// Writes the destination's metadata and the step's history row.
+    /// - Returns: the store's metadata after the step.
+    static func record(_ step: VersionStep, on db: Database, from metadata: StoreMetadata, destination: Model,
+                       started: Date) throws -> StoreMetadata {
+        var newMetadata = StoreMetadata(storeUUID: metadata.storeUUID, model: destination, layout: step.destinationLayout,
+                                        createdAtVersion: metadata.createdAtVersion)
+        newMetadata.modelYAML = destination.source
+        try newMetadata.write(db)
+        let summary = step.tableActions.map { "\($0.kind.rawValue) \($0.table)" }.joined(separator: ", ")
+        try History.record(db, kind: "migrate", from: step.fromVersion, to: step.toVersion, started: started, finished: Date(),
+                           details: summary.isEmpty ? "metadata only" : summary)
+        return newMetadata
     }
 
     /// Turns foreign keys back on after a step that turned them off, and checks that they are.
