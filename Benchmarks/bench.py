@@ -326,8 +326,10 @@ def main():
     if args.write_docs:
         command = "Benchmarks/bench.py --write-docs" + ("" if args.rows == [10_000, 100_000, 1_000_000] else
                                                        " --rows " + ",".join(map(str, args.rows))) + f" --reps {args.reps}"
-        with open(os.path.join(ROOT, "Docs", "performance.md"), "w") as f:
-            f.write(report.performance_doc(results, table, command))
+        page = os.path.join(ROOT, "Docs", "performance.md")
+        kept = report.kept_sections(open(page).read() if os.path.exists(page) else "")
+        with open(page, "w") as f:
+            f.write(report.performance_doc(results, table, command) + kept)
         with open(os.path.join(ROOT, "Docs", "performance.svg"), "w") as f:
             f.write(chart)
         log("wrote Docs/performance.md and Docs/performance.svg")

@@ -257,7 +257,8 @@ def performance_doc(results, table, command):
     c = results["config"]
     return f"""# Performance
 
-Written by `{command}`: every figure below is a measurement of that run, never typed by hand.
+Written by `{command}`: every figure below is a measurement of that run, never typed by hand
+(except the sections after the chart, which say how they were measured and are kept across runs).
 Rerun the command to refresh this page and [`performance.svg`](performance.svg).
 
 ## The run
@@ -298,3 +299,18 @@ file), and SQLite's `DELETE` collects the rowids it removes, as the shell's does
 
 ![Batch update: time against rows for Strata, the sqlite3 shell and object by object](performance.svg)
 """
+
+
+KEPT_SECTIONS = ("## Where a small command's time goes",)
+
+
+def kept_sections(page):
+    """The sections of the current page that bench.py does not measure (each says how it was measured)."""
+    kept = ""
+    for heading in KEPT_SECTIONS:
+        start = page.find("\n" + heading + "\n")
+        if start < 0:
+            continue
+        end = page.find("\n## ", start + 1)
+        kept += "\n" + page[start + 1:end if end >= 0 else len(page)].rstrip("\n") + "\n"
+    return kept

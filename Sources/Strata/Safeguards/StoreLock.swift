@@ -39,8 +39,7 @@ public struct LockHolder: Sendable, Hashable, CustomStringConvertible {
         var buffer = [UInt8](repeating: 0, count: 256)
         let ok = buffer.withUnsafeMutableBytes { gethostname($0.baseAddress!.assumingMemoryBound(to: CChar.self), 255) } == 0
         let host = ok ? String(decoding: buffer.prefix { $0 != 0 }, as: UTF8.self) : "unknown"
-        let formatter = ISO8601DateFormatter()
-        return LockHolder(pid: getpid(), host: host, since: formatter.string(from: Date()))
+        return LockHolder(pid: getpid(), host: host, since: DateText.utc(Date().timeIntervalSince1970, milliseconds: false))
     }
 }
 

@@ -33,9 +33,7 @@ public struct HookRecord: Sendable, Hashable, Codable {
 public enum History {
     /// ISO 8601 with milliseconds, UTC.
     public static func timestamp(_ date: Date) -> String {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return f.string(from: date)
+        DateText.utc(date.timeIntervalSince1970, milliseconds: true)
     }
 
     /// Appends a history row (inside the caller's transaction).

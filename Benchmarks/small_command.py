@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""Where a small command's time goes: `strata migrate` of the add-column case on a 1,000-row v3 store.
+
+Prints medians of the whole process (strata --version, the migrate, the same DDL in the sqlite3 shell)
+and, for a binary built with Benchmarks/small-command-timing.patch applied, the median of each interval
+between its timing points (Docs/performance.md, "Where a small command's time goes").
+
+    swift build -c release --product strata --static-swift-stdlib --scratch-path .build-static
+    Benchmarks/small_command.py [--strata PATH] [--reps 31]
+"""
+import argparse, collections, os, shutil, statistics, subprocess, sys, tempfile, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "Benchmarks"))
+from benchkit import data  # noqa: E402
+
+DDL = 'BEGIN; ALTER TABLE "Recipe" ADD COLUMN "favorite" INTEGER DEFAULT 0; COMMIT;'
+
+
+def fresh(pristine, work):
+    shutil.copy(pristine, work)
+    fd = os.open(work, os.O_RDONLY)
+    os.fsync(fd)
+    os.close(fd)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--strata", default=os.path.join(ROOT, ".build-static", "release", "strata"))
+    parser.add_argument("--reps", type=int, default=31)
+    args = parser.parse_args()
+    tmp = tempfile.mkdtemp(prefix="strata-small-")
+    try:
+        models, empty = os.path.join(tmp, "models"), os.path.join(tmp, "empty")
+        os.makedirs(models)
+        os.makedirs(empty)
+        for name in ("1.yaml", "2.yaml", "3.yaml"):
+            shutil.copy(os.path.join(ROOT, "models", name), models)
+        shutil.copy(os.path.join(ROOT, "Benchmarks", "models-addcolumn", "4.yaml"), models)
+        pristine, work = os.path.join(tmp, "v3.sqlite"), os.path.join(tmp, "work.sqlite")
+        subprocess.run([args.strata, "migrate", "--create", "--to", "3", "--store", pristine, "--models", models,
+                        "--migrations", os.path.join(ROOT, "migrations"), "--quiet"], check=True)
+        data.fill_store(pristine, data.ensure_source(os.path.join(tmp, "data"), 1000, 20250601, lambda *_: None),
+                        with_favorite=False)
+        migrate = [args.strata, "migrate", "--store", work, "--models", models, "--migrations", empty, "--to", "4",
+                   "--skip-integrity-check", "--audit", "none"]
+        env = dict(os.environ, STRATA_PHASES="1")
+        totals, version, shell = [], [], []
+        intervals, order = collections.defaultdict(list), []
+        for _ in range(args.reps):
+            fresh(pristine, work)
+            start = time.monotonic()
+            done = subprocess.run(migrate, capture_output=True, text=True, env=env)
+            end = time.monotonic()
+            if done.returncode != 0:
+                sys.exit(f"strata migrate failed ({done.returncode}): {done.stderr.strip()}")
+            totals.append(end - start)
+            points = [("spawn", start)] + [(line.split()[1], float(line.split()[2]))
+                                           for line in done.stderr.splitlines() if line.startswith("PHASE ")] + [("exit", end)]
+            for (a, ta), (b, tb) in zip(points, points[1:]):
+                key = f"{a} → {b}"
+                if key not in order:
+                    order.append(key)
+                intervals[key].append(tb - ta)
+            start = time.monotonic()
+            subprocess.run([args.strata, "--version"], capture_output=True)
+            version.append(time.monotonic() - start)
+            fresh(pristine, work)
+            start = time.monotonic()
+            subprocess.run(["sqlite3", work, DDL], check=True)
+            shell.append(time.monotonic() - start)
+        ms = lambda values: f"{statistics.median(values) * 1000:.2f} ms"
+        print(f"load average {os.getloadavg()[0]:.2f}; medians of {args.reps} runs")
+        if len(order) > 1:
+            for key in order:
+                print(f"  {key:34} {ms(intervals[key])}")
+        print(f"strata migrate (add-column, 1,000 rows)  {ms(totals)}")
+        print(f"strata --version                         {ms(version)}")
+        print(f"sqlite3 shell, the same DDL              {ms(shell)}")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
