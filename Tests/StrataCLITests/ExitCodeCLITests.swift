@@ -42,35 +42,15 @@ import Testing
         #expect(r.stderr.hasPrefix("error: "))
     }
 
-    static let notInferableV5 = """
-        version: 5
-        entities:
-          Recipe:
-            attributes:
-              name:     { type: string, optional: false, default: Untitled, minLength: 1, maxLength: 200 }
-              lastUsed: { type: date, indexed: true }
-              portions: { type: int16, min: 1, max: 100 }
-              rating:   { type: int16, min: 0, max: 5, default: 0, optional: false }
-              notes:    { type: int32 }
-              favorite: { type: bool, default: false, optional: false }
-            relationships:
-              ingredients: { destination: Ingredient, toMany: true, inverse: recipe, deleteRule: cascade }
-              author:      { destination: Chef, inverse: recipes, deleteRule: nullify }
-            indexes: [[favorite, lastUsed]]
-          Ingredient:
-            attributes:
-              name:     { type: string, optional: false, default: Unnamed, minLength: 1 }
-              quantity: { type: string }
-            relationships:
-              recipe: { destination: Recipe, inverse: ingredients, deleteRule: nullify }
-          Chef:
-            attributes:
-              name:  { type: string, optional: false, default: Anonymous }
-              email: { type: string, pattern: "[^@ ]+@[^@ ]+" }
-            relationships:
-              recipes: { destination: Recipe, toMany: true, inverse: author, deleteRule: nullify }
-            uniqueness: [[email]]
-        """
+    /// The example's v4 as v5 with `Recipe.notes` changed from string to int32 (not inferable), its
+    /// leading comment dropped so that `notes` sits on line 9.
+    static var notInferableV5: String {
+        let v4 = (try? String(contentsOfFile: CLI.packageRoot + "/models/4.yaml", encoding: .utf8)) ?? ""
+        return v4.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("#") }
+            .joined(separator: "\n")
+            .replacingOccurrences(of: "version: 4", with: "version: 5")
+            .replacingOccurrences(of: "notes:    { type: string, maxLength: 2000 }", with: "notes:    { type: int32 }")
+    }
 
     @Test func lintGivesANonInferableStepExit4LikeDiffAndMigrate() throws {
         let dir = try CLI.exampleProject()

@@ -1,4 +1,5 @@
 import Foundation
+import StrataTestSupport
 import GRDB
 import Testing
 
@@ -7,25 +8,13 @@ import Testing
 /// 3 or 4, never crashes, and leaves the store's bytes unchanged whenever it does not succeed.
 @Suite struct FuzzCLITests {
     /// SplitMix64: the same cases on every machine for a seed.
-    struct Generator {
-        var state: UInt64
-        mutating func next(_ n: Int) -> Int {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Int((z ^ (z >> 31)) % UInt64(max(n, 1)))
-        }
-        mutating func pick<T>(_ list: [T]) -> T { list[next(list.count)] }
-    }
-
     static let odd = ["~", "\"\"", "-1", "0", "9223372036854775808", "1e309", ".nan", "yes", "[]", "{}", "{ a: 1 }",
                       "[[x]]", "'", "\"2024-02-30\"", "%@", "$NOW", "\"rating + 1\"", "\u{1}\u{7F}\u{FFFD}", "*nowhere",
                       String(repeating: "[", count: 1200) + String(repeating: "]", count: 1200)]
     static let keys = ["type", "optional", "default", "destination", "inverse", "toMany", "indexes", "uniqueness",
                        "renamedFrom", "column", "parent", "entity", "predicate", "propertiesToUpdate", "after", "zzz"]
 
-    static func mutate(_ text: String, _ g: inout Generator) -> String {
+    static func mutate(_ text: String, _ g: inout SeededGenerator) -> String {
         var lines = text.components(separatedBy: "\n")
         for _ in 0...g.next(3) where !lines.isEmpty {
             let i = g.next(lines.count)
@@ -55,7 +44,7 @@ import Testing
         try queue.close()
         let targets = ["models/4.yaml", "migrations/favorite-recent-recipes.yaml"]
         let originals = try targets.map { try String(contentsOfFile: template + "/" + $0, encoding: .utf8) }
-        var g = Generator(state: UInt64(ProcessInfo.processInfo.environment["STRATA_FUZZ_SEED"] ?? "") ?? 2026)
+        var g = SeededGenerator(seed: UInt64(ProcessInfo.processInfo.environment["STRATA_FUZZ_SEED"] ?? "") ?? 2026)
         let deadline = Date().addingTimeInterval(Double(ProcessInfo.processInfo.environment["STRATA_FUZZ_SECONDS"] ?? "") ?? 4)
         var cases = 0
         while Date() < deadline || cases < 4 {

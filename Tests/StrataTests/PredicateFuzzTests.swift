@@ -1,4 +1,5 @@
 import Foundation
+import StrataTestSupport
 import GRDB
 import Testing
 @testable import Strata
@@ -8,18 +9,6 @@ import Testing
 /// compiles to SQL that SQLite runs, or fails with a located error on line 1 of `predicate`/`value`.
 /// Never a crash. `STRATA_FUZZ_SEED` replays a seed.
 @Suite struct PredicateFuzzTests {
-    /// SplitMix64: small, seedable, the same on every platform.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let seed: UInt64 = ProcessInfo.processInfo.environment["STRATA_FUZZ_SEED"].flatMap { UInt64($0) } ?? 20_261_124
 
     static let valid = [
@@ -40,13 +29,13 @@ import Testing
         "abs(", "lowercase(", "length(", "now()", "@count", "@sum", ".", "#rating", "\"", "'", "$", "@", "%", "\\", "\u{0}", "é", "🍲",
     ]
 
-    static func soup(_ g: inout Generator) -> String {
+    static func soup(_ g: inout SeededGenerator) -> String {
         let count = Int.random(in: 1...30, using: &g)
         let separator = Bool.random(using: &g) ? " " : ""
         return (0..<count).map { _ in vocabulary.randomElement(using: &g)! }.joined(separator: separator)
     }
 
-    static func nested(_ g: inout Generator) -> String {
+    static func nested(_ g: inout SeededGenerator) -> String {
         var text = valid.randomElement(using: &g)!
         let depth = Int.random(in: 1...160, using: &g)
         for i in 0..<depth {
@@ -62,7 +51,7 @@ import Testing
         return text
     }
 
-    static func nestedExpression(_ g: inout Generator) -> String {
+    static func nestedExpression(_ g: inout SeededGenerator) -> String {
         var text = ["rating", "1", "calories", "price", "length(name)"].randomElement(using: &g)!
         for _ in 0..<Int.random(in: 1...140, using: &g) {
             switch Int.random(in: 0..<5, using: &g) {
@@ -76,7 +65,7 @@ import Testing
         return text + [" > 3", " IN {1, 2}", " BETWEEN {0, 9}"].randomElement(using: &g)!
     }
 
-    static func hugeLiteral(_ g: inout Generator) -> String {
+    static func hugeLiteral(_ g: inout SeededGenerator) -> String {
         let digits = String((0..<Int.random(in: 1...30, using: &g)).map { _ in "0123456789".randomElement(using: &g)! })
         let sign = Bool.random(using: &g) ? "-" : ""
         let key = ["rating", "calories", "price", "lastUsed", "favorite", "name"].randomElement(using: &g)!
@@ -85,7 +74,7 @@ import Testing
         return "\(key) \(op) \(sign)\(digits)\(close)"
     }
 
-    static func chain(_ g: inout Generator) -> String {
+    static func chain(_ g: inout SeededGenerator) -> String {
         let n = Int.random(in: 2...3_000, using: &g)
         switch Int.random(in: 0..<4, using: &g) {
         case 0: return (0..<n).map { "rating == \($0)" }.joined(separator: " OR ")
@@ -95,7 +84,7 @@ import Testing
         }
     }
 
-    static func mutate(_ g: inout Generator) -> String {
+    static func mutate(_ g: inout SeededGenerator) -> String {
         var scalars = Array(valid.randomElement(using: &g)!.unicodeScalars)
         for _ in 0..<Int.random(in: 1...3, using: &g) {
             let position = Int.random(in: 0...scalars.count, using: &g)
@@ -111,7 +100,7 @@ import Testing
         return text
     }
 
-    static func input(_ g: inout Generator) -> String {
+    static func input(_ g: inout SeededGenerator) -> String {
         switch Int.random(in: 0..<6, using: &g) {
         case 0: return soup(&g)
         case 1: return nested(&g)
@@ -133,7 +122,7 @@ import Testing
 
     @Test func predicatesCompileToRunnableSQLOrLocatedErrors() throws {
         let fixture = try PredicateFixture.make()
-        var g = Generator(state: Self.seed)
+        var g = SeededGenerator(seed: Self.seed)
         let clock = ContinuousClock()
         let start = clock.now
         var iteration = 0, compiled = 0, refused = 0
@@ -171,7 +160,7 @@ import Testing
 
     @Test func expressionsCompileToRunnableSQLOrLocatedErrors() throws {
         let fixture = try PredicateFixture.make()
-        var g = Generator(state: Self.seed &+ 1)
+        var g = SeededGenerator(seed: Self.seed &+ 1)
         let clock = ContinuousClock()
         let start = clock.now
         var iteration = 0, compiled = 0

@@ -1,4 +1,5 @@
 import Foundation
+import StrataTestSupport
 
 /// Seeded mutations of YAML text for the fuzz tests: lines deleted, duplicated or swapped, random keys,
 /// values replaced by odd scalars or values of the wrong shape, deep nesting, huge numbers and garbage.
@@ -73,18 +74,5 @@ struct YAMLMutator {
         default:   // change indentation
             lines[i] = pick(["", " ", "   ", "\t", indent + "  "]) + lines[i].drop { $0 == " " }
         }
-    }
-}
-
-/// A small deterministic generator (SplitMix64) for seeded tests.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
