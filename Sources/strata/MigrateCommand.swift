@@ -81,9 +81,7 @@ struct MigrateCommand: StrataSubcommand {
         options.forceBackup = force
         options.lockTimeout = lockTimeout
         options.checkIntegrity = !skipIntegrityCheck
-        options.onLockWait = { holder in
-            output.note("waiting for the lock on \(path)" + (holder.map { " (held by \($0))" } ?? "") + "…")
-        }
+        options.onLockWait = GlobalOptions.lockWaitNote(path, output)
         options.progressSink = global.noProgress ? nil : TerminalProgressBar.standardError()
         let result: MigrationRunReport
         do {

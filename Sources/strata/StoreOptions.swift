@@ -40,8 +40,11 @@ extension GlobalOptions {
     /// Opens the store for writing under its lock, printing a note while waiting.
     func openLocked(lockTimeout: Double, output: Output) throws -> (store: Store, lock: StoreLock) {
         let path = try storePath()
-        return try Store.openLocked(path: path, lockTimeout: lockTimeout) { holder in
-            output.note("waiting for the lock on \(path)" + (holder.map { " (held by \($0))" } ?? "") + "…")
-        }
+        return try Store.openLocked(path: path, lockTimeout: lockTimeout, onWait: Self.lockWaitNote(path, output))
+    }
+
+    /// The note printed once when a run finds the store's lock taken: `waiting for the lock on app.sqlite (held by pid 12 on host)…`.
+    static func lockWaitNote(_ path: String, _ output: Output) -> @Sendable (LockHolder?) -> Void {
+        { holder in output.note("waiting for the lock on \(path)" + (holder.map { " (held by \($0))" } ?? "") + "…") }
     }
 }
