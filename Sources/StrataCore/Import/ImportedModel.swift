@@ -90,9 +90,11 @@ public struct NotCarried: Sendable, Hashable, Codable {
         self.reason = reason
     }
 
+    /// `Recipe.title`, `Recipe`, or empty when the item concerns the whole version.
+    public var target: String { [entity, property].compactMap { $0 }.joined(separator: ".") }
+
     /// `Model 3 (v3) Recipe.title: reason`
     public var description: String {
-        let target = [entity, property].compactMap { $0 }.joined(separator: ".")
-        return "\(versionName)\(version.map { " (v\($0))" } ?? "")\(target.isEmpty ? "" : " " + target): \(reason)"
+        "\(versionName)\(version.map { " (v\($0))" } ?? "")\(target.isEmpty ? "" : " " + target): \(reason)"
     }
 }
