@@ -81,16 +81,16 @@ struct ImportCoreDataCommand: StrataSubcommand {
         let warnings = outcome.diagnostics.count - errors
         for d in outcome.diagnostics { output.diagnostic(d) }
 
+        let written = entries.filter { $0.status != "kept" }.map(\.file)
         output.json(Document(
             source: path, models: directory, versions: entries,
-            written: entries.filter { $0.status != "kept" }.map(\.file), kept: entries.filter { $0.status == "kept" }.map(\.file),
+            written: written, kept: entries.filter { $0.status == "kept" }.map(\.file),
             skipped: result.skipped, notCarried: result.notCarried,
             lint: .init(ok: errors == 0, versions: outcome.versions, errors: errors, warnings: warnings,
                         notInferable: refused.map { .init(from: $0.from, to: $0.to, next: Self.wayForward) },
                         diagnostics: outcome.diagnostics.map(JSONDiagnostic.init))))
 
-        let written = entries.filter { $0.status != "kept" }.count
-        output.result("imported \(path): \(result.versions.count) version(s), \(written) file(s) written to \(directory), \(entries.count - written) kept")
+        output.result("imported \(path): \(result.versions.count) version(s), \(written.count) file(s) written to \(directory), \(entries.count - written.count) kept")
         for e in entries {
             switch e.status {
             case "kept": output.line("  kept \(e.file) (\(e.name)): it exists; --force replaces it")
@@ -126,9 +126,8 @@ struct ImportCoreDataCommand: StrataSubcommand {
         }
         return order.map { key in
             let (item, versions) = groups[key]!
-            let target = [item.entity, item.property].compactMap { $0 }.joined(separator: ".")
             let place = versions.isEmpty ? item.versionName : ranges(versions)
-            return place + (target.isEmpty ? "" : " " + target) + ": " + item.reason
+            return place + (item.target.isEmpty ? "" : " " + item.target) + ": " + item.reason
         }
     }
 

@@ -41,10 +41,9 @@ public enum CoreDataImport {
         typealias Parsed = (model: ImportedModel, notes: [CoreDataModelReader.Note], file: String)
         let parsed = Parallel.map(versions.count) { index -> Swift.Result<Parsed?, DiagnosticList> in
             let folder = versions[index].folder
+            // `contents` inside an .xcdatamodel folder, or the path itself when it names the XML file.
             let file = FileManager.default.fileExists(atPath: folder + "/contents") ? folder + "/contents" : folder
-            var isDirectory: ObjCBool = false
-            _ = FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory)
-            guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: file) else { return .success(nil) }
+            guard let data = FileManager.default.contents(atPath: file) else { return .success(nil) }
             do throws(DiagnosticList) {
                 let root = try CoreDataXML.parse(data, file: file)
                 guard root.name == "model" else {
@@ -108,20 +107,20 @@ public enum CoreDataImport {
             }
             guard let source else { continue }
             let sourceNames = Set(source.propertyNames())
-            var attributes: [String: String] = [:], relationships: [String: String] = [:]
-            for a in source.attributes where attributes[a.identifier] == nil { attributes[a.identifier] = a.name }
-            for r in source.relationships where relationships[r.identifier] == nil { relationships[r.identifier] = r.name }
-            for j in e.attributes.indices {
-                let a = e.attributes[j]
-                if let match = attributes[a.identifier], match != a.name, !sourceNames.contains(a.name) {
-                    model.entities[i].attributes[j].renamedFrom = match
-                }
-            }
-            for j in e.relationships.indices {
-                let r = e.relationships[j]
-                if let match = relationships[r.identifier], match != r.name, !sourceNames.contains(r.name) {
-                    model.entities[i].relationships[j].renamedFrom = match
-                }
+            renameProperties(&model.entities[i].attributes, from: source.attributes, taken: sourceNames)
+            renameProperties(&model.entities[i].relationships, from: source.relationships, taken: sourceNames)
+        }
+    }
+
+    /// Sets `renamedFrom` on each property whose identifier names a differently named property of `previous`, when
+    /// `taken` (the previous entity's property names) has nothing under its current name.
+    private static func renameProperties<P: ImportedElement>(_ properties: inout [P], from previous: [P], taken: Set<String>) {
+        var byIdentifier: [String: String] = [:]
+        for p in previous where byIdentifier[p.identifier] == nil { byIdentifier[p.identifier] = p.name }
+        for j in properties.indices {
+            let p = properties[j]
+            if let match = byIdentifier[p.identifier], match != p.name, !taken.contains(p.name) {
+                properties[j].renamedFrom = match
             }
         }
     }

@@ -3,11 +3,23 @@ struct ImportedModel: Sendable {
     var entities: [ImportedEntity] = []
 }
 
-struct ImportedEntity: Sendable {
+/// An entity or property as Core Data matches it across versions: by its renaming identifier, else its name.
+protocol ImportedElement {
+    var name: String { get }
+    /// Core Data's renaming identifier (defaults to the name), matched against the previous version.
+    var renamingIdentifier: String? { get }
+    /// The previous version's name, set where the identifier matched a differently named element.
+    var renamedFrom: String? { get set }
+}
+
+extension ImportedElement {
+    var identifier: String { renamingIdentifier ?? name }
+}
+
+struct ImportedEntity: Sendable, ImportedElement {
     var name: String
     var parent: String?
     var isAbstract = false
-    /// Core Data's renaming identifier (defaults to the name), matched against the previous version.
     var renamingIdentifier: String?
     var renamedFrom: String?
     var versionHashModifier: String?
@@ -19,11 +31,10 @@ struct ImportedEntity: Sendable {
     var indexes: [[String]] = []
     var userInfo: [(key: String, value: String)] = []
 
-    var identifier: String { renamingIdentifier ?? name }
     func propertyNames() -> [String] { attributes.map(\.name) + relationships.map(\.name) }
 }
 
-struct ImportedAttribute: Sendable {
+struct ImportedAttribute: Sendable, ImportedElement {
     var name: String
     var type: AttributeType
     var isOptional = true
@@ -40,11 +51,9 @@ struct ImportedAttribute: Sendable {
     var renamedFrom: String?
     var versionHashModifier: String?
     var userInfo: [(key: String, value: String)] = []
-
-    var identifier: String { renamingIdentifier ?? name }
 }
 
-struct ImportedRelationship: Sendable {
+struct ImportedRelationship: Sendable, ImportedElement {
     var name: String
     var destination: String
     var inverse: String?
@@ -59,8 +68,6 @@ struct ImportedRelationship: Sendable {
     var renamedFrom: String?
     var versionHashModifier: String?
     var userInfo: [(key: String, value: String)] = []
-
-    var identifier: String { renamingIdentifier ?? name }
 }
 
 /// Something a Core Data model holds that Strata's YAML does not carry, and why.
@@ -83,9 +90,11 @@ public struct NotCarried: Sendable, Hashable, Codable {
         self.reason = reason
     }
 
+    /// `Recipe.title`, `Recipe`, or empty when the item concerns the whole version.
+    public var target: String { [entity, property].compactMap { $0 }.joined(separator: ".") }
+
     /// `Model 3 (v3) Recipe.title: reason`
     public var description: String {
-        let target = [entity, property].compactMap { $0 }.joined(separator: ".")
-        return "\(versionName)\(version.map { " (v\($0))" } ?? "")\(target.isEmpty ? "" : " " + target): \(reason)"
+        "\(versionName)\(version.map { " (v\($0))" } ?? "")\(target.isEmpty ? "" : " " + target): \(reason)"
     }
 }
