@@ -4,7 +4,7 @@ import GRDB
 extension Database {
     /// Registers the SQL functions Strata's generated SQL relies on. Called on every connection.
     func registerStrataFunctions() {
-        for function in Self.strataFunctions { add(function: function) }
+        for function in Self.strataFunctions + Self.expressionFunctions { add(function: function) }
     }
 
     /// Every `strata_*` function, for `registerStrataFunctions()`.

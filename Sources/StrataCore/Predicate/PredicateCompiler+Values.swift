@@ -19,7 +19,7 @@ extension PredicateCompiler {
             let parsed = try parser.parseWholeExpression()
             var translator = PredicateTranslator(model: model, layout: layout, context: context)
             let operand = try translator.operand(parsed, in: translator.root(entity))
-            let fragment = try translator.assignment(operand, to: target.attribute, label: "\(entity).\(attribute)")
+            let fragment = try translator.assignValue(operand, to: target.attribute, label: "\(entity).\(attribute)")
             try SQLComplexity.check(fragment.statement)
             return (fragment.statement, parser.argumentsUsed)
         } catch {
