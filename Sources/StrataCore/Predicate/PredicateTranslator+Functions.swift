@@ -45,11 +45,7 @@ extension PredicateTranslator {
             return try round(arguments, offset: offset, in: scope)
         case "abs":
             try arity(1...1)
-            if case .typed(let t) = try scalar(try operand(arguments[0], in: scope), purpose: "as a function argument"), t.type == .decimal {
-                return .typed(Typed(fragment: Self.fragment(SQLText.call("strata_decimal_abs", [Self.text(t)])), type: .decimal,
-                                    nullable: t.nullable, constant: nil, offset: offset, label: "abs(\(t.label))"))
-            }
-            return try function(name, arguments, offset: offset, in: scope)
+            return try absolute(try scalar(try operand(arguments[0], in: scope), purpose: "as a function argument"), offset: offset)
         case "substring":
             try arity(2...3)
             return try textFunction("substring", arguments, integers: Array(1..<arguments.count), sql: "strata_substring",
@@ -191,6 +187,36 @@ extension PredicateTranslator {
             sql = SQLText.call(name, parts)
         }
         return .typed(Typed(fragment: Self.fragment(sql), type: type, nullable: true, constant: nil, offset: offset, label: "\(name)(…)"))
+    }
+
+    /// `abs(x)`: integers stay integers (the smallest int64 has no absolute value: nil once
+    /// assigned), decimals stay exact.
+    func absolute(_ value: Operand, offset: Int) throws(PredicateSyntaxError) -> Operand {
+        if case .literal(.number(let n), let o) = value {
+            if case .real(let d) = n { return .literal(.number(.real(Swift.abs(d))), offset: o) }
+            return .literal(.number(n.double < 0 ? try negated(n, offset: o) : n), offset: o)
+        }
+        // An integer that may have overflowed stays unsettled: strata_abs keeps the REAL, and the
+        // assignment settles it once (nesting stays flat).
+        var argument: Typed? = nil
+        if case .typed(let t) = value { argument = t } else { argument = try typedArgument(value) }
+        guard let x = argument else { return .literal(.null, offset: offset) }
+        let label = "abs(\(x.label))"
+        switch x.type {
+        case .decimal:
+            return .typed(Typed(fragment: Self.fragment(SQLText.call("strata_decimal_abs", [Self.text(x)])), type: .decimal,
+                                nullable: x.nullable, constant: nil, offset: offset, label: label))
+        case let type where type.isInteger:
+            // SQLite's abs() raises an error on the smallest int64; strata_abs yields a REAL there, which
+            // comparisons handle and assignments settle to nil.
+            return .typed(Typed(fragment: Self.fragment(SQLText.call("strata_abs", [Self.text(x)])), type: type, nullable: x.nullable,
+                                constant: nil, offset: offset, label: label, mayOverflow: true))
+        case .double, .float:
+            return .typed(Typed(fragment: Self.fragment(SQLText.call("abs", [Self.text(x)])), type: x.type, nullable: x.nullable,
+                                constant: nil, offset: offset, label: label))
+        default:
+            throw PredicateSyntaxError("abs() needs a number, but \(x.label) is \(x.type.rawValue)", offset: x.offset)
+        }
     }
 
     /// `round(x[, places])`, half away from zero: integers stay int64, doubles and floats give a

@@ -47,8 +47,11 @@ extension PredicateTranslator {
         if op == .add, Self.isTypedString(lhs) || Self.isTypedString(rhs) || (lhsString && rhsString) {
             guard lhsString && rhsString else {
                 let number = lhsString ? rhs : lhs
+                let hint: String
+                if case .literal(let literal, _) = number { hint = "quote it to join it as text: \"\(literal.display)\"" }
+                else { hint = ExpressionTyping.castHint(to: .string, Self.label(number)) }
                 throw PredicateSyntaxError("+ joins strings only, but \(Self.label(number)) is \(Self.typeName(number))",
-                                           offset: number.offset, hint: ExpressionTyping.castHint(to: .string, Self.label(number)))
+                                           offset: number.offset, hint: hint)
             }
             let x = try typedArgument(lhs)!, y = try typedArgument(rhs)!
             return .typed(Typed(fragment: Self.fragment("(" + Self.text(x) + " || " + Self.text(y) + ")"), type: .string,
