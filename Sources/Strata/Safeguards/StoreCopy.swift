@@ -10,9 +10,11 @@ enum StoreCopy {
     /// Pages per backup step: progress is reported after each step.
     static let pagesPerStep: CInt = 1024
 
-    /// Copies `source` into a new file at `destination` (which must not exist) and syncs it to disk.
+    /// Copies `source` into a new file at `destination` (which must not exist) and, when `durable`, syncs
+    /// it to disk (a backup must survive a crash; a dry run's snapshot is thrown away and skips the sync).
     /// - Throws: `DatabaseError` from SQLite (the partial file is removed).
-    static func copy(from source: any DatabaseReader, to destination: String, progress: ProgressCounter?) throws {
+    static func copy(from source: any DatabaseReader, to destination: String, durable: Bool,
+                     progress: ProgressCounter?) throws {
         do {
             let target = try DatabaseQueue(path: destination)
             try source.backup(to: target, pagesPerStep: pagesPerStep) { step in
@@ -20,7 +22,7 @@ enum StoreCopy {
                 progress?.update(done: step.completedPageCount)
             }
             try target.close()
-            try sync(destination)
+            if durable { try sync(destination) }
             progress?.finish()
         } catch {
             progress?.finish()
