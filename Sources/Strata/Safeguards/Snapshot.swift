@@ -57,7 +57,9 @@ public final class Snapshot: @unchecked Sendable {
         do {
             try TemporaryFiles.createPrivateFile(copy)
             let source = try StoreCopy.openSource(path: storePath, busyTimeout: busyTimeout)
-            try StoreCopy.copy(from: source, to: copy, durable: false, progress: progress)
+            if try !StoreCopy.copyFile(from: source, sourcePath: storePath, to: copy, progress: progress) {
+                try StoreCopy.copy(from: source, to: copy, durable: false, progress: progress)
+            }
             try source.close()
             let store = try Store.open(path: copy)
             // Nothing survives a snapshot, so the run on it needs no durability: no fsync, and the rollback
@@ -73,6 +75,9 @@ public final class Snapshot: @unchecked Sendable {
             SignalCleanup.unregister(registered)
             if let db = error as? DatabaseError, db.resultCode == .SQLITE_FULL {
                 throw StoreError.other("no room for the snapshot in '\(base)': \(db.message ?? "disk full")")
+            }
+            if case PipelineError.diskFull(_, let detail)? = error as? PipelineError {
+                throw StoreError.other("no room for the snapshot in '\(base)': \(detail)")
             }
             throw StoreError.from(error, path: storePath)
         }
