@@ -21,7 +21,7 @@ stages.register("copy-codes", revision: "1") { ctx in
 }
 // after: 2: appends a mark to every note, so that running twice would show (`+` then `++`).
 stages.register("mark-notes", revision: extra.contains("mark-notes-r2") ? "2" : "1") { ctx in
-    let mark = extra.contains("long") ? String(repeating: "!", count: 30) : "+"
+    let mark = extra.contains("longer") ? String(repeating: "!", count: 45) : extra.contains("long") ? String(repeating: "!", count: 30) : "+"
     try ctx.execute(sql: #"UPDATE "Item" SET "note" = coalesce("note", '') || ?"#, arguments: [mark])
     if let pause { Thread.sleep(forTimeInterval: pause) }   // long enough to be killed mid-step
 }
