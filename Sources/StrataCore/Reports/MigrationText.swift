@@ -100,7 +100,12 @@ enum MigrationText {
 
     /// `batchUpdate Recipe: 83 objects`
     static func hookStep(_ step: HookStepResult) -> String {
-        "\(step.kind) \(step.entity): \(number(step.count)) object\(step.count == 1 ? "" : "s")"
+        if step.kind == "swift" {
+            // A Swift stage: what it declares it writes (audited in full), and what its batch requests matched.
+            let writes = step.entity.isEmpty ? "Swift stage" : "Swift stage (writes \(step.entity))"
+            return step.count == 0 ? writes : writes + ": \(number(step.count)) object\(step.count == 1 ? "" : "s") in batch requests"
+        }
+        return "\(step.kind) \(step.entity): \(number(step.count)) object\(step.count == 1 ? "" : "s")"
     }
 
     /// `hook favorite-recent-recipes (after v4)`, `(after v4, late)` for a late hook, `(before v4)` for a before-hook.
