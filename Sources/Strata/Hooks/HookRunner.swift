@@ -12,6 +12,10 @@ enum HookRunner {
         public var collectObjectIDs = false
         /// Where progress of each batch statement goes; nil draws nothing.
         public var progressSink: ProgressSink?
+        /// The Swift stages this binary registers (SPEC §11.2).
+        public var stages = Stages()
+        /// Whether the run is a dry run (Swift stages are told).
+        public var isDryRun = false
         public init(context: PredicateContext, audit: AuditMode = .touched, maxSamples: Int = 20, collectObjectIDs: Bool = false) {
             self.context = context
             self.audit = audit
@@ -37,7 +41,7 @@ enum HookRunner {
         var steps: [HookStepResult] = []
         var changes = ChangeSet()
         changes.hasObjectIDs = options.collectObjectIDs
-        for step in hook.steps {
+        for step in hook.steps where hook.swiftStage == nil {
             let started = Date()
             let progress = options.progressSink.map { ProgressCounter(label: "\(hook.id) \(step.kind) \(step.entity)", total: nil, sink: $0) }
             let batch: BatchResult = try db.reportingEstimatedProgress(progress) {
@@ -48,6 +52,8 @@ enum HookRunner {
             case .batchDelete(let request):
                 return try BatchExecutor.execute(request, in: db, model: model, layout: layout, storeUUID: storeUUID,
                                                  context: context, recordTouched: record, collectObjectIDs: options.collectObjectIDs)
+            case .swiftStage:
+                preconditionFailure("a Swift stage runs through runStage")
             }
             }
             changes.merge(batch.changes)
@@ -55,11 +61,22 @@ enum HookRunner {
                                         objectIDs: batch.objectIDs, updatedCounts: batch.changes.updatedCounts,
                                         deletedCounts: batch.changes.deletedCounts, duration: Date().timeIntervalSince(started)))
         }
-        let audit = try Auditor.afterBatch(in: db, mode: options.audit, model: model, layout: layout, storeUUID: storeUUID,
+        var audit: AuditResult?
+        if let declaration = hook.swiftStage {
+            let (step, stageChanges) = try runStage(hook, in: db, model: model, layout: layout, storeUUID: storeUUID,
+                                                    context: context, options: options)
+            steps.append(step)
+            changes.merge(stageChanges)
+            audit = try Auditor.afterStage(declaration, in: db, mode: options.audit, model: model, layout: layout,
+                                           storeUUID: storeUUID, context: context, maxSamples: options.maxSamples)
+        } else {
+            audit = try Auditor.afterBatch(in: db, mode: options.audit, model: model, layout: layout, storeUUID: storeUUID,
                                            context: context, maxSamples: options.maxSamples)
+        }
         var result = HookRunResult(id: hook.id, after: hook.after, file: hook.file, checksum: hook.checksum,
                                    onViolation: hook.onViolation, steps: steps, rowsAffected: steps.reduce(0) { $0 + $1.count },
                                    audit: audit, committed: true, late: late)
+        if hook.timing == .before { result.timing = .before }
         if result.violationCount > 0 && hook.onViolation == .rollback {
             result.committed = false
             throw HookViolationError(result: result)

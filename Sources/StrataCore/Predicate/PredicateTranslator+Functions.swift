@@ -35,7 +35,7 @@ extension PredicateTranslator {
             var values: [Operand] = []
             for argument in arguments { values.append(try scalar(try operand(argument, in: scope), purpose: "in coalesce()")) }
             guard let (type, parts) = try unified(values, function: "coalesce", offset: offset) else { return .literal(.null, offset: offset) }
-            return .typed(Typed(fragment: Self.fragment(parts.count == 1 ? parts[0] : SQLText.call("COALESCE", parts)), type: type,
+            return .typed(Typed(fragment: parts.count == 1 ? parts[0] : SQLText.call("COALESCE", parts), type: type,
                                 nullable: true, constant: nil, offset: offset, label: "coalesce(…)"))
         case "min", "max":
             try arity(2...Int.max)
@@ -58,10 +58,36 @@ extension PredicateTranslator {
             return try textFunction("replace", arguments, integers: [], sql: "replace", offset: offset, in: scope)
         case "uuid":
             try arity(0...0)
-            return .typed(Typed(fragment: Self.fragment(SQLText.call("strata_uuid", [])), type: .uuid, nullable: false, constant: nil,
+            return .typed(Typed(fragment: SQLText.call("strata_uuid", []), type: .uuid, nullable: false, constant: nil,
                                 offset: offset, label: "uuid()"))
+        case "now":
+            try arity(0...0)
+            return try variable("NOW", offset: offset)
+        default: // lowercase, uppercase, length
+            try arity(1...1)
+            return try textMeasure(lowered, try scalar(try operand(arguments[0], in: scope), purpose: "as a function argument"),
+                                   offset: offset)
+        }
+    }
+
+    /// `lowercase(s)`, `uppercase(s)` (full Unicode mappings) and `length(s)` (grapheme clusters);
+    /// string literals fold now.
+    func textMeasure(_ name: String, _ argument: Operand, offset: Int) throws(PredicateSyntaxError) -> Operand {
+        switch argument {
+        case .literal(.string(let s), let o):
+            switch name {
+            case "lowercase": return .literal(.string(s.lowercased()), offset: o)
+            case "uppercase": return .literal(.string(s.uppercased()), offset: o)
+            default: return .literal(.number(.integer(Int64(s.count))), offset: o)
+            }
+        case .literal(.null, _):
+            return .literal(.null, offset: offset)
+        case .typed(let t) where t.type.isTextual:
+            let isLength = name == "length"
+            return .typed(Typed(fragment: SQLText.call("strata_\(name)", [t.fragment]), type: isLength ? .int64 : .string,
+                                nullable: t.nullable, constant: nil, offset: offset, label: "\(name)(\(t.label))"))
         default:
-            return try function(name, arguments, offset: offset, in: scope)
+            throw PredicateSyntaxError("\(name)() needs a string", offset: argument.offset)
         }
     }
 
@@ -77,8 +103,8 @@ extension PredicateTranslator {
             throw PredicateSyntaxError("\(target.rawValue)() cannot convert binary data (\(t.label))", offset: t.offset)
         }
         if t.type == target { return .typed(Typed(fragment: t.fragment, type: target, nullable: t.nullable, constant: nil, offset: offset, label: label)) }
-        let sql = SQLText.call("strata_cast", [Self.text(t), .bind(.text(t.type.rawValue)), .bind(.text(target.rawValue))])
-        return .typed(Typed(fragment: Self.fragment(sql), type: target, nullable: true, constant: nil, offset: offset, label: label))
+        let sql = SQLText.call("strata_cast", [t.fragment, .bind(.text(t.type.rawValue)), .bind(.text(target.rawValue))])
+        return .typed(Typed(fragment: sql, type: target, nullable: true, constant: nil, offset: offset, label: label))
     }
 
     // MARK: Shared types
@@ -110,7 +136,7 @@ extension PredicateTranslator {
     static func settled(_ t: Typed) -> Typed {
         guard t.mayOverflow else { return t }
         var copy = t
-        copy.fragment = fragment(SQLText.call("strata_int64", [text(t)]))
+        copy.fragment = SQLText.call("strata_int64", [t.fragment])
         copy.mayOverflow = false
         copy.nullable = true
         return copy
@@ -160,10 +186,10 @@ extension PredicateTranslator {
 
     /// `t` as a value of `type` (a widening `common` allowed).
     static func converted(_ t: Typed, to type: AttributeType) -> SQLText {
-        if t.type == type { return text(t) }
-        if type == .decimal { return SQLText.call("strata_cast", [text(t), .bind(.text(t.type.rawValue)), .bind(.text("decimal"))]) }
-        if type == .double || type == .float { return "CAST(" + text(t) + " AS REAL)" }
-        return text(t)
+        if t.type == type { return t.fragment }
+        if type == .decimal { return SQLText.call("strata_cast", [t.fragment, .bind(.text(t.type.rawValue)), .bind(.text("decimal"))]) }
+        if type == .double || type == .float { return "CAST(" + t.fragment + " AS REAL)" }
+        return t.fragment
     }
 
     // MARK: Functions
@@ -186,7 +212,7 @@ extension PredicateTranslator {
         } else {
             sql = SQLText.call(name, parts)
         }
-        return .typed(Typed(fragment: Self.fragment(sql), type: type, nullable: true, constant: nil, offset: offset, label: "\(name)(…)"))
+        return .typed(Typed(fragment: sql, type: type, nullable: true, constant: nil, offset: offset, label: "\(name)(…)"))
     }
 
     /// `abs(x)`: integers stay integers (the smallest int64 has no absolute value: nil once
@@ -204,15 +230,15 @@ extension PredicateTranslator {
         let label = "abs(\(x.label))"
         switch x.type {
         case .decimal:
-            return .typed(Typed(fragment: Self.fragment(SQLText.call("strata_decimal_abs", [Self.text(x)])), type: .decimal,
+            return .typed(Typed(fragment: SQLText.call("strata_decimal_abs", [x.fragment]), type: .decimal,
                                 nullable: x.nullable, constant: nil, offset: offset, label: label))
         case let type where type.isInteger:
             // SQLite's abs() raises an error on the smallest int64; strata_abs yields a REAL there, which
             // comparisons handle and assignments settle to nil.
-            return .typed(Typed(fragment: Self.fragment(SQLText.call("strata_abs", [Self.text(x)])), type: type, nullable: x.nullable,
+            return .typed(Typed(fragment: SQLText.call("strata_abs", [x.fragment]), type: type, nullable: x.nullable,
                                 constant: nil, offset: offset, label: label, mayOverflow: true))
         case .double, .float:
-            return .typed(Typed(fragment: Self.fragment(SQLText.call("abs", [Self.text(x)])), type: x.type, nullable: x.nullable,
+            return .typed(Typed(fragment: SQLText.call("abs", [x.fragment]), type: x.type, nullable: x.nullable,
                                 constant: nil, offset: offset, label: label))
         default:
             throw PredicateSyntaxError("abs() needs a number, but \(x.label) is \(x.type.rawValue)", offset: x.offset)
@@ -232,11 +258,11 @@ extension PredicateTranslator {
             guard digits.type.isInteger else {
                 throw PredicateSyntaxError("round()'s places must be an integer, but \(digits.label) is \(digits.type.rawValue)", offset: digits.offset)
             }
-            places = Self.text(digits)
+            places = digits.fragment
         }
         let type: AttributeType = x.type.isInteger ? .int64 : x.type == .decimal ? .decimal : .double
-        let sql = SQLText.call("strata_round", [type == .double ? "CAST(" + Self.text(x) + " AS REAL)" : Self.text(x), places])
-        return .typed(Typed(fragment: Self.fragment(sql), type: type, nullable: x.nullable || x.type.isInteger, constant: nil,
+        let sql = SQLText.call("strata_round", [type == .double ? "CAST(" + x.fragment + " AS REAL)" : x.fragment, places])
+        return .typed(Typed(fragment: sql, type: type, nullable: x.nullable || x.type.isInteger, constant: nil,
                             offset: offset, label: "round(\(x.label))"))
     }
 
@@ -259,9 +285,9 @@ extension PredicateTranslator {
             }
             if i == 0 { label = t.label }
             nullable = nullable || t.nullable
-            parts.append(Self.text(t))
+            parts.append(t.fragment)
         }
-        return .typed(Typed(fragment: Self.fragment(SQLText.call(function, parts)), type: .string, nullable: nullable, constant: nil,
+        return .typed(Typed(fragment: SQLText.call(function, parts), type: .string, nullable: nullable, constant: nil,
                             offset: offset, label: "\(name)(\(label))"))
     }
 
@@ -273,7 +299,7 @@ extension PredicateTranslator {
         let a = try scalar(try operand(whenTrue, in: scope), purpose: "in TERNARY"),
             b = try scalar(try operand(whenFalse, in: scope), purpose: "in TERNARY")
         guard let (type, parts) = try unified([a, b], function: "TERNARY", offset: offset) else { return .literal(.null, offset: offset) }
-        let sql: SQLText = "CASE WHEN " + Self.text(c.fragment) + " THEN " + parts[0] + " ELSE " + parts[1] + " END"
-        return .typed(Typed(fragment: Self.fragment(sql), type: type, nullable: true, constant: nil, offset: offset, label: "TERNARY(…)"))
+        let sql: SQLText = "CASE WHEN " + c.fragment + " THEN " + parts[0] + " ELSE " + parts[1] + " END"
+        return .typed(Typed(fragment: sql, type: type, nullable: true, constant: nil, offset: offset, label: "TERNARY(…)"))
     }
 }

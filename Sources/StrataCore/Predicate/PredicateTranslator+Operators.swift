@@ -39,7 +39,7 @@ extension PredicateTranslator {
         let lhsNil = Self.isNil(lhs), rhsNil = Self.isNil(rhs)
         if lhsNil || rhsNil {
             guard !(lhsNil && rhsNil), case .typed(let other) = lhsNil ? rhs : lhs else { return .literal(.null, offset: lhs.offset) }
-            return .typed(Typed(fragment: SQLFragment("NULL"), type: other.type, nullable: true, constant: nil, offset: lhs.offset,
+            return .typed(Typed(fragment: "NULL", type: other.type, nullable: true, constant: nil, offset: lhs.offset,
                                 label: "\(Self.label(lhs)) \(symbol) \(Self.label(rhs))"))
         }
         // Strings: + joins two strings, nothing else.
@@ -54,7 +54,7 @@ extension PredicateTranslator {
                                            offset: number.offset, hint: hint)
             }
             let x = try typedArgument(lhs)!, y = try typedArgument(rhs)!
-            return .typed(Typed(fragment: Self.fragment("(" + Self.text(x) + " || " + Self.text(y) + ")"), type: .string,
+            return .typed(Typed(fragment: "(" + x.fragment + " || " + y.fragment + ")", type: .string,
                                 nullable: x.nullable || y.nullable, constant: nil, offset: lhs.offset,
                                 label: SQLComplexity.label("\(x.label) + \(y.label)")))
         }
@@ -71,7 +71,7 @@ extension PredicateTranslator {
         }
         // x / 0 is nil.
         if op == .divide, Self.isZero(rhs) {
-            return .typed(Typed(fragment: SQLFragment("NULL"), type: .double, nullable: true, constant: nil, offset: lhs.offset,
+            return .typed(Typed(fragment: "NULL", type: .double, nullable: true, constant: nil, offset: lhs.offset,
                                 label: "\(Self.label(lhs)) / 0"))
         }
         // An integer result that may have overflowed must not widen silently: settle it first.
@@ -97,7 +97,7 @@ extension PredicateTranslator {
                 labels.append("\"\(s)\"")
             case .typed(let t) where t.type == .decimal || t.type.isInteger:
                 let settled = Self.settled(t)
-                parts.append(Self.text(settled))
+                parts.append(settled.fragment)
                 labels.append(t.label)
             default:
                 let other = Self.isDecimal(lhs) ? rhs : lhs
@@ -116,7 +116,7 @@ extension PredicateTranslator {
         case .multiply: function = "strata_decimal_mul"
         case .divide: function = "strata_decimal_div"
         }
-        return .typed(Typed(fragment: Self.fragment(SQLText.call(function, parts)), type: .decimal, nullable: true, constant: nil,
+        return .typed(Typed(fragment: SQLText.call(function, parts), type: .decimal, nullable: true, constant: nil,
                             offset: lhs.offset, label: SQLComplexity.label("\(labels[0]) \(op.rawValue) \(labels[1])")))
     }
 
@@ -171,7 +171,7 @@ extension PredicateTranslator {
     /// now; an expression must have the attribute's type after widening, else the error names the
     /// cast that converts it; an integer result goes into any integer attribute as is (the audit judges
     /// the range, 1610/1620), and an overflowed int64 result is nil.
-    func assignValue(_ operand: Operand, to attribute: Attribute, label: String) throws(PredicateSyntaxError) -> SQLFragment {
+    func assignValue(_ operand: Operand, to attribute: Attribute, label: String) throws(PredicateSyntaxError) -> SQLText {
         let type = attribute.type
         switch try scalar(operand, purpose: "as a value") {
         case .literal(let literal, let offset):
@@ -187,7 +187,7 @@ extension PredicateTranslator {
                                            hint: ExpressionTyping.castHint(to: type, value.label))
             }
             let settled = Self.settled(value)
-            return Self.fragment(Self.converted(settled, to: type))
+            return Self.converted(settled, to: type)
         default:
             preconditionFailure("scalar() returns typed or literal operands")
         }
