@@ -261,3 +261,26 @@ import Testing
         }
     }
 }
+
+/// The functions and exact decimals inside predicates (`--where`, hook `predicate:`), on the same rows.
+@Suite struct ExpressionPredicateTests {
+    @Test(arguments: [
+        ("trim(name) == \"Soup\"", [1] as [Int64]),
+        ("coalesce(rating, 0) == 0", [3, 7]),
+        ("string(rating) == \"5\"", [2, 8]),
+        ("substring(name, 1, 2) == \"Cr\"", [2]),
+        ("price * 2 > 20", [1, 4, 8]),
+        ("-price > 0", [7]),
+        ("price / 3 == decimal(\"4.16666666666666666667\")", [1, 8]),
+        ("price + 0.1 == 12.6", [1, 8]),
+        ("TERNARY(rating > 3, 1, 0) == 1", [2, 6, 8]),
+        ("max(rating, 4) == 4", [1, 4, 5, 6, 7]),
+        ("int16(price) == 12", [1, 8]),
+        ("round(calories / 7) == 36", [1]),
+        ("author.name + \"!\" == \"Ana!\"", [1, 4]),
+    ])
+    func matches(_ predicate: String, _ expected: [Int64]) throws {
+        let f = try PredicateMatchTests.fixture.get()
+        #expect(try PredicateFixture.matches(f, predicate) == expected)
+    }
+}

@@ -115,6 +115,14 @@ extension PredicateTranslator {
         switch try scalar(operand, purpose: "in arithmetic") {
         case .literal(.number(let n), _):
             return .literal(.number(try negated(n, offset: offset)), offset: offset)
+        case .typed(let t) where t.type == .decimal:
+            // Exact, like every decimal operation (SPEC §11.4).
+            var copy = t
+            copy.fragment = SQLText.call("strata_decimal_sub", [.bind(.integer(0)), t.fragment])
+            copy.constant = nil
+            copy.offset = offset
+            copy.label = "-" + t.label
+            return .typed(copy)
         case .typed(let t) where t.type.isNumeric:
             var copy = t
             if let c = t.constant, let n = c.number {
