@@ -49,8 +49,10 @@ public enum DecimalArithmetic {
             let point = d.count - scale
             let raw = (negative ? "-" : "") + String(d[..<point]) + (scale > 0 ? "." + String(d[point...]) : "")
             guard let canonical = DecimalText.canonical(raw) else { return nil }
-            let significant = canonical.filter(\.isASCIIDigit).drop(while: { $0 == "0" })
-            return significant.count > DecimalArithmetic.maxSignificantDigits ? nil : canonical
+            // From the first non-zero digit to the last (as a 38-digit mantissa with an exponent holds it).
+            let digits = canonical.utf8.filter { $0 >= 48 && $0 <= 57 }
+            guard let first = digits.firstIndex(where: { $0 != 48 }), let last = digits.lastIndex(where: { $0 != 48 }) else { return canonical }
+            return last - first + 1 > DecimalArithmetic.maxSignificantDigits ? nil : canonical
         }
     }
 
