@@ -41,7 +41,7 @@ import Testing
                                          propertiesToUpdate: ["favorite": .literal("YES"), "rating": .expression("rating + 1")])
         let plan = try BatchPlanner(model: f.model, layout: f.layout).planUpdate(request, context: PredicateContext(now: now))
         #expect(plan.update(returning: false) == SQLStatement(
-            #"UPDATE "Recipe" AS t SET "favorite" = ?, "rating" = strata_int64((t."rating" + ?)) WHERE t."lastUsed" >= ?"#,
+            #"UPDATE "Recipe" AS t SET "favorite" = ?, "rating" = (t."rating" + ?) WHERE t."lastUsed" >= ?"#,
             [.integer(1), .integer(1), .real(now - 2_592_000)]))
         #expect(plan.update(returning: true).sql.hasSuffix(#" RETURNING "_pk", "_entity""#))
     }

@@ -127,6 +127,11 @@ import Testing
         #expect(statement.arguments == [.integer(9_007_199_254_740_993)])
         let (checked, _) = try f.compiler.compileValue("calories + 1", for: "calories", of: "Food", context: PredicateContext(now: Self.now))
         #expect(checked.sql == #"strata_int64((t."calories" + ?))"#)
+        // int16/int32 operands cannot leave int64 in one operation: no check; a second one can.
+        let (small, _) = try f.compiler.compileValue("rating * 2147483647", for: "calories", of: "Food", context: PredicateContext(now: Self.now))
+        #expect(small.sql == #"(t."rating" * ?)"#)
+        let (chained, _) = try f.compiler.compileValue("rating * rating * rating * rating", for: "calories", of: "Food", context: PredicateContext(now: Self.now))
+        #expect(chained.sql == #"strata_int64((((t."rating" * t."rating") * t."rating") * t."rating"))"#)
         let (plain, _) = try f.compiler.compileValue("rating", for: "calories", of: "Food", context: PredicateContext(now: Self.now))
         #expect(plain.sql == #"t."rating""#)
     }
