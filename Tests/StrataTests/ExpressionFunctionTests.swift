@@ -246,6 +246,9 @@ import Testing
         .init("notes", "min(rating)", "value:1:1: error: min() takes at least 2 arguments, got 1"),
         .init("code", "uuid(1)", "value:1:1: error: uuid() takes 0 arguments, got 1"),
         .init("notes", "concat(name)", "value:1:1: error: unknown function 'concat'"),
+        .init("rating", "7 / 2", "value:1:1: error: Recipe.rating is int16, but 3.5 is not an integer"),
+        .init("rating", "70000 * 1", "value:1:1: error: Recipe.rating is int16, but 70000 is out of range for int16 (-32768...32767)"),
+        .init("price", "$NOW", "value:1:1: error: Recipe.price is decimal, but $NOW is date", hint: "wrap in decimal(): decimal($NOW)"),
         .init("notes", "string(author)", "value:1:8: error: 'author' is a relationship and cannot be used as a function argument",
               hint: "use one of its attributes, as in author.name"),
     ]

@@ -192,15 +192,15 @@ extension PredicateTranslator {
         case .literal(let literal, let offset):
             return .bind(try coerce(literal, to: type, offset: offset, target: label))
         case .typed(let value):
-            if let constant = value.constant, let number = constant.number, value.type != .date, type.isNumeric || type == .bool {
-                // A folded number (2 * 3, 7 / 2): coerced like a literal, so a bad one is found now.
-                return .bind(try coerce(.number(number), to: type, offset: value.offset, target: label))
-            }
-            if let constant = value.constant, value.type == .date, type == .date { return .bind(constant) }
             guard ExpressionTyping.assignable(value.type, to: type) else {
                 throw PredicateSyntaxError("\(label) is \(type.rawValue), but \(value.label) is \(value.type.rawValue)", offset: value.offset,
                                            hint: ExpressionTyping.castHint(to: type, value.label))
             }
+            if let constant = value.constant, let number = constant.number, value.type != .date {
+                // A folded number (2 * 3): coerced like a literal, so one out of range is found now.
+                return .bind(try coerce(.number(number), to: type, offset: value.offset, target: label))
+            }
+            if let constant = value.constant, value.type == .date { return .bind(constant) }
             let settled = Self.settled(value)
             return Self.converted(settled, to: type)
         default:
