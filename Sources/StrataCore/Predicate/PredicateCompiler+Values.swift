@@ -4,7 +4,7 @@ extension PredicateCompiler {
     /// Compiles an expression assigned to `attribute` of `entity`, over alias `t`.
     ///
     /// Literals are coerced and range-checked now; an expression must have the attribute's type after
-    /// widening (SPEC §11.4, `assignValue`). An integer result goes into an int16/int32 attribute as is:
+    /// widening (SPEC §11.4, `assignment`). An integer result goes into an int16/int32 attribute as is:
     /// the audit judges its range (1610/1620).
     ///
     /// - Returns: the SQL expression and how many `%@` arguments (from `firstArgument`) it used.
@@ -19,7 +19,7 @@ extension PredicateCompiler {
             let parsed = try parser.parseWholeExpression()
             var translator = PredicateTranslator(model: model, layout: layout, context: context)
             let operand = try translator.operand(parsed, in: translator.root(entity))
-            let fragment = try translator.assignValue(operand, to: target.attribute, label: "\(entity).\(attribute)")
+            let fragment = try translator.assignment(operand, to: target.attribute, label: "\(entity).\(attribute)")
             try SQLComplexity.check(fragment)
             return (fragment, parser.argumentsUsed)
         } catch {

@@ -186,7 +186,7 @@ extension PredicateTranslator {
     /// now; an expression must have the attribute's type after widening, else the error names the
     /// cast that converts it; an integer result goes into any integer attribute as is (the audit judges
     /// the range, 1610/1620), and an overflowed int64 result is nil.
-    func assignValue(_ operand: Operand, to attribute: Attribute, label: String) throws(PredicateSyntaxError) -> SQLText {
+    func assignment(_ operand: Operand, to attribute: Attribute, label: String) throws(PredicateSyntaxError) -> SQLText {
         let type = attribute.type
         switch try scalar(operand, purpose: "as a value") {
         case .literal(let literal, let offset):
