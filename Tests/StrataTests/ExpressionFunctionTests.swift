@@ -180,6 +180,19 @@ import Testing
         #expect(ratings == [3, 5, -1, 1, 2, 4, 0, 5])
     }
 
+    /// `--var` values are strings, read as integers where a function expects one (SPEC §10).
+    @Test func variablesCountAsIntegersWhereExpected() async throws {
+        let f = try PredicateFixture.make()
+        let request = BatchUpdateRequest(entity: "Recipe", propertiesToUpdate: ["notes": .expression("substring(name, $FROM, $LENGTH)"),
+                                                                              "calories": .expression("round(calories / 7, $PLACES)")])
+        _ = try await f.store.execute(request, context: PredicateContext(variables: ["FROM": "2", "LENGTH": "3", "PLACES": "1"], now: Self.now),
+                                      model: f.model)
+        let rows = try await f.store.queue.read { db in
+            try Row.fetchAll(db, sql: "SELECT notes, calories FROM Recipe WHERE _pk <= 2 ORDER BY _pk").map { "\($0[0] as String)|\($0[1] as Double)" }
+        }
+        #expect(rows == ["oup|35.7", "rèm|60.1"])
+    }
+
     /// uuid(): a new random UUID per row, lowercase.
     @Test func uuidIsNewPerRowAndLowercase() async throws {
         let f = try PredicateFixture.make()
@@ -236,7 +249,7 @@ import Testing
         .init("notes", "TERNARY(rating, \"a\", \"b\")", "value:1:15: error: expected a comparison operator but found ','"),
         .init("rating", "round(name)", "value:1:7: error: round() needs a number, but name is string"),
         .init("rating", "round(rating, 1.5)", "value:1:15: error: round()'s places must be an integer, but 1.5 is double"),
-        .init("notes", "substring(name, \"a\")", "value:1:17: error: substring()'s argument 2 must be an integer, but \"a\" is string"),
+        .init("notes", "substring(name, \"a\")", "value:1:17: error: expected int64, but 'a' is not an integer"),
         .init("notes", "trim(rating)", "value:1:6: error: trim() needs strings, but rating is int16", hint: "wrap in string(): string(rating)"),
         .init("notes", "min(name, rating)", "value:1:11: error: min's values must share one type, but name is string and rating is int16",
               hint: "wrap in string(): string(rating)"),

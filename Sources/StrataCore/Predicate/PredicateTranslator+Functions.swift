@@ -112,7 +112,12 @@ extension PredicateTranslator {
     /// A function argument as a typed value: literals get their natural type (integer → int64,
     /// real → double, string, bool), bound as parameters; an integer result that may have overflowed
     /// is settled to nil. nil for the literal nil.
-    func typedArgument(_ operand: Operand) throws(PredicateSyntaxError) -> Typed? {
+    /// Where an integer is expected (`integer`), a string literal (a `--var` value) is read as one.
+    func typedArgument(_ operand: Operand, integer: Bool = false) throws(PredicateSyntaxError) -> Typed? {
+        if integer, case .literal(.string(let s), let offset) = operand {
+            let value = try coerce(.string(s), to: .int64, offset: offset, target: nil)
+            return Typed(fragment: .bind(value), type: .int64, nullable: false, constant: nil, offset: offset, label: "\"\(s)\"")
+        }
         switch operand {
         case .typed(let t):
             return Self.settled(t)
@@ -254,7 +259,7 @@ extension PredicateTranslator {
         var places: SQLText = .bind(.integer(0))
         if arguments.count == 2 {
             let p = try scalar(try operand(arguments[1], in: scope), purpose: "as a function argument")
-            guard let digits = try typedArgument(p) else { return .literal(.null, offset: offset) }
+            guard let digits = try typedArgument(p, integer: true) else { return .literal(.null, offset: offset) }
             guard digits.type.isInteger else {
                 throw PredicateSyntaxError("round()'s places must be an integer, but \(digits.label) is \(digits.type.rawValue)", offset: digits.offset)
             }
@@ -274,7 +279,7 @@ extension PredicateTranslator {
         var label = ""
         for (i, argument) in arguments.enumerated() {
             let value = try scalar(try operand(argument, in: scope), purpose: "as a function argument")
-            guard let t = try typedArgument(value) else { return .literal(.null, offset: offset) }
+            guard let t = try typedArgument(value, integer: integers.contains(i)) else { return .literal(.null, offset: offset) }
             if integers.contains(i) {
                 guard t.type.isInteger else {
                     throw PredicateSyntaxError("\(name)()'s argument \(i + 1) must be an integer, but \(t.label) is \(t.type.rawValue)", offset: t.offset)
