@@ -112,6 +112,7 @@ import Testing
         .init("rating", "min(rating, 4)", ["3", "4", "nil"]),
         .init("rating", "max(rating, 4)", ["4", "5", "nil"]),
         .init("rating", "max(rating, nil)", ["nil", "nil", "nil"]),
+        .init("notes", "string(max(rating, 40000))", ["'40000'", "'40000'", "nil"]),
         .init("price", "max(price, 10)", ["'12.5'", "'10'", "nil"]),
         .init("price", "min(price, 10, 8)", ["'8'", "'7.25'", "nil"]),
         .init("lastUsed", "max(lastUsed, \"2024-05-01\")", ["r1715299200.0", "r1714521600.0", "nil"]),

@@ -164,7 +164,11 @@ extension PredicateTranslator {
                 try unify(&type, &first, with: t, function: function)
             }
         }
-        guard let type else { return nil }
+        guard var type else { return nil }
+        // An integer literal is an int64 (`max(rating, 40000)` is no int16 error).
+        if type.isInteger, values.contains(where: { if case .literal(.number(.integer), _) = $0 { return true } else { return false } }) {
+            type = .int64
+        }
         var parts: [SQLText] = []
         for value in values {
             switch value {
