@@ -83,6 +83,7 @@ import Testing
     static let functions: [Case] = [
         .init("notes", "coalesce(notes, name)", ["'Soup'", "'Crème brûlée'", "'Straße Salad'"]),
         .init("rating", "coalesce(rating, 0)", ["3", "5", "0"]),
+        .init("calories", "coalesce(rating, 0.5)", ["r3.0", "r5.0", "r0.5"]),
         .init("calories", "coalesce(calories, rating, 1)", ["r250.0", "r420.5", "r1.0"]),
         .init("price", "coalesce(price, 1)", ["'12.5'", "'7.25'", "'1'"]),
         .init("lastUsed", "coalesce(lastUsed, \"2024-05-01\")", ["r1715299200.0", "r1711929600.0", "r1714521600.0"]),

@@ -165,9 +165,11 @@ extension PredicateTranslator {
             }
         }
         guard var type else { return nil }
-        // An integer literal is an int64 (`max(rating, 40000)` is no int16 error).
-        if type.isInteger, values.contains(where: { if case .literal(.number(.integer), _) = $0 { return true } else { return false } }) {
-            type = .int64
+        // Literals widen like typed values: an integer literal is an int64 (`max(rating, 40000)` is no
+        // int16 error), a real one a double (`coalesce(rating, 0.5)`).
+        for case .literal(.number(let n), _) in values where type.isInteger || type == .float {
+            type = n.isInteger && type.isInteger ? .int64 : .double
+            if type == .double { break }
         }
         var parts: [SQLText] = []
         for value in values {
