@@ -20,6 +20,7 @@ public enum DecimalArithmetic {
 
         /// Parses any decimal text `DecimalText.canonical` accepts.
         init?(_ text: String) {
+            if let plain = Self.plain(text) { self = plain; return }
             guard let canonical = DecimalText.canonical(text) else { return nil }
             var body = Substring(canonical)
             negative = body.first == "-"
@@ -28,6 +29,27 @@ public enum DecimalArithmetic {
             let fraction = parts.count > 1 ? parts[1] : ""
             digits = Self.trimmed((parts[0] + fraction).utf8.map { $0 - 48 })
             scale = fraction.count
+        }
+
+        /// Plain decimal text (`-12.50`, `.5`) read directly; nil for anything else.
+        static func plain(_ text: String) -> Number? {
+            var digits: [UInt8] = []
+            digits.reserveCapacity(text.utf8.count)
+            var scale = 0, negative = false, seenPoint = false
+            for (i, c) in text.utf8.enumerated() {
+                switch c {
+                case UInt8(ascii: "-") where i == 0: negative = true
+                case UInt8(ascii: "+") where i == 0: break
+                case UInt8(ascii: ".") where !seenPoint: seenPoint = true
+                case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    digits.append(c - 48)
+                    if seenPoint { scale += 1 }
+                default: return nil
+                }
+            }
+            guard !digits.isEmpty else { return nil }
+            let number = Number(negative: negative, digits: digits, scale: scale)
+            return number.isZero ? Number(negative: false, digits: [0], scale: 0) : number
         }
 
         static func trimmed(_ d: [UInt8]) -> [UInt8] {
@@ -42,17 +64,27 @@ public enum DecimalArithmetic {
             digits + [UInt8](repeating: 0, count: newScale - scale)
         }
 
-        /// The canonical text, or nil past 38 significant digits.
+        /// The canonical text, or nil past 38 significant digits (from the first non-zero digit to the
+        /// last, as a 38-digit mantissa with an exponent holds them).
         var text: String? {
-            var d = digits.map { Character(Unicode.Scalar($0 + 48)) }
-            if d.count <= scale { d.insert(contentsOf: [Character](repeating: "0", count: scale - d.count + 1), at: 0) }
-            let point = d.count - scale
-            let raw = (negative ? "-" : "") + String(d[..<point]) + (scale > 0 ? "." + String(d[point...]) : "")
-            guard let canonical = DecimalText.canonical(raw) else { return nil }
-            // From the first non-zero digit to the last (as a 38-digit mantissa with an exponent holds it).
-            let digits = canonical.utf8.filter { $0 >= 48 && $0 <= 57 }
-            guard let first = digits.firstIndex(where: { $0 != 48 }), let last = digits.lastIndex(where: { $0 != 48 }) else { return canonical }
-            return last - first + 1 > DecimalArithmetic.maxSignificantDigits ? nil : canonical
+            guard let first = digits.firstIndex(where: { $0 != 0 }) else { return "0" }
+            let last = digits.lastIndex(where: { $0 != 0 })!
+            guard last - first + 1 <= DecimalArithmetic.maxSignificantDigits else { return nil }
+            // Digits of the integer part, then the fraction without its trailing zeros.
+            let integerCount = digits.count - scale
+            var bytes: [UInt8] = negative ? [UInt8(ascii: "-")] : []
+            if integerCount > first {
+                bytes += digits[first..<integerCount].map { $0 + 48 }
+            } else {
+                bytes.append(UInt8(ascii: "0"))
+            }
+            let fractionEnd = last + 1
+            if fractionEnd > max(integerCount, 0) {
+                bytes.append(UInt8(ascii: "."))
+                if integerCount < 0 { bytes += [UInt8](repeating: UInt8(ascii: "0"), count: -integerCount) }
+                bytes += digits[max(integerCount, 0)..<fractionEnd].map { $0 + 48 }
+            }
+            return String(decoding: bytes, as: UTF8.self)
         }
     }
 
@@ -120,11 +152,26 @@ public enum DecimalArithmetic {
         let shift = divisionScale + y.scale - x.scale
         var dividend = x.digits, divisor = y.digits
         if shift >= 0 { dividend += [UInt8](repeating: 0, count: shift) } else { divisor += [UInt8](repeating: 0, count: -shift) }
-        let (exact, remainder) = divideMagnitudes(dividend, divisor)
-        var quotient = exact
-        // Half-even: compare twice the remainder with the divisor.
-        let twice = addMagnitudes(remainder, remainder)
-        let c = compareMagnitudes(twice, divisor)
+        var quotient: [UInt8]
+        let c: Int
+        if divisor.count <= 18 {
+            // One 64-bit limb: r * 10 + digit < 10^19 fits a UInt64.
+            let d = divisor.reduce(UInt64(0)) { $0 * 10 + UInt64($1) }
+            var r: UInt64 = 0
+            quotient = []
+            quotient.reserveCapacity(dividend.count)
+            for digit in dividend {
+                r = r * 10 + UInt64(digit)
+                quotient.append(UInt8(r / d))
+                r %= d
+            }
+            c = 2 * r == d ? 0 : 2 * r < d ? -1 : 1
+        } else {
+            let (exact, remainder) = divideMagnitudes(dividend, divisor)
+            quotient = exact
+            c = compareMagnitudes(addMagnitudes(remainder, remainder), divisor)
+        }
+        // Half-even: twice the remainder against the divisor.
         if c > 0 || (c == 0 && (quotient.last ?? 0) % 2 == 1) { quotient = addMagnitudes(quotient, [1]) }
         return Number(negative: x.negative != y.negative, digits: quotient, scale: divisionScale)
     }
