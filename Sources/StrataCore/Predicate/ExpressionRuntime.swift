@@ -98,7 +98,10 @@ public enum ExpressionRuntime {
     /// digit (`3.0`, `0.00001`); a float's own shortest form for float values.
     public static func shortest(_ d: Double, float: Bool = false) -> String? {
         guard d.isFinite else { return nil }
+        if d == 0 { return "0.0" }
         let text = float ? Float(d).description : d.description
+        // Swift writes "250.0", "0.1": already the form wanted unless it chose an exponent.
+        if !text.utf8.contains(UInt8(ascii: "e")) { return text }
         guard let canonical = DecimalText.canonical(text) else { return nil }
         return canonical.contains(".") ? canonical : canonical + ".0"
     }
