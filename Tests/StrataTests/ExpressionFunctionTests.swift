@@ -233,6 +233,7 @@ import Testing
         .init("code", "name", "value:1:1: error: Recipe.code is uuid, but name is string"),
         .init("notes", "name + 1", "value:1:8: error: + joins strings only, but 1 is an integer", hint: "quote it to join it as text: \"1\""),
         .init("notes", "name + rating", "value:1:8: error: + joins strings only, but rating is int16", hint: "wrap in string(): string(rating)"),
+        .init("rating", "length(name) + \"\"", "value:1:1: error: + joins strings only, but length(name) is int64", hint: "wrap in string(): string(length(name))"),
         .init("notes", "rating + name", "value:1:1: error: + joins strings only, but rating is int16", hint: "wrap in string(): string(rating)"),
         .init("price", "price + calories", "value:1:9: error: decimal arithmetic takes decimals and integers, but calories is double",
               hint: "convert one side: decimal(calories) keeps decimal precision, double(price) gives a double"),

@@ -44,7 +44,7 @@ extension PredicateTranslator {
         }
         // Strings: + joins two strings, nothing else.
         let lhsString = Self.isString(lhs), rhsString = Self.isString(rhs)
-        if op == .add, Self.isTypedString(lhs) || Self.isTypedString(rhs) || (lhsString && rhsString) {
+        if op == .add, Self.isTypedString(lhs) || Self.isTypedString(rhs) || ((lhsString || rhsString) && !Self.isDate(lhs) && !Self.isDate(rhs)) {
             guard lhsString && rhsString else {
                 let number = lhsString ? rhs : lhs
                 let hint: String
