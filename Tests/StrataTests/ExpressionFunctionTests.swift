@@ -297,6 +297,7 @@ import Testing
         ("int16(price) == 12", [1, 8]),
         ("round(calories / 7) == 36", [1]),
         ("author.name + \"!\" == \"Ana!\"", [1, 4]),
+        ("NOT (substring(\"abc\", 1, -1) == \"C\")", [1, 2, 3, 4, 5, 6, 7, 8]),
     ])
     func matches(_ predicate: String, _ expected: [Int64]) throws {
         let f = try PredicateMatchTests.fixture.get()

@@ -273,7 +273,7 @@ extension PredicateTranslator {
         }
         let type: AttributeType = x.type.isInteger ? .int64 : x.type == .decimal ? .decimal : .double
         let sql = SQLText.call("strata_round", [type == .double ? "CAST(" + x.fragment + " AS REAL)" : x.fragment, places])
-        return .typed(Typed(fragment: sql, type: type, nullable: x.nullable || x.type.isInteger, constant: nil,
+        return .typed(Typed(fragment: sql, type: type, nullable: true, constant: nil,
                             offset: offset, label: "round(\(x.label))"))
     }
 
@@ -298,7 +298,8 @@ extension PredicateTranslator {
             nullable = nullable || t.nullable
             parts.append(t.fragment)
         }
-        return .typed(Typed(fragment: SQLText.call(function, parts), type: .string, nullable: nullable, constant: nil,
+        // substring gives nil for a negative length, whatever its arguments.
+        return .typed(Typed(fragment: SQLText.call(function, parts), type: .string, nullable: nullable || name == "substring", constant: nil,
                             offset: offset, label: "\(name)(\(label))"))
     }
 
