@@ -182,6 +182,33 @@ import Testing
         #expect(ratings == [3, 5, -1, 1, 2, 4, 0, 5])
     }
 
+    /// A value that does not convert is nil, which the audit judges: on a mandatory attribute, 1570 and
+    /// the batch rolled back.
+    @Test func nonConvertibleValueIsJudgedByTheAudit() async throws {
+        let yaml = """
+        version: 1
+        entities:
+          Item:
+            attributes:
+              code:  { type: string }
+              count: { type: int32, optional: false, default: 0 }
+        """
+        let f = try PredicateFixture.make(yaml: yaml, rows: "INSERT INTO Item (_pk, code, count) VALUES (1, '12', 0), (2, 'x12', 0), (3, '7', 0);")
+        let request = BatchUpdateRequest(entity: "Item", propertiesToUpdate: ["count": .expression("int32(code)")])
+        do {
+            _ = try await f.store.execute(request, context: PredicateContext(now: Self.now), model: f.model)
+            Issue.record("expected a violation")
+        } catch let error as BatchViolationError {
+            #expect(error.result.audit?.violated.map(\.code) == [.missingMandatory])
+            #expect(error.result.audit?.violated.first?.samples.map(\.objectID).count == 1)
+        }
+        #expect(try await f.store.queue.read { db in try Int.fetchAll(db, sql: "SELECT count FROM Item ORDER BY _pk") } == [0, 0, 0])
+        // The rows that convert are fine once the one that does not is left out.
+        let converting = BatchUpdateRequest(entity: "Item", predicate: "code MATCHES \"[0-9]+\"", propertiesToUpdate: ["count": .expression("int32(code)")])
+        _ = try await f.store.execute(converting, context: PredicateContext(now: Self.now), model: f.model)
+        #expect(try await f.store.queue.read { db in try Int.fetchAll(db, sql: "SELECT count FROM Item ORDER BY _pk") } == [12, 0, 7])
+    }
+
     /// `--var` values are strings, read as integers where a function expects one (SPEC §10).
     @Test func variablesCountAsIntegersWhereExpected() async throws {
         let f = try PredicateFixture.make()
