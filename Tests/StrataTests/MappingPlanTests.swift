@@ -63,6 +63,9 @@ import Testing
             "models/1.yaml:6:7: warning: v1 → v2: A.w is removed with its values",
             "models/3.yaml:5:7: error: v2 → v3: A.x: type changes from string to int16, which Strata cannot infer",
         ])
+        // The way forward names the cast that fills the new attribute (issue 14 item 5).
+        #expect(MappingInference.lint(history.models).last?.hint
+                == #"only widening is inferred (int16 → int32 → int64, float → double, integer → double); add a new int16 attribute, fill it in a hook (propertiesToUpdate: { NEW: { expression: "int16(x)" } }), and remove x in a later version"#)
     }
 
     private func keeping(of layout: StoreLayout) -> [String: [String: String]] {
