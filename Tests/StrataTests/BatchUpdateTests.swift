@@ -40,7 +40,7 @@ import Testing
         let request = BatchUpdateRequest(entity: "Recipe", predicate: "lastUsed >= $NOW - 30 days",
                                          propertiesToUpdate: ["favorite": .literal("YES"), "rating": .expression("rating + 1")])
         let plan = try BatchPlanner(model: f.model, layout: f.layout).planUpdate(request, context: PredicateContext(now: now))
-        #expect(plan.update(returning: false) == SQLStatement(
+        #expect(plan.update(returning: false) == RenderedSQL(
             #"UPDATE "Recipe" AS t SET "favorite" = ?, "rating" = strata_check_range((t."rating" + ?), ?, ?, ?) WHERE t."lastUsed" >= ?"#,
             [.integer(1), .integer(1), .integer(-32768), .integer(32767), .text("Recipe.rating"), .real(now - 2_592_000)]))
         #expect(plan.update(returning: true).sql.hasSuffix(#" RETURNING "_pk", "_entity""#))
