@@ -29,7 +29,7 @@ public struct HookSet: Sendable {
         }
         let files = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
             .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
-            .sorted { $0.localizedStandardCompare($1) == .orderedAscending }
+            .sorted(by: FileNameOrder.areInIncreasingOrder)
         var hooks: [Hook] = []
         var diagnostics: [Diagnostic] = []
         var byID: [String: Hook] = [:]
