@@ -41,8 +41,8 @@ import Testing
                                          propertiesToUpdate: ["favorite": .literal("YES"), "rating": .expression("rating + 1")])
         let plan = try BatchPlanner(model: f.model, layout: f.layout).planUpdate(request, context: PredicateContext(now: now))
         #expect(plan.update(returning: false) == SQLStatement(
-            #"UPDATE "Recipe" AS t SET "favorite" = ?, "rating" = strata_check_range((t."rating" + ?), ?, ?, ?) WHERE t."lastUsed" >= ?"#,
-            [.integer(1), .integer(1), .integer(-32768), .integer(32767), .text("Recipe.rating"), .real(now - 2_592_000)]))
+            #"UPDATE "Recipe" AS t SET "favorite" = ?, "rating" = (t."rating" + ?) WHERE t."lastUsed" >= ?"#,
+            [.integer(1), .integer(1), .real(now - 2_592_000)]))
         #expect(plan.update(returning: true).sql.hasSuffix(#" RETURNING "_pk", "_entity""#))
     }
 
@@ -73,17 +73,20 @@ import Testing
         #expect(try column(f, "SELECT sweetness FROM Recipe WHERE _pk = 6", as: Int.self) == [10])
     }
 
-    @Test func expressionOutOfRangeFailsTheWholeUpdate() async throws {
+    /// SPEC §11.4: an integer result goes into an int16 as is; the audit judges its range (1610) and
+    /// `rollback` undoes the whole update.
+    @Test func expressionOutOfRangeIsJudgedByTheAudit() async throws {
         let f = try PredicateFixture.make()
         try await f.store.queue.write { try $0.execute(sql: "UPDATE Recipe SET rating = 32767 WHERE _pk = 8") }
         let request = BatchUpdateRequest(entity: "Recipe", predicate: "rating != nil", propertiesToUpdate: ["rating": .expression("rating + 1")])
         do {
             _ = try await f.store.execute(request, context: PredicateContext(now: now), model: f.model)
             Issue.record("expected a range violation")
-        } catch let error as BatchError {
-            guard case .violation(let code, let message) = error else { Issue.record("\(error)"); return }
-            #expect(code == 1610)
-            #expect(message == "32768 is out of range for Recipe.rating (-32768...32767)")
+        } catch let error as BatchViolationError {
+            let violated = error.result.audit?.violated ?? []
+            #expect(violated.map(\.code) == [.tooLarge])
+            #expect(violated.map(\.property) == ["rating"])
+            #expect(violated.first?.samples.map(\.value) == ["32768"])
         }
         #expect(try column(f, "SELECT rating FROM Recipe ORDER BY _pk", as: Int.self) == [3, 5, nil, 1, 2, 4, 0, 32767])
     }

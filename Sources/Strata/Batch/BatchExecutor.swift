@@ -81,7 +81,7 @@ enum BatchExecutor {
         }
     }
 
-    /// Runs `body`, turning SQLite errors into `BatchError`s (uniqueness → 1551, range → 1610/1620).
+    /// Runs `body`, turning SQLite errors into `BatchError`s (uniqueness → 1551).
     static func run(_ sql: String, _ body: () throws -> Void) throws(BatchError) {
         do {
             try body()
@@ -99,9 +99,6 @@ enum BatchExecutor {
         if error.resultCode == .SQLITE_FULL { return .outOfSpace(message: message) }
         if error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             return .violation(code: 1551, message: "the batch would break a uniqueness constraint: \(message)")
-        }
-        if message.contains("is out of range for") || message.contains("is not an integer, for") {
-            return .violation(code: message.hasPrefix("-") ? 1620 : 1610, message: message)
         }
         return .database(message: message, sql: error.sql ?? sql)
     }

@@ -4,14 +4,14 @@ import GRDB
 extension Database {
     /// Registers the SQL functions Strata's generated SQL relies on. Called on every connection.
     func registerStrataFunctions() {
-        for function in Self.strataFunctions { add(function: function) }
+        for function in Self.strataFunctions + Self.expressionFunctions { add(function: function) }
     }
 
     /// Every `strata_*` function, for `registerStrataFunctions()`.
     static let strataFunctions: [DatabaseFunction] = [
         strataLength, strataCaseFold, strataUnaccent, strataLowercase, strataUppercase,
         strataBeginsWith, strataContains, strataEndsWith, strataLike, strataMatches, strataMatchesWithOptions,
-        strataDecimal, strataDecimalCompare, strataCheckRange, strataCheckInt64, strataAbs,
+        strataDecimal, strataDecimalCompare, strataAbs,
     ]
 
     /// `strata_length(text)`: length in Swift `Character`s (grapheme clusters), as Core Data counts
@@ -83,41 +83,6 @@ extension Database {
     static let strataDecimalCompare = DatabaseFunction("strata_decimal_compare", argumentCount: 2, pure: true) { values in
         guard let a = StrataFunctionText.decimalText(values[0]), let b = StrataFunctionText.decimalText(values[1]) else { return nil }
         return TextFolding.compareDecimals(a, b)
-    }
-
-    /// `strata_check_range(value, min, max, label)`: the value, or an error naming the attribute when
-    /// an integer is out of range (batch updates of int16/int32 attributes with expressions).
-    static let strataCheckRange = DatabaseFunction("strata_check_range", argumentCount: 4, pure: true) { values in
-        let value = values[0]
-        if value.isNull { return nil }
-        let label = String.fromDatabaseValue(values[3]) ?? "value"
-        guard let low = Int64.fromDatabaseValue(values[1]), let high = Int64.fromDatabaseValue(values[2]) else { return value }
-        switch value.storage {
-        case .int64(let i) where i >= low && i <= high:
-            return i
-        case .double(let d) where Int64(exactly: d).map({ $0 >= low && $0 <= high }) == true:
-            return Int64(exactly: d)
-        case .int64, .double:
-            throw DatabaseError(resultCode: .SQLITE_CONSTRAINT,
-                                message: "\(value) is out of range for \(label) (\(low)...\(high))")
-        default:
-            throw DatabaseError(resultCode: .SQLITE_CONSTRAINT, message: "\(value) is not an integer, for \(label)")
-        }
-    }
-}
-
-extension Database {
-    /// `strata_check_int64(value, label)`: the value, or an error naming the attribute when integer
-    /// arithmetic overflowed (SQLite then yields a REAL, which must never reach an int64 column).
-    static let strataCheckInt64 = DatabaseFunction("strata_check_int64", argumentCount: 2, pure: true) { values in
-        let value = values[0]
-        switch value.storage {
-        case .null, .int64: return value
-        default:
-            let label = String.fromDatabaseValue(values[1]) ?? "value"
-            throw DatabaseError(resultCode: .SQLITE_CONSTRAINT,
-                                message: "integer overflow: \(value) is out of range for \(label) (\(Int64.min)...\(Int64.max))")
-        }
     }
 }
 

@@ -181,7 +181,7 @@ public enum HookChecker {
 
     static func refersToRow(_ expression: PredicateExpression) -> Bool {
         switch expression {
-        case .keyPath, .function, .subquery: return true
+        case .keyPath, .function, .subquery, .ternary: return true
         case .arithmetic(let first, let steps): return refersToRow(first) || steps.contains { refersToRow($0.operand) }
         case .negate(let inner, _): return refersToRow(inner)
         case .list(let items, _): return items.contains(where: refersToRow)

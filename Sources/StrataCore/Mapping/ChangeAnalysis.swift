@@ -122,8 +122,10 @@ struct ChangeAnalysis {
             if m.attribute.type.widens(to: a.type) {
                 note(.widenType, e.name, a.name, "\(m.attribute.type.rawValue) → \(a.type.rawValue)")
             } else {
+                let fill = ExpressionTyping.casts[a.type.rawValue] != nil
+                    ? "fill it in a hook (propertiesToUpdate: { NEW: { expression: \"\(a.type.rawValue)(\(a.name))\" } })" : "fill it in a hook"
                 refuse(e.name, a.name, "type changes from \(m.attribute.type.rawValue) to \(a.type.rawValue)",
-                       hint: "only widening is inferred (int16 → int32 → int64, float → double, integer → double); add a new attribute, fill it in a hook, and remove \(a.name) in a later version",
+                       hint: "only widening is inferred (int16 → int32 → int64, float → double, integer → double); add a new \(a.type.rawValue) attribute, \(fill), and remove \(a.name) in a later version",
                        at: a.location)
             }
         }

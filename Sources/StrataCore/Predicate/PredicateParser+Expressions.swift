@@ -139,6 +139,7 @@ extension PredicateParser {
                     }
                 }
             }
+            if !escaped, token.keyword == "TERNARY", peek(1).isSymbol("(") { return try parseTernary() }
             _ = advance()
             if !escaped, current.isSymbol("(") {
                 try enter(advance())

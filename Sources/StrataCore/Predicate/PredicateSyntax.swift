@@ -62,6 +62,8 @@ indirect enum PredicateExpression: Hashable, Sendable {
     case variableDuration(String, unit: Double, offset: Int)
     /// `lowercase(name)`
     case function(String, [PredicateExpression], offset: Int)
+    /// `TERNARY(predicate, a, b)`: NSExpression's conditional.
+    case ternary(PredicateNode, PredicateExpression, PredicateExpression, offset: Int)
     /// `SUBQUERY(collection, $x, predicate)`, optionally followed by `.@count`.
     case subquery(collection: KeyPath, variable: String, predicate: PredicateNode, count: Bool, offset: Int)
 
@@ -70,7 +72,8 @@ indirect enum PredicateExpression: Hashable, Sendable {
         case .keyPath(let k): return k.offset
         case .integer(_, let o), .real(_, let o), .string(_, let o), .bool(_, let o), .null(let o),
              .variable(_, let o), .argument(_, let o), .list(_, let o),
-             .negate(_, let o), .duration(_, let o), .function(_, _, let o), .variableDuration(_, _, let o):
+             .negate(_, let o), .duration(_, let o), .function(_, _, let o), .variableDuration(_, _, let o),
+             .ternary(_, _, _, let o):
             return o
         case .arithmetic(let first, _): return first.offset
         case .subquery(_, _, _, _, let o): return o

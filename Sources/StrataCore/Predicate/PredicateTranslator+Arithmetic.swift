@@ -1,4 +1,4 @@
-/// Arithmetic, negation and functions.
+/// Arithmetic and negation.
 extension PredicateTranslator {
     /// `x op y` for constants known at compile time: exact (checked) for two integers, except `/`,
     /// which is real division.
@@ -115,6 +115,14 @@ extension PredicateTranslator {
         switch try scalar(operand, purpose: "in arithmetic") {
         case .literal(.number(let n), _):
             return .literal(.number(try negated(n, offset: offset)), offset: offset)
+        case .typed(let t) where t.type == .decimal:
+            // Exact, like every decimal operation (SPEC §11.4).
+            var copy = t
+            copy.fragment = SQLText.call("strata_decimal_sub", [.bind(.integer(0)), t.fragment])
+            copy.constant = nil
+            copy.offset = offset
+            copy.label = "-" + t.label
+            return .typed(copy)
         case .typed(let t) where t.type.isNumeric:
             var copy = t
             if let c = t.constant, let n = c.number {
@@ -141,65 +149,6 @@ extension PredicateTranslator {
             }
             return .integer(-i)
         case .real(let d): return .real(-d)
-        }
-    }
-
-    static let functions = ["lowercase", "uppercase", "abs", "length", "now"]
-
-    mutating func function(_ name: String, _ arguments: [PredicateExpression], offset: Int,
-                           in scope: Position) throws(PredicateSyntaxError) -> Operand {
-        let lowered = name.lowercased()
-        guard Self.functions.contains(lowered) else {
-            throw PredicateSyntaxError("unknown function '\(name)'", offset: offset, length: name.unicodeScalars.count,
-                                       hint: NameSuggestion.hint(for: name, in: Self.functions)
-                                        ?? "functions are \(Self.functions.joined(separator: ", "))")
-        }
-        let expected = lowered == "now" ? 0 : 1
-        guard arguments.count == expected else {
-            throw PredicateSyntaxError("\(lowered)() takes \(expected) argument\(expected == 1 ? "" : "s"), got \(arguments.count)", offset: offset,
-                                       length: name.unicodeScalars.count)
-        }
-        if lowered == "now" { return try variable("NOW", offset: offset) }
-        let argument = try scalar(try operand(arguments[0], in: scope), purpose: "as a function argument")
-        switch lowered {
-        case "lowercase", "uppercase":
-            switch argument {
-            case .literal(.string(let s), let o):
-                return .literal(.string(lowered == "lowercase" ? s.lowercased() : s.uppercased()), offset: o)
-            case .typed(let t) where t.type.isTextual:
-                return .typed(Typed(fragment: .call("strata_\(lowered)", [t.fragment]), type: .string, nullable: t.nullable,
-                                    constant: nil, offset: offset, label: "\(lowered)(\(t.label))"))
-            default:
-                throw PredicateSyntaxError("\(lowered)() needs a string", offset: argument.offset)
-            }
-        case "length":
-            switch argument {
-            case .literal(.string(let s), let o):
-                return .literal(.number(.integer(Int64(s.count))), offset: o)
-            case .typed(let t) where t.type.isTextual:
-                return .typed(Typed(fragment: .call("strata_length", [t.fragment]), type: .int64, nullable: t.nullable,
-                                    constant: nil, offset: offset, label: "length(\(t.label))"))
-            default:
-                throw PredicateSyntaxError("length() needs a string", offset: argument.offset)
-            }
-        default: // abs
-            switch argument {
-            case .literal(.number(let n), let o):
-                if case .real(let d) = n { return .literal(.number(.real(Swift.abs(d))), offset: o) }
-                return .literal(.number(n.double < 0 ? try negated(n, offset: o) : n), offset: o)
-            case .typed(let t) where t.type.isInteger:
-                // SQLite's abs() raises an error on the smallest int64; strata_abs yields a REAL there
-                // instead, which comparisons handle and assignments refuse (strata_check_int64).
-                return .typed(Typed(fragment: .call("strata_abs", [t.fragment]), type: t.type, nullable: t.nullable, constant: nil,
-                                    offset: offset, label: "abs(\(t.label))", mayOverflow: true))
-            case .typed(let t) where t.type.isNumeric:
-                let decimal = t.type == .decimal
-                return .typed(Typed(fragment: .call("abs", [decimal ? "CAST(" + t.fragment + " AS REAL)" : t.fragment]),
-                                    type: decimal ? .double : t.type, nullable: t.nullable, constant: nil, offset: offset,
-                                    label: "abs(\(t.label))"))
-            default:
-                throw PredicateSyntaxError("abs() needs a number", offset: argument.offset)
-            }
         }
     }
 }

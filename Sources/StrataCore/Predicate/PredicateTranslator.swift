@@ -299,22 +299,13 @@ struct PredicateTranslator {
             for item in items { operands.append(try operand(item, in: scope)) }
             return .list(operands, offset: offset)
         case .arithmetic(let first, let steps):
-            var result = try operand(first, in: scope)
-            var evaluated = 0
-            for step in steps {
-                result = try arithmetic(step.op, result, try operand(step.operand, in: scope), offset: step.offset)
-                // Each operation SQLite evaluates deepens its expression tree: stop long chains early.
-                if case .typed(let t) = result, t.constant == nil { evaluated += 1 }
-                if evaluated > SQLComplexity.maxChain {
-                    throw PredicateSyntaxError("arithmetic chain too long: more than \(SQLComplexity.maxChain) operations on stored values",
-                                               offset: step.offset, hint: "SQLite evaluates at most about 1,000 nested operations")
-                }
-            }
-            return result
+            return try arithmeticChain(first, steps, in: scope)
         case .negate(let inner, let offset):
             return try negate(try operand(inner, in: scope), offset: offset)
         case .function(let name, let args, let offset):
-            return try function(name, args, offset: offset, in: scope)
+            return try callFunction(name, args, offset: offset, in: scope)
+        case .ternary(let condition, let a, let b, let offset):
+            return try ternary(condition, a, b, offset: offset, in: scope)
         case .subquery(let collection, let variable, let predicate, let count, let offset):
             return try subquery(collection, variable: variable, predicate: predicate, count: count, offset: offset, in: scope)
         }
