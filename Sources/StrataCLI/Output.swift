@@ -103,6 +103,7 @@ final class Output: @unchecked Sendable {
 
     /// Reports an error and exits with its code.
     func fail(_ error: Error) -> Never {
+        SignalCleanup.waitIfTerminating()
         let code: ExitStatus
         var diagnostics: [Diagnostic]
         if let strata = error as? StrataError {

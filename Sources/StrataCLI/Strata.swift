@@ -71,6 +71,7 @@ enum StrataMain {
                 try command.run()
             }
             output.flush()
+            SignalCleanup.waitIfTerminating()
             exit(output.exitCode.rawValue)
         } catch {
             output.fail(error)

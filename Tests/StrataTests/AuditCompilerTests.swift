@@ -17,24 +17,19 @@ import Testing
     @Test func sampleAndCountSQLAreExact() throws {
         let max = try Self.rule("Recipe.rating", .max)
         let sweet = try Self.rule("Dessert.sweetness", .min)
-        #expect(AuditSQL.samples([max, sweet], mode: .all, after: 7) == SQLStatement(
+        #expect(AuditSQL.samples([max, sweet], mode: .all, after: 7) == RenderedSQL(
             #"SELECT t."_pk", t."_entity", (t."rating" > ?), (t."_entity" IN (?) AND (t."sweetness" < ?)), t."rating", t."sweetness" FROM "Recipe" AS t WHERE t."_pk" > ? AND ((t."rating" > ?) OR (t."_entity" IN (?) AND (t."sweetness" < ?))) ORDER BY t."_pk""#,
             [.integer(5), .text("Dessert"), .integer(1), .integer(7), .integer(5), .text("Dessert"), .integer(1)]))
-        #expect(AuditSQL.counts([max], mode: .touchedRows) == SQLStatement(
+        #expect(AuditSQL.counts([max], mode: .touchedRows) == RenderedSQL(
             #"SELECT COUNT(*) FILTER (WHERE t."rating" > ?) FROM "Recipe" AS t WHERE t."_pk" IN (SELECT "pk" FROM temp."strata_touched" WHERE "table" = ?)"#,
             [.integer(5), .text("Recipe")]))
     }
 
     @Test func relationshipAndUniquenessSQL() throws {
-        #expect(try Self.rule("Recipe.ingredients", .minCount).check == .row(
-            condition: SQLStatement(#"(SELECT COUNT(*) FROM "Ingredient" AS o WHERE o."recipe" = t."_pk") BETWEEN 1 AND ?"#, [.integer(1)]),
-            value: SQLStatement(#"(SELECT COUNT(*) FROM "Ingredient" AS o WHERE o."recipe" = t."_pk")"#)))
-        #expect(try Self.rule("Tag.owner", .dangling).check == .row(
-            condition: SQLStatement(#"t."owner" IS NOT NULL AND NOT EXISTS (SELECT 1 FROM "Chef" AS o WHERE o."_pk" = t."owner")"#),
-            value: SQLStatement(#"t."owner""#)))
+        #expect(try Self.rule("Recipe.ingredients", .minCount).check.rendered == [RenderedSQL(#"(SELECT COUNT(*) FROM "Ingredient" AS o WHERE o."recipe" = t."_pk") BETWEEN 1 AND ?"#, [.integer(1)]), RenderedSQL(#"(SELECT COUNT(*) FROM "Ingredient" AS o WHERE o."recipe" = t."_pk")"#)])
+        #expect(try Self.rule("Tag.owner", .dangling).check.rendered == [RenderedSQL(#"t."owner" IS NOT NULL AND NOT EXISTS (SELECT 1 FROM "Chef" AS o WHERE o."_pk" = t."owner")"#), RenderedSQL(#"t."owner""#)])
         #expect(try Self.rule("Tag.owner", .dangling).entityWideTriggers == ["Chef"])
-        #expect(try Self.rule("Profile.chef", .optional).check == .row(
-            condition: SQLStatement(#"NOT EXISTS (SELECT 1 FROM "Chef" AS o WHERE o."profile" = t."_pk")"#), value: SQLStatement("NULL")))
+        #expect(try Self.rule("Profile.chef", .optional).check.rendered == [RenderedSQL(#"NOT EXISTS (SELECT 1 FROM "Chef" AS o WHERE o."profile" = t."_pk")"#), RenderedSQL("NULL")])
         let unique = try Self.rule("Recipe.name", .uniqueness)
         #expect(AuditSQL.duplicateGroupCount(unique).sql ==
             #"SELECT COUNT(*) FROM (SELECT 1 FROM "Recipe" AS t WHERE t."name" IS NOT NULL GROUP BY t."name" HAVING COUNT(*) > 1)"#)
@@ -43,17 +38,12 @@ import Testing
     }
 
     @Test func boundsAndLengthsCompileToStorageForm() throws {
-        #expect(try Self.rule("Recipe.price", .max).check == .row(
-            condition: SQLStatement(#"strata_decimal_compare(t."price", ?) > 0"#, [.text("99.99")]), value: SQLStatement(#"t."price""#)))
-        #expect(try Self.rule("Recipe.lastUsed", .min).check == .row(
-            condition: SQLStatement(#"t."lastUsed" < ?"#, [.real(1_577_836_800)]), value: SQLStatement(#"t."lastUsed""#)))
+        #expect(try Self.rule("Recipe.price", .max).check.rendered == [RenderedSQL(#"strata_decimal_compare(t."price", ?) > 0"#, [.text("99.99")]), RenderedSQL(#"t."price""#)])
+        #expect(try Self.rule("Recipe.lastUsed", .min).check.rendered == [RenderedSQL(#"t."lastUsed" < ?"#, [.real(1_577_836_800)]), RenderedSQL(#"t."lastUsed""#)])
         #expect(try Self.rule("Recipe.lastUsed", .min).constraint == "min 2020-01-01T00:00:00Z")
         #expect(try Self.rule("Recipe.servings", .max).constraint == "int16 max 32767")
-        #expect(try Self.rule("Recipe.name", .maxLength).check == .row(
-            condition: SQLStatement(#"length(t."name") > ? AND strata_length(t."name") > ?"#, [.integer(5), .integer(5)]), value: SQLStatement(#"t."name""#)))
-        #expect(try Self.rule("Recipe.name", .pattern).check == .row(
-            condition: SQLStatement(#"t."name" IS NOT NULL AND COALESCE(strata_matches(t."name", ?), 0) = 0"#, [.text("[A-Z].*")]),
-            value: SQLStatement(#"t."name""#)))
+        #expect(try Self.rule("Recipe.name", .maxLength).check.rendered == [RenderedSQL(#"length(t."name") > ? AND strata_length(t."name") > ?"#, [.integer(5), .integer(5)]), RenderedSQL(#"t."name""#)])
+        #expect(try Self.rule("Recipe.name", .pattern).check.rendered == [RenderedSQL(#"t."name" IS NOT NULL AND COALESCE(strata_matches(t."name", ?), 0) = 0"#, [.text("[A-Z].*")]), RenderedSQL(#"t."name""#)])
     }
 
     @Test func brokenValidationPredicateIsALocatedError() throws {

@@ -73,7 +73,7 @@ enum AuditFixture {
         let queue = try DatabaseQueue(path: path, configuration: config)
         let layout = LayoutBuilder.layout(for: model)
         try queue.write { db in
-            for sql in SchemaSQL.createStatements(for: layout) { try db.execute(sql: sql) }
+            for statement in SchemaSQL.createStatements(for: layout) { try db.execute(sql: statement.sql) }
         }
         return (queue, layout)
     }

@@ -78,7 +78,7 @@ import Testing
         }
         var tables: [String: [Int]] = [:]
         for table in ["Recipe", "Step", "Unit", "Note", "Cook"] {
-            tables[table] = try f.store.queue.read { try Int.fetchAll($0, sql: "SELECT \"_pk\" FROM \(SQLIdentifier.quote(table)) ORDER BY 1") }
+            tables[table] = try f.store.queue.read { try Int.fetchAll($0, sql: "SELECT \"_pk\" FROM \(quoted(table)) ORDER BY 1") }
         }
         let problems = try f.store.queue.read { try Row.fetchAll($0, sql: "PRAGMA foreign_key_check") }
         #expect(problems.isEmpty)
@@ -96,7 +96,7 @@ import Testing
         let leaves = plan.cascades.compactMap(\.leaf)
         #expect(leaves.map(\.entity) == ["Step"])
         #expect(leaves.first?.statement.sql
-                == #"DELETE FROM "Step" WHERE "recipe" IN (SELECT k."pk" FROM temp.strata_doomed AS k WHERE k."table" = ?)"#)
+                == #"DELETE FROM "Step" WHERE "recipe" IN (SELECT k."pk" FROM temp."strata_doomed" AS k WHERE k."table" = ?)"#)
         #expect(leaves.first?.statement.arguments == [.text("Recipe")])
         // Deleting Steps themselves: the request's own table is never a leaf.
         let own = try BatchPlanner(model: f.model, layout: f.layout)

@@ -63,7 +63,7 @@ import Testing
     }
 
     func ids(_ f: PredicateFixture.Fixture, _ table: String) throws -> [Int] {
-        try f.store.queue.read { try Int.fetchAll($0, sql: "SELECT \"_pk\" FROM \(SQLIdentifier.quote(table)) ORDER BY 1") }
+        try f.store.queue.read { try Int.fetchAll($0, sql: "SELECT \"_pk\" FROM \(quoted(table)) ORDER BY 1") }
     }
 
     func names(_ ids: [ObjectID]?) -> [String] { (ids ?? []).map { "\($0.entity)/p\($0.primaryKey)" } }

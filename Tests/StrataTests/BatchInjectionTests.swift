@@ -36,7 +36,7 @@ import Testing
     ]
 
     /// The statement `Store.execute` runs for `request` (planned as `BatchExecutor` plans it).
-    static func statement(_ f: PredicateFixture.Fixture, _ request: BatchUpdateRequest) throws -> SQLStatement {
+    static func statement(_ f: PredicateFixture.Fixture, _ request: BatchUpdateRequest) throws -> SQLText {
         let context = PredicateContext(arguments: request.arguments, now: 0)
         return try BatchPlanner(model: f.model, layout: f.layout).planUpdate(request, context: context).update(returning: false)
     }
@@ -44,7 +44,7 @@ import Testing
     /// Every row of the fixture's tables, to compare before and after.
     static func everything(_ f: PredicateFixture.Fixture) throws -> [String] {
         try ["Recipe", "Ingredient", "Chef", "_Recipe_tags"].flatMap { table in
-            try MigrationSupport.dump(f.store, "SELECT * FROM \(SQLIdentifier.quote(table)) ORDER BY 1, 2").map { table + ": " + $0 }
+            try MigrationSupport.dump(f.store, "SELECT * FROM \(quoted(table)) ORDER BY 1, 2").map { table + ": " + $0 }
         }
     }
 
@@ -71,7 +71,7 @@ import Testing
                                          propertiesToUpdate: ["notes": .literal("hit")])
         request.resultType = .updatedObjectsCount
         let statement = try Self.statement(f, request)
-        #expect(statement == SQLStatement(#"UPDATE "Recipe" AS t SET "notes" = ? WHERE "# + c.condition, [.text("hit")] + c.bound),
+        #expect(statement == RenderedSQL(#"UPDATE "Recipe" AS t SET "notes" = ? WHERE "# + c.condition, [.text("hit")] + c.bound),
                 "\(statement)")
 
         let result = try await f.store.execute(request, context: PredicateContext(now: 0), model: f.model)
@@ -139,7 +139,7 @@ import Testing
         var request = BatchUpdateRequest(entity: "Recipe", predicate: #"name == "Soup""#, propertiesToUpdate: ["notes": .literal(Self.payload)])
         request.resultType = .updatedObjectsCount
         #expect(try Self.statement(f, request)
-                == SQLStatement(#"UPDATE "Recipe" AS t SET "notes" = ? WHERE t."name" = ?"#, [.text(Self.payload), .text("Soup")]))
+                == RenderedSQL(#"UPDATE "Recipe" AS t SET "notes" = ? WHERE t."name" = ?"#, [.text(Self.payload), .text("Soup")]))
         let result = try await f.store.execute(request, context: PredicateContext(now: 0), model: f.model)
         #expect(result.count == 1)
         #expect(try Self.notes(f) == ["1|\(Self.payload)"])

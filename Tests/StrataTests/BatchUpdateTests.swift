@@ -40,10 +40,21 @@ import Testing
         let request = BatchUpdateRequest(entity: "Recipe", predicate: "lastUsed >= $NOW - 30 days",
                                          propertiesToUpdate: ["favorite": .literal("YES"), "rating": .expression("rating + 1")])
         let plan = try BatchPlanner(model: f.model, layout: f.layout).planUpdate(request, context: PredicateContext(now: now))
-        #expect(plan.update(returning: false) == SQLStatement(
+        #expect(plan.update(returning: false) == RenderedSQL(
             #"UPDATE "Recipe" AS t SET "favorite" = ?, "rating" = (t."rating" + ?) WHERE t."lastUsed" >= ?"#,
             [.integer(1), .integer(1), .real(now - 2_592_000)]))
         #expect(plan.update(returning: true).sql.hasSuffix(#" RETURNING "_pk", "_entity""#))
+    }
+
+    /// A predicate true for every row leaves the condition out, decided by the compiled condition (not by
+    /// comparing its text with "1"): `NOT FALSEPREDICATE` is as unconditional as `TRUEPREDICATE`.
+    @Test(arguments: ["TRUEPREDICATE", "NOT FALSEPREDICATE", "NOT NOT TRUEPREDICATE"])
+    func alwaysTruePredicatesHaveNoCondition(_ predicate: String) throws {
+        let f = try PredicateFixture.make()
+        let request = BatchUpdateRequest(entity: "Chef", predicate: predicate, propertiesToUpdate: ["name": .literal("x")])
+        let plan = try BatchPlanner(model: f.model, layout: f.layout).planUpdate(request, context: PredicateContext(now: now))
+        #expect(plan.condition == nil)
+        #expect(plan.update(returning: false) == RenderedSQL(#"UPDATE "Chef" AS t SET "name" = ?"#, [.text("x")]))
     }
 
     @Test func expressionsOverTheRow() async throws {

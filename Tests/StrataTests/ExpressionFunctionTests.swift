@@ -26,7 +26,7 @@ import Testing
         let request = BatchUpdateRequest(entity: "Recipe", propertiesToUpdate: [attribute: .expression(expression)])
         _ = try await f.store.execute(request, context: PredicateContext(now: now), model: f.model)
         return try await f.store.queue.read { db in
-            try Row.fetchAll(db, sql: "SELECT \(SQLIdentifier.quote(attribute)) FROM Recipe WHERE _pk <= 3 ORDER BY _pk").map { stored($0[0]) }
+            try Row.fetchAll(db, sql: "SELECT \(SQLDialect.sqlite.quote(attribute)) FROM Recipe WHERE _pk <= 3 ORDER BY _pk").map { stored($0[0]) }
         }
     }
 

@@ -38,7 +38,7 @@ import Testing
             IndexSpec(name: "strata_idx_Post_original", columns: ["original"], isUnique: false),
         ])
         for index in post.indexes { #expect(!index.columns.isEmpty) }
-        #expect(SchemaSQL.createStatements(for: layout).allSatisfy { !$0.contains("()") })
+        #expect(SchemaSQL.createStatements(for: layout).allSatisfy { !$0.sql.contains("()") })
     }
 
     @Test func uniquenessOnAColumnlessOneToOneSideIsAnError() throws {

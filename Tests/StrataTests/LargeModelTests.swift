@@ -14,12 +14,12 @@ import Testing
         let (store, _, layout) = try TestStore.make(yaml: yaml)
         try store.queue.read { db in
             for table in layout.tables {
-                let live = try Row.fetchAll(db, sql: "PRAGMA table_info(\(SQLIdentifier.quote(table.name)))")
+                let live = try Row.fetchAll(db, sql: "PRAGMA table_info(\(quoted(table.name)))")
                     .map { "\($0["name"] as String) \($0["type"] as String)" }
                 #expect(live == table.columns.map { "\($0.name) \($0.sqlType)" }, "\(table.name)")
             }
             for (entity, storage) in layout.entities {
-                let columns = Set(try Row.fetchAll(db, sql: "PRAGMA table_info(\(SQLIdentifier.quote(storage.table)))").map { $0["name"] as String })
+                let columns = Set(try Row.fetchAll(db, sql: "PRAGMA table_info(\(quoted(storage.table)))").map { $0["name"] as String })
                 for (property, column) in storage.attributeColumns {
                     #expect(columns.contains(column), "\(entity).\(property) → \(column)")
                 }

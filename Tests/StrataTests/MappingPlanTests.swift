@@ -34,7 +34,7 @@ import Testing
         let history = ModelHistory(models: models)
         let store = try StoreCreator.create(at: MigrationSupport.temporaryPath(), model: models[0])
         try store.queue.write { db in
-            for i in 0..<80 where i % 10 != 2 { try db.execute(sql: "INSERT INTO \(SQLIdentifier.quote("E\(i)")) (a0\(i % 10 == 1 ? ", _entity" : "")) VALUES (NULL\(i % 10 == 1 ? ", 'E\(i)'" : ""))") }
+            for i in 0..<80 where i % 10 != 2 { try db.execute(sql: "INSERT INTO \(quoted("E\(i)")) (a0\(i % 10 == 1 ? ", _entity" : "")) VALUES (NULL\(i % 10 == 1 ? ", 'E\(i)'" : ""))") }
         }
         try Migrator.migrate(store, history: history)
         #expect(try store.metadata().version == 40)

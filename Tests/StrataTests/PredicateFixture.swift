@@ -96,9 +96,9 @@ enum PredicateFixture {
             values.insert(contentsOf: filter.arguments, at: 0)
         }
         let table = fixture.layout.storage(of: entity)!.table
-        let sql = "SELECT t.\"_pk\" FROM \(SQLIdentifier.quote(table)) AS t WHERE \(conditions.joined(separator: " AND ")) ORDER BY t.\"_pk\""
+        let sql = "SELECT t.\"_pk\" FROM \(quoted(table)) AS t WHERE \(conditions.joined(separator: " AND ")) ORDER BY t.\"_pk\""
         return try fixture.store.queue.read { db in
-            try Int64.fetchAll(db, sql: sql, arguments: SQLStatement(sql, values).statementArguments)
+            try Int64.fetchAll(db, sql: sql, arguments: RenderedSQL(sql, values).statementArguments)
         }
     }
 }

@@ -136,10 +136,10 @@ import Testing
                 let statement = try fixture.compiler.compile(text, entity: "Recipe", context: context)
                 compiled += 1
                 let filter = fixture.compiler.entityFilter(for: "Recipe", includesSubentities: false)!
-                let select = SQLStatement("SELECT t.\"_pk\" FROM \"Recipe\" AS t WHERE \(filter.sql) AND \(statement.sql)",
+                let select = RenderedSQL("SELECT t.\"_pk\" FROM \"Recipe\" AS t WHERE \(filter.sql) AND \(statement.sql)",
                                           filter.arguments + statement.arguments)
                 // The audit's shape: the predicate under NOT COALESCE, inside a subquery.
-                let audit = SQLStatement("SELECT COUNT(*) FROM (SELECT t.\"_pk\" FROM \"Recipe\" AS t WHERE NOT COALESCE(\(statement.sql), 0))",
+                let audit = RenderedSQL("SELECT COUNT(*) FROM (SELECT t.\"_pk\" FROM \"Recipe\" AS t WHERE NOT COALESCE(\(statement.sql), 0))",
                                          statement.arguments)
                 do {
                     try fixture.store.queue.read { db in

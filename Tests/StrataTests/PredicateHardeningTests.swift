@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import Strata
+@testable import StrataCore
 
 /// Issue 12 (predicate part): empty predicates, exact int64, deep nesting, flat SQL, long IN lists,
 /// regexes and dates checked at compile time, variables as duration counts.
@@ -357,5 +358,19 @@ import Testing
                 == "predicate:1:20: error: $DAYS counts a duration, but its value '1.5' is not an integer")
         #expect(headline(f, "lastUsed >= $NOW - $DAYS days") == "predicate:1:20: error: unknown variable $DAYS")
         #expect(headline(f, "lastUsed >= $NOW - $NOW days") == "predicate:1:20: error: $NOW cannot count a duration")
+    }
+
+    /// The size check counts the statement from its pieces, without rendering it: the count is the
+    /// rendered text's, quotes doubled inside names and qualifiers included.
+    @Test func sizeIsCountedFromThePiecesAsRendered() throws {
+        let f = try PredicateMatchTests.fixture.get()
+        let compiled = try f.compiler.compile("ANY ingredients.name IN {'a', 'b'} AND author.name ==[c] 'Ana' AND rating + 1 > 2",
+                                              entity: "Recipe", context: PredicateContext(now: Self.now))
+        let odd: SQLText = "SELECT \(ColumnName("we\"ird", qualifier: "t")) FROM \(TableName("x\"\"y", schema: "temp")) WHERE 1 = \(7)"
+        for text in [compiled, odd] {
+            let size = SQLComplexity.size(text)
+            #expect(size.length == text.sql.utf8.count)
+            #expect(size.values == text.arguments.count)
+        }
     }
 }

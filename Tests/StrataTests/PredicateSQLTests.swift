@@ -44,6 +44,11 @@ import Testing
               #"EXISTS (SELECT 1 FROM "_Recipe_tags" AS j2 JOIN "Tag" AS a1 ON a1."_pk" = j2."target" WHERE j2."source" = t."_pk" AND a1."label" = ?)"#,
               [.text("sweet")]),
         .init("TRUEPREDICATE", "1"),
+        .init("NOT FALSEPREDICATE", "NOT 0"),
+        // NOT's parentheses come from the condition's structure: a comparison of two subqueries starts with
+        // "(" and ends with ")" but is not one group, so it is parenthesized as a whole.
+        .init("NOT (ingredients.@count == ingredients.@count)",
+              #"NOT ((SELECT COUNT(*) FROM "Ingredient" AS a1 WHERE a1."recipe" = t."_pk") IS (SELECT COUNT(*) FROM "Ingredient" AS a2 WHERE a2."recipe" = t."_pk"))"#),
         .init("name == \"x'); DROP TABLE Recipe; --\"", #"t."name" = ?"#, [.text("x'); DROP TABLE Recipe; --")]),
     ]
 

@@ -9,7 +9,7 @@ extension Auditor {
     func runRowRules(_ rules: [AuditRule], mode: AuditRunMode, maxSamples: Int, _ db: Database) throws -> [Tally] {
         var tallies = [Tally](repeating: Tally(), count: rules.count)
         let counts = AuditSQL.counts(rules, mode: mode)
-        let row = try Row.fetchOne(db, sql: counts.sql, arguments: counts.statementArguments)!
+        let row = try Row.fetchOne(db, counts)!
         for i in rules.indices { tallies[i].count = row[i] }
 
         let wanted = rules.indices.map { min(tallies[$0].count, maxSamples) }
@@ -18,7 +18,7 @@ extension Auditor {
         while !open.isEmpty {
             let active = open
             let statement = AuditSQL.samples(active.map { rules[$0] }, mode: mode, after: after)
-            let cursor = try Row.fetchCursor(db, sql: statement.sql, arguments: statement.statementArguments)
+            let cursor = try Row.fetchCursor(db, statement)
             var closed = false
             while let row = try cursor.next() {
                 let pk: Int64 = row[0]
@@ -52,7 +52,7 @@ extension Auditor {
         var complete = true
         if maxSamples > 0 {
             let statement = AuditSQL.duplicateMembers(rule, perGroup: maxSamples)
-            let cursor = try Row.fetchCursor(db, sql: statement.sql, arguments: statement.statementArguments)
+            let cursor = try Row.fetchCursor(db, statement)
             while let row = try cursor.next() {
                 let key = columns.indices.map { row[$0] as DatabaseValue }
                 let id = objectID(rule, pk: row[columns.count], entity: row[columns.count + 1])
@@ -72,7 +72,7 @@ extension Auditor {
             tally.count = tally.samples.count
         } else {
             let statement = AuditSQL.duplicateGroupCount(rule)
-            tally.count = try Int.fetchOne(db, sql: statement.sql, arguments: statement.statementArguments) ?? 0
+            tally.count = try Int.fetchOne(db, statement) ?? 0
         }
         return tally
     }

@@ -3,8 +3,8 @@ import GRDB
 extension Auditor {
     /// Empties `temp.strata_touched` (creating it when missing) before a batch records the rows it changes.
     static func prepareTouched(_ db: Database) throws {
-        try db.execute(sql: BatchPlanner.createTouchedTable)
-        try db.execute(sql: "DELETE FROM \(BatchPlanner.touchedTable)")
+        try db.execute(BatchPlanner.createTouchedTable)
+        try db.execute("DELETE FROM \(BatchPlanner.touchedTable)")
     }
 
     /// The audit after a hook or a batch, inside its transaction: the touched rows (and the entity-wide

@@ -111,7 +111,7 @@ public struct Auditor: Sendable {
     static func touchedTables(_ db: Database) throws -> Set<String> {
         let exists = try Bool.fetchOne(db, sql: "SELECT COUNT(*) > 0 FROM temp.sqlite_master WHERE type = 'table' AND name = 'strata_touched'") ?? false
         guard exists else { return [] }
-        return try Set(String.fetchAll(db, sql: "SELECT DISTINCT \"table\" FROM temp.\"strata_touched\""))
+        return try Set(String.fetchAll(db, "SELECT DISTINCT \(ColumnName("table")) FROM \(BatchPlanner.touchedTable)"))
     }
 
     func objectID(_ rule: AuditRule, pk: Int64, entity: String?) -> String {

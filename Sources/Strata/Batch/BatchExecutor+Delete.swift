@@ -21,8 +21,7 @@ extension BatchExecutor {
         if plan.isSimple && !recordTouched {
             try run(plan.directDelete.sql) {
                 if wantIDs || plan.isDiscriminated {
-                    let statement = plan.direct(returning: true)
-                    let rows = try Row.fetchCursor(db, sql: statement.sql, arguments: statement.statementArguments)
+                    let rows = try Row.fetchCursor(db, plan.direct(returning: true))
                     while let row = try rows.next() {
                         let entity: String = plan.isDiscriminated ? row[1] : plan.entity
                         collect(entity, row[0], storeUUID: storeUUID, into: &changes, ids: &ids, keepIDs: wantIDs, updated: false)
@@ -43,9 +42,9 @@ extension BatchExecutor {
         var blockers: [DeleteBlocker] = []
         var blockerTotal = 0
         try run(plan.seed.sql) {
-            try db.execute(sql: BatchPlanner.createDoomedTable)
-            try db.execute(sql: "DELETE FROM \(BatchPlanner.doomedTable)")
-            if recordTouched { try db.execute(sql: BatchPlanner.createTouchedTable) }
+            try db.execute(BatchPlanner.createDoomedTable)
+            try db.execute("DELETE FROM \(BatchPlanner.doomedTable)")
+            if recordTouched { try db.execute(BatchPlanner.createTouchedTable) }
             try db.execute(plan.seed)
             count = db.changesCount
             // Cascades, level by level: round r expands only the rows round r − 1 added, until a round adds none.
@@ -56,8 +55,7 @@ extension BatchExecutor {
             var round = 0
             while added > 0 && !cascades.isEmpty {
                 round += 1
-                try db.execute(sql: "DELETE FROM \(BatchPlanner.roundTable); INSERT INTO \(BatchPlanner.roundTable) (\"r\") VALUES (?)",
-                               arguments: [round])
+                try db.execute("DELETE FROM \(BatchPlanner.roundTable); INSERT INTO \(BatchPlanner.roundTable) (\(ColumnName("r"))) VALUES (\(round))")
                 added = 0
                 for cascade in cascades {
                     try db.execute(cascade.statement)
@@ -65,7 +63,7 @@ extension BatchExecutor {
                 }
             }
             for check in plan.denyChecks {
-                let rows = try Row.fetchCursor(db, sql: check.query.sql, arguments: check.query.statementArguments)
+                let rows = try Row.fetchCursor(db, check.query)
                 while let row = try rows.next() {
                     blockerTotal += 1
                     guard blockers.count < BatchError.blockerLimit else { continue }
@@ -76,13 +74,12 @@ extension BatchExecutor {
                 }
             }
             if blockerTotal > 0 {
-                try db.execute(sql: "DELETE FROM \(BatchPlanner.doomedTable)")
+                try db.execute("DELETE FROM \(BatchPlanner.doomedTable)")
                 return
             }
             for leaf in leaves {
                 if wantIDs {
-                    let rows = try Row.fetchCursor(db, sql: leaf.statement.sql + " RETURNING \"_pk\"",
-                                                   arguments: leaf.statement.statementArguments)
+                    let rows = try Row.fetchCursor(db, leaf.returningStatement)
                     while let row = try rows.next() {
                         changes.add(deleted: ObjectID(storeUUID: storeUUID, entity: leaf.entity, primaryKey: row[0]))
                     }
@@ -96,11 +93,9 @@ extension BatchExecutor {
             for nullify in cleanup.nullify {
                 if recordTouched { try db.execute(nullify.touched) }
                 if wantIDs || layout.entities.values.contains(where: { $0.root == nullify.rootEntity && $0.isDiscriminated }) {
-                    let discriminated = nullify.returning.contains("_entity")
-                    let rows = try Row.fetchCursor(db, sql: nullify.update.sql + nullify.returning,
-                                                   arguments: nullify.update.statementArguments)
+                    let rows = try Row.fetchCursor(db, nullify.updateReturning)
                     while let row = try rows.next() {
-                        let entity: String = discriminated ? row[1] : nullify.rootEntity
+                        let entity: String = nullify.returnsEntity ? row[1] : nullify.rootEntity
                         var ignored: [ObjectID] = []
                         collect(entity, row[0], storeUUID: storeUUID, into: &changes, ids: &ignored, keepIDs: wantIDs, updated: true)
                     }
@@ -113,7 +108,7 @@ extension BatchExecutor {
             for statement in cleanup.joinDeletes { try db.execute(statement) }
             // What is deleted: the request's own rows (result IDs) and every doomed row (change set).
             if wantIDs {
-                let rows = try Row.fetchCursor(db, sql: "SELECT \"entity\", \"pk\", \"cascaded\" = 0 FROM \(BatchPlanner.doomedTable)")
+                let rows = try Row.fetchCursor(db, "SELECT \(BatchPlanner.entityColumn), \(BatchPlanner.pkColumn), \(ColumnName("cascaded")) = 0 FROM \(BatchPlanner.doomedTable)")
                 var seedIDs: [ObjectID] = []
                 while let row = try rows.next() {
                     let id = ObjectID(storeUUID: storeUUID, entity: row[0], primaryKey: row[1])
@@ -122,11 +117,11 @@ extension BatchExecutor {
                 }
                 ids = seedIDs
             } else {
-                let rows = try Row.fetchCursor(db, sql: "SELECT \"entity\", COUNT(*) FROM \(BatchPlanner.doomedTable) GROUP BY \"entity\"")
+                let rows = try Row.fetchCursor(db, "SELECT \(BatchPlanner.entityColumn), COUNT(*) FROM \(BatchPlanner.doomedTable) GROUP BY \(BatchPlanner.entityColumn)")
                 while let row = try rows.next() { changes.deletedCounts[row[0], default: 0] += row[1] as Int }
             }
             for statement in plan.deletes { try db.execute(statement) }
-            try db.execute(sql: "DELETE FROM \(BatchPlanner.doomedTable)")
+            try db.execute("DELETE FROM \(BatchPlanner.doomedTable)")
         }
         if blockerTotal > 0 { throw .denied(blockers: blockers, total: blockerTotal) }
         changes.normalize()

@@ -28,24 +28,23 @@ enum BatchExecutor {
         var ids: [ObjectID] = []
         try run(plan.update(returning: false).sql) {
             if recordTouched {
-                try db.execute(sql: BatchPlanner.createTouchedTable)
+                try db.execute(BatchPlanner.createTouchedTable)
                 try prepareKeys(db)
                 try db.execute(plan.selectKeys)
                 try db.execute(plan.updateKeyed)
                 count = db.changesCount
                 try db.execute(plan.recordTouched)
                 if wantIDs || plan.isDiscriminated {
-                    let rows = try Row.fetchCursor(db, sql: "SELECT \"pk\", \"entity\" FROM \(BatchPlanner.keysTable) ORDER BY \"pk\"")
+                    let rows = try Row.fetchCursor(db, "SELECT \(BatchPlanner.pkColumn), \(BatchPlanner.entityColumn) FROM \(BatchPlanner.keysTable) ORDER BY \(BatchPlanner.pkColumn)")
                     while let row = try rows.next() {
                         collect(row[1], row[0], storeUUID: storeUUID, into: &changes, ids: &ids, keepIDs: wantIDs, updated: true)
                     }
                 } else {
                     changes.updatedCounts[plan.rootEntity] = count
                 }
-                try db.execute(sql: "DELETE FROM \(BatchPlanner.keysTable)")
+                try db.execute("DELETE FROM \(BatchPlanner.keysTable)")
             } else if wantIDs || plan.isDiscriminated {
-                let statement = plan.update(returning: true)
-                let rows = try Row.fetchCursor(db, sql: statement.sql, arguments: statement.statementArguments)
+                let rows = try Row.fetchCursor(db, plan.update(returning: true))
                 while let row = try rows.next() {
                     let entity: String = plan.isDiscriminated ? row[1] : plan.rootEntity
                     collect(entity, row[0], storeUUID: storeUUID, into: &changes, ids: &ids, keepIDs: wantIDs, updated: true)
@@ -64,8 +63,8 @@ enum BatchExecutor {
     }
 
     static func prepareKeys(_ db: Database) throws {
-        try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS \"strata_batch_keys\" (\"pk\" INTEGER PRIMARY KEY, \"entity\" TEXT NOT NULL)")
-        try db.execute(sql: "DELETE FROM \(BatchPlanner.keysTable)")
+        try db.execute("CREATE TEMP TABLE IF NOT EXISTS \(TableName(BatchPlanner.keysTable.name)) (\(BatchPlanner.pkColumn) INTEGER PRIMARY KEY, \(BatchPlanner.entityColumn) TEXT NOT NULL)")
+        try db.execute("DELETE FROM \(BatchPlanner.keysTable)")
     }
 
     static func collect(_ entity: String, _ pk: Int64, storeUUID: String, into changes: inout ChangeSet, ids: inout [ObjectID],

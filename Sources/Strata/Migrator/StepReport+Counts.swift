@@ -8,7 +8,7 @@ extension StepReport {
         for action in step.tableActions where action.kind == .rebuild {
             let source = action.sourceTable ?? action.table
             if try db.tableExists(source) {
-                copied[source] = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(SQLIdentifier.quote(source))") ?? 0
+                copied[source] = try Int.fetchOne(db, "SELECT count(*) FROM \(TableName(source))") ?? 0
             }
         }
         var destructive: [DestructiveChange] = []
@@ -24,34 +24,29 @@ extension StepReport {
         guard let storage = layout.storage(of: change.entity) else {
             return DestructiveChange(change: change.description, count: 0, sampleValues: [])
         }
-        var filter = ""
-        var arguments: StatementArguments = []
-        if storage.isDiscriminated {
-            filter = " AND \"_entity\" IN (\(storage.kinds.map { _ in "?" }.joined(separator: ", ")))"
-            arguments = StatementArguments(storage.kinds)
-        }
-        let table = SQLIdentifier.quote(storage.table)
+        let filter: SQLText = storage.isDiscriminated
+            ? " AND \(ColumnName("_entity")) IN (" + storage.kinds.map { "\($0)" as SQLText }.joined(separator: ", ") + ")" : ""
+        let table = TableName(storage.table)
         if let property = change.property, let column = storage.attributeColumns[property] {
-            let where_ = "\(SQLIdentifier.quote(column)) IS NOT NULL" + filter
-            let n = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table) WHERE \(where_)", arguments: arguments) ?? 0
-            let samples = try DatabaseValue.fetchAll(db, sql: "SELECT DISTINCT \(SQLIdentifier.quote(column)) FROM \(table) WHERE \(where_) LIMIT 5",
-                                                     arguments: arguments).map { String(describing: $0) }
+            let where_ = "\(ColumnName(column)) IS NOT NULL" + filter
+            let n = try Int.fetchOne(db, "SELECT count(*) FROM \(table) WHERE " + where_) ?? 0
+            let samples = try Row.fetchAll(db, "SELECT DISTINCT \(ColumnName(column)) FROM \(table) WHERE " + where_ + " LIMIT 5")
+                .map { String(describing: $0[0] as DatabaseValue) }
             return DestructiveChange(change: change.description, count: n, sampleValues: samples)
         }
         if let property = change.property, let relationship = storage.relationships[property] {
             let n: Int
             switch relationship.kind {
             case .foreignKey:
-                n = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table) WHERE \(SQLIdentifier.quote(relationship.column)) IS NOT NULL" + filter,
-                                     arguments: arguments) ?? 0
+                n = try Int.fetchOne(db, "SELECT count(*) FROM \(table) WHERE \(ColumnName(relationship.column)) IS NOT NULL" + filter) ?? 0
             case .inverseForeignKey:
-                n = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(SQLIdentifier.quote(relationship.table)) WHERE \(SQLIdentifier.quote(relationship.column)) IS NOT NULL") ?? 0
+                n = try Int.fetchOne(db, "SELECT count(*) FROM \(TableName(relationship.table)) WHERE \(ColumnName(relationship.column)) IS NOT NULL") ?? 0
             case .joinTable:
-                n = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(SQLIdentifier.quote(relationship.table))") ?? 0
+                n = try Int.fetchOne(db, "SELECT count(*) FROM \(TableName(relationship.table))") ?? 0
             }
             return DestructiveChange(change: change.description, count: n, sampleValues: [])
         }
-        let rows = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table) WHERE 1" + filter, arguments: arguments) ?? 0
+        let rows = try Int.fetchOne(db, "SELECT count(*) FROM \(table) WHERE 1" + filter) ?? 0
         return DestructiveChange(change: change.description, count: rows, sampleValues: [])
     }
 }

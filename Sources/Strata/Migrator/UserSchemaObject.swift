@@ -14,8 +14,8 @@ struct UserSchemaObject {
             WHERE "type" IN ('trigger', 'view') AND "sql" IS NOT NULL AND "name" NOT LIKE 'sqlite\\_%' ESCAPE '\\'
             ORDER BY "rowid"
             """).map { UserSchemaObject(type: $0["type"], name: $0["name"], sql: $0["sql"]) }
-        for o in objects where o.type == "trigger" { try db.execute(sql: "DROP TRIGGER IF EXISTS \(SQLIdentifier.quote(o.name))") }
-        for o in objects.reversed() where o.type == "view" { try db.execute(sql: "DROP VIEW IF EXISTS \(SQLIdentifier.quote(o.name))") }
+        for o in objects where o.type == "trigger" { try db.execute(o.drop) }
+        for o in objects.reversed() where o.type == "view" { try db.execute(o.drop) }
         return objects
     }
 
@@ -26,12 +26,15 @@ struct UserSchemaObject {
         for o in objects.filter({ $0.type == "view" }) + objects.filter({ $0.type == "trigger" }) {
             do {
                 try db.execute(sql: o.sql)
-                if o.type == "view" { _ = try Row.fetchOne(db, sql: "SELECT * FROM \(SQLIdentifier.quote(o.name)) LIMIT 0") }
+                if o.type == "view" { _ = try Row.fetchOne(db, "SELECT * FROM \(TableName(o.name)) LIMIT 0") }
             } catch {
-                try? db.execute(sql: "DROP \(o.type.uppercased()) IF EXISTS \(SQLIdentifier.quote(o.name))")
+                try? db.execute(o.drop)
                 warnings.append("\(o.type) \(o.name) was not re-created: \((error as? DatabaseError)?.message ?? "\(error)")")
             }
         }
         return warnings
     }
+
+    /// `DROP TRIGGER|VIEW IF EXISTS "name"`
+    var drop: SQLText { "DROP \(keyword: type == "view" ? "VIEW" : "TRIGGER") IF EXISTS \(IndexName(name))" }
 }

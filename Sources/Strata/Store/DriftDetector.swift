@@ -35,8 +35,7 @@ enum DriftDetector {
             return [.init(.missingTable, table: table.name, expected: "table", found: "nothing")]
         }
         var items: [DriftReport.Item] = []
-        let q = SQLIdentifier.quote(table.name)
-        let live = try Row.fetchAll(db, sql: "PRAGMA table_info(\(q))")
+        let live = try Row.fetchAll(db, "PRAGMA table_info(\(TableName(table.name)))")
         var liveColumns: [String: Row] = [:]
         for row in live { liveColumns[(row["name"] as String).lowercased()] = row }
         for c in table.columns {
@@ -61,7 +60,7 @@ enum DriftDetector {
         }
         // Foreign keys.
         var liveFKs: [String: String] = [:]
-        for row in try Row.fetchAll(db, sql: "PRAGMA foreign_key_list(\(q))") {
+        for row in try Row.fetchAll(db, "PRAGMA foreign_key_list(\(TableName(table.name)))") {
             let from: String = row["from"], parent: String = row["table"], onDelete: String = row["on_delete"]
             liveFKs[from.lowercased()] = "REFERENCES \(parent) ON DELETE \(onDelete)"
         }
@@ -77,10 +76,10 @@ enum DriftDetector {
         }
         // Managed indexes (names starting with strata_).
         var liveIndexes: [String: (unique: Bool, columns: [String])] = [:]
-        for row in try Row.fetchAll(db, sql: "PRAGMA index_list(\(q))") {
+        for row in try Row.fetchAll(db, "PRAGMA index_list(\(TableName(table.name)))") {
             let name: String = row["name"]
             guard name.lowercased().hasPrefix("strata_") else { continue }
-            let columns = try Row.fetchAll(db, sql: "PRAGMA index_info(\(SQLIdentifier.quote(name)))").map { $0["name"] as String? ?? "?" }
+            let columns = try Row.fetchAll(db, "PRAGMA index_info(\(IndexName(name)))").map { $0["name"] as String? ?? "?" }
             liveIndexes[name.lowercased()] = ((row["unique"] as Int) != 0, columns)
         }
         for index in table.indexes {

@@ -60,7 +60,7 @@ public enum StoreCreator {
             try building.queue.inDatabase { db in
                 try db.inTransaction(.immediate) {
                     try StoreMetadata.createTables(db)
-                    for statement in SchemaSQL.createStatements(for: layout) { try db.execute(sql: statement) }
+                    for statement in SchemaSQL.createStatements(for: layout) { try db.execute(statement) }
                     try metadata.write(db)
                     try History.record(db, kind: "create", from: nil, to: model.version, started: started, finished: Date())
                     try inTransaction(db, metadata)

@@ -2,23 +2,22 @@ extension AuditCompiler {
     /// optional, min/max (numbers, dates, integer ranges), minLength/maxLength and pattern rules of one attribute.
     /// NULL passes every rule but `optional`, as in Core Data.
     func attributeRules(_ a: Attribute, column: String, _ context: RuleContext) -> [AuditRule] {
-        let col = SQLStatement.column(column)
-        let value = SQLStatement(col)
+        let col = ColumnName(column, qualifier: "t")
+        let value: SQLText = "\(col)"
         var rules: [AuditRule] = []
-        func add(_ kind: AuditRule.Kind, _ code: AuditCode, _ constraint: String, _ condition: SQLStatement) {
+        func add(_ kind: AuditRule.Kind, _ code: AuditCode, _ constraint: String, _ condition: SQLText) {
             rules.append(context.rule(a.name, kind, code, constraint, .row(condition: condition, value: value), valueType: a.type))
         }
 
         if !a.isOptional {
-            add(.optional, .missingMandatory, "not optional", SQLStatement("\(col) IS NULL"))
+            add(.optional, .missingMandatory, "not optional", "\(col) IS NULL")
         }
 
         // Bounds: numbers (integer ranges included) and dates.
         // Decimals are canonical TEXT, compared numerically by strata_decimal_compare.
         let isDate = a.type == .date
-        func compare(_ op: String, _ bound: Value) -> SQLStatement {
-            a.type == .decimal ? SQLStatement("strata_decimal_compare(\(col), ?) \(op) 0", [bound])
-                               : SQLStatement("\(col) \(op) ?", [bound])
+        func compare(_ op: String, _ bound: Value) -> SQLText {
+            a.type == .decimal ? "strata_decimal_compare(\(col), \(bound)) \(keyword: op) 0" : "\(col) \(keyword: op) \(bound)"
         }
         if let (bound, label) = upperBound(a) {
             add(.max, isDate ? .dateTooLate : .tooLarge, label, compare(">", bound))
@@ -33,13 +32,13 @@ extension AuditCompiler {
             if let max = a.maxLength {
                 let bound = Value.integer(Int64(max))
                 add(.maxLength, .tooLong, "maxLength \(max)",
-                    SQLStatement("length(\(col)) > ? AND strata_length(\(col)) > ?", [bound, bound]))
+                    "length(\(col)) > \(bound) AND strata_length(\(col)) > \(bound)")
             }
             if let min = a.minLength, min > 0 {
                 let bound = Value.integer(Int64(min))
-                let condition = min == 1
-                    ? SQLStatement("length(\(col)) < ?", [bound])
-                    : SQLStatement("(length(\(col)) < ? OR ((length(CAST(\(col) AS BLOB)) <> length(\(col)) OR instr(\(col), char(13)) > 0) AND strata_length(\(col)) < ?))", [bound, bound])
+                let condition: SQLText = min == 1
+                    ? "length(\(col)) < \(bound)"
+                    : "(length(\(col)) < \(bound) OR ((length(CAST(\(col) AS BLOB)) <> length(\(col)) OR instr(\(col), char(13)) > 0) AND strata_length(\(col)) < \(bound)))"
                 add(.minLength, .tooShort, "minLength \(min)", condition)
             }
         }
@@ -47,7 +46,7 @@ extension AuditCompiler {
         // Whole-value regular expression, through strata_matches.
         if let pattern = a.pattern, a.type.isTextual {
             add(.pattern, .pattern, "matches \(Value.text(pattern))",
-                SQLStatement("\(col) IS NOT NULL AND COALESCE(strata_matches(\(col), ?), 0) = 0", [.text(pattern)]))
+                "\(col) IS NOT NULL AND COALESCE(strata_matches(\(col), \(pattern)), 0) = 0")
         }
         return rules
     }

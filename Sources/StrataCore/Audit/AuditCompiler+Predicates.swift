@@ -14,8 +14,7 @@ extension AuditCompiler {
             } catch {
                 throw .predicate(error.diagnostic)
             }
-            let check = AuditRule.Check.row(condition: SQLStatement("COALESCE((\(condition.sql)), 0) = 0", condition.arguments),
-                                            value: SQLStatement("NULL"))
+            let check = AuditRule.Check.row(condition: "COALESCE(" + condition.parenthesized + ", 0) = 0", value: "NULL")
             rules.append(context.rule(nil, .predicate, .predicate, validation.message ?? validation.predicate, check))
         }
         return rules

@@ -5,56 +5,55 @@ extension AuditCompiler {
         let own = context.storage.table
         let entityWide: Set<String> = [own, storage.table]
         var rules: [AuditRule] = []
-        func add(_ kind: AuditRule.Kind, _ code: AuditCode, _ constraint: String, _ condition: SQLStatement,
-                 value: String, triggers: Set<String>) {
-            rules.append(context.rule(r.name, kind, code, constraint,
-                                      .row(condition: condition, value: SQLStatement(value)), triggers: triggers))
+        func add(_ kind: AuditRule.Kind, _ code: AuditCode, _ constraint: String, _ condition: SQLText,
+                 value: SQLText, triggers: Set<String>) {
+            rules.append(context.rule(r.name, kind, code, constraint, .row(condition: condition, value: value), triggers: triggers))
         }
 
         if !r.isToMany {
             switch storage.kind {
             case .foreignKey:
-                let col = SQLStatement.column(storage.column)
+                let col: SQLText = "\(ColumnName(storage.column, qualifier: "t"))"
                 if !r.isOptional {
-                    add(.optional, .missingMandatory, "not optional", SQLStatement("\(col) IS NULL"), value: col, triggers: entityWide)
+                    add(.optional, .missingMandatory, "not optional", col + " IS NULL", value: col, triggers: entityWide)
                 }
                 if declaresNoForeignKey(storage) {
                     let destination = layout.storage(of: storage.destination)?.table ?? storage.destination
-                    let exists = "EXISTS (SELECT 1 FROM \(SQLIdentifier.quote(destination)) AS o WHERE o.\"_pk\" = \(col))"
+                    let exists = "EXISTS (SELECT 1 FROM \(TableName(destination)) AS o WHERE \(ColumnName("_pk", qualifier: "o")) = " + col + ")"
                     add(.dangling, .danglingReference, "references an existing \(storage.destination)",
-                        SQLStatement("\(col) IS NOT NULL AND NOT \(exists)"), value: col, triggers: [destination])
+                        col + " IS NOT NULL AND NOT " + exists, value: col, triggers: [destination])
                 }
             case .inverseForeignKey, .joinTable:
                 if !r.isOptional {
-                    add(.optional, .missingMandatory, "not optional", SQLStatement("NOT \(exists(storage))"),
+                    add(.optional, .missingMandatory, "not optional", "NOT " + exists(storage),
                         value: "NULL", triggers: entityWide)
                 }
             }
             return rules
         }
 
-        let count = "(SELECT COUNT(*) \(links(storage)))"
+        let count = "(SELECT COUNT(*) " + links(storage) + ")"
         if !r.isOptional {
-            add(.optional, .missingMandatory, "not optional (at least one)", SQLStatement("NOT \(exists(storage))"),
+            add(.optional, .missingMandatory, "not optional (at least one)", "NOT " + exists(storage),
                 value: "0", triggers: entityWide)
         }
         if let min = r.minCount, min > 1 {
             add(.minCount, .tooFew, "minCount \(min)",
-                SQLStatement("\(count) BETWEEN 1 AND ?", [.integer(Int64(min - 1))]), value: count, triggers: entityWide)
+                count + " BETWEEN 1 AND \(min - 1)", value: count, triggers: entityWide)
         }
         if let max = r.maxCount {
-            add(.maxCount, .tooMany, "maxCount \(max)", SQLStatement("\(count) > ?", [.integer(Int64(max))]),
+            add(.maxCount, .tooMany, "maxCount \(max)", count + " > \(max)",
                 value: count, triggers: entityWide)
         }
         return rules
     }
 
     /// `FROM <link table> AS o WHERE o.<column> = t._pk`: the rows linking an object of `t` to its destinations.
-    private func links(_ storage: RelationshipStorage) -> String {
-        "FROM \(SQLIdentifier.quote(storage.table)) AS o WHERE o.\(SQLIdentifier.quote(storage.column)) = t.\"_pk\""
+    private func links(_ storage: RelationshipStorage) -> SQLText {
+        "FROM \(TableName(storage.table)) AS o WHERE \(ColumnName(storage.column, qualifier: "o")) = \(ColumnName("_pk", qualifier: "t"))"
     }
 
-    private func exists(_ storage: RelationshipStorage) -> String { "EXISTS (SELECT 1 \(links(storage)))" }
+    private func exists(_ storage: RelationshipStorage) -> SQLText { "EXISTS (SELECT 1 " + links(storage) + ")" }
 
     /// Whether the relationship's column has no foreign key (its inverse's delete rule is noAction).
     private func declaresNoForeignKey(_ storage: RelationshipStorage) -> Bool {

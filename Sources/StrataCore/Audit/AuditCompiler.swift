@@ -89,8 +89,3 @@ public struct AuditCompiler: Sendable {
         }
     }
 }
-
-extension SQLStatement {
-    /// `t."column"`
-    static func column(_ name: String) -> String { "t." + SQLIdentifier.quote(name) }
-}

@@ -11,7 +11,7 @@ public struct AuditRule: Sendable, Hashable {
     /// How the rule finds violations.
     public enum Check: Sendable, Hashable {
         /// `condition` is true exactly for violating rows of `t`; `value` is the offending value.
-        case row(condition: SQLStatement, value: SQLStatement)
+        case row(condition: SQLText, value: SQLText)
         /// Rows of the entity sharing non-NULL values in all `columns` (with `types` for display).
         case uniqueness(columns: [String], types: [AttributeType?])
     }
@@ -58,9 +58,9 @@ public struct AuditRule: Sendable, Hashable {
     }
 
     /// `t."_entity" IN (?, …)` when the rule applies to some of the table's entities only.
-    public var kindFilter: SQLStatement? {
+    public var kindFilter: SQLText? {
         guard !kinds.isEmpty else { return nil }
-        return SQLStatement("t.\"_entity\" IN (\(kinds.map { _ in "?" }.joined(separator: ", ")))", kinds.map(Value.text))
+        return "\(ColumnName("_entity", qualifier: "t")) IN (" + kinds.map { "\($0)" as SQLText }.joined(separator: ", ") + ")"
     }
 
     /// How a `.touched` audit runs this rule, given the tables that have touched rows.

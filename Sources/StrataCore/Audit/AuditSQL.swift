@@ -5,104 +5,86 @@
 /// and a *count* query counts each rule's violations in one scan (`COUNT(*) FILTER (WHERE …)`).
 /// Uniqueness rules have their own group queries.
 public enum AuditSQL {
-    /// Restricts `t` to the rows of `temp.strata_touched` for the table (one bound argument: the table name).
-    public static let touchedRowsFilter = "t.\"_pk\" IN (SELECT \"pk\" FROM temp.\"strata_touched\" WHERE \"table\" = ?)"
+    /// The rows' own key, over alias `t`.
+    static let pk = ColumnName("_pk", qualifier: "t")
+
+    /// Restricts `t` to the rows of `temp.strata_touched` for `table`.
+    public static func touchedRowsFilter(_ table: String) -> SQLText {
+        "\(pk) IN (SELECT \(ColumnName("pk")) FROM \(BatchPlanner.touchedTable) WHERE \(ColumnName("table")) = \(table))"
+    }
 
     /// `SELECT t._pk, t._entity, (flag₁), …, (value₁), … FROM table AS t WHERE … ORDER BY t._pk`:
     /// the rows violating at least one of `rules` (all on one table), after `_pk` `after` when given.
-    public static func samples(_ rules: [AuditRule], mode: AuditRunMode, after: Int64? = nil) -> SQLStatement {
+    public static func samples(_ rules: [AuditRule], mode: AuditRunMode, after: Int64? = nil) -> SQLText {
         precondition(!rules.isEmpty && Set(rules.map(\.table)).count == 1, "rules of one table")
-        var q = Fragment("SELECT t.\"_pk\", ")
-        q.append(rules[0].isDiscriminated ? "t.\"_entity\"" : "NULL")
-        for rule in rules { q.append(", ("); q.append(condition(rule)); q.append(")") }
-        for rule in rules { q.append(", "); q.append(value(rule)) }
-        q.append(" FROM \(SQLIdentifier.quote(rules[0].table)) AS t WHERE ")
-        q.append(restriction(rules[0].table, mode))
-        if let after { q.append(SQLStatement("t.\"_pk\" > ? AND ", [.integer(after)])) }
-        q.append("(")
-        for (i, rule) in rules.enumerated() {
-            if i > 0 { q.append(" OR ") }
-            q.append("("); q.append(condition(rule)); q.append(")")
-        }
-        q.append(") ORDER BY t.\"_pk\"")
-        return q.statement
+        var q: SQLText = "SELECT \(pk), " + entity(rules[0])
+        for rule in rules { q += ", " + condition(rule).parenthesized }
+        for rule in rules { q += ", " + value(rule) }
+        q += " FROM \(TableName(rules[0].table)) AS t WHERE " + restriction(rules[0].table, mode)
+        if let after { q += "\(pk) > \(after) AND " }
+        q += rules.map { condition($0).parenthesized }.joined(separator: " OR ").parenthesized
+        return q + " ORDER BY \(pk)"
     }
 
     /// `SELECT COUNT(*) FILTER (WHERE cond₁), … FROM table AS t`: every rule's exact count in one scan.
-    public static func counts(_ rules: [AuditRule], mode: AuditRunMode) -> SQLStatement {
+    public static func counts(_ rules: [AuditRule], mode: AuditRunMode) -> SQLText {
         precondition(!rules.isEmpty && Set(rules.map(\.table)).count == 1, "rules of one table")
-        var q = Fragment("SELECT ")
-        for (i, rule) in rules.enumerated() {
-            if i > 0 { q.append(", ") }
-            q.append("COUNT(*) FILTER (WHERE "); q.append(condition(rule)); q.append(")")
-        }
-        q.append(" FROM \(SQLIdentifier.quote(rules[0].table)) AS t")
-        if mode == .touchedRows { q.append(SQLStatement(" WHERE " + touchedRowsFilter, [.text(rules[0].table)])) }
-        return q.statement
+        var q: SQLText = "SELECT " + rules.map { "COUNT(*) FILTER (WHERE " + condition($0) + ")" }.joined(separator: ", ")
+        q += " FROM \(TableName(rules[0].table)) AS t"
+        if mode == .touchedRows { q += " WHERE " + touchedRowsFilter(rules[0].table) }
+        return q
     }
 
     /// The members of duplicate groups, ordered by key then `_pk`, at most `perGroup` per group:
     /// columns k₀…kₙ, `_pk`, `_entity`, group size.
-    public static func duplicateMembers(_ rule: AuditRule, perGroup: Int) -> SQLStatement {
+    public static func duplicateMembers(_ rule: AuditRule, perGroup: Int) -> SQLText {
         guard case .uniqueness(let columns, _) = rule.check else { preconditionFailure("uniqueness rule") }
-        let keys = columns.map(SQLStatement.column).joined(separator: ", ")
-        let aliases = columns.indices.map { "\"k\($0)\"" }
-        var q = Fragment("SELECT \(aliases.joined(separator: ", ")), \"_pk\", \"_entity\", \"n\" FROM (SELECT ")
-        for (i, column) in columns.enumerated() { q.append("\(SQLStatement.column(column)) AS \(aliases[i]), ") }
-        q.append("t.\"_pk\" AS \"_pk\", \(rule.isDiscriminated ? "t.\"_entity\"" : "NULL") AS \"_entity\", ")
-        q.append("COUNT(*) OVER (PARTITION BY \(keys)) AS \"n\", ")
-        q.append("ROW_NUMBER() OVER (PARTITION BY \(keys) ORDER BY t.\"_pk\") AS \"r\" ")
-        q.append("FROM \(SQLIdentifier.quote(rule.table)) AS t WHERE ")
-        q.append(groupFilter(rule, columns))
-        q.append(SQLStatement(") WHERE \"n\" > 1 AND \"r\" <= ? ORDER BY \(aliases.joined(separator: ", ")), \"_pk\"",
-                              [.integer(Int64(perGroup))]))
-        return q.statement
+        let keys = columns.map { ColumnName($0, qualifier: "t") }
+        let aliases = columns.indices.map { ColumnName("k\($0)") }
+        let n = ColumnName("n"), r = ColumnName("r"), ownPK = ColumnName("_pk"), ownEntity = ColumnName("_entity")
+        var q: SQLText = "SELECT \(aliases), \(ownPK), \(ownEntity), \(n) FROM (SELECT "
+        for (key, alias) in zip(keys, aliases) { q += "\(key) AS \(alias), " }
+        q += "\(pk) AS \(ownPK), " + entity(rule) + " AS \(ownEntity), "
+        q += "COUNT(*) OVER (PARTITION BY \(keys)) AS \(n), "
+        q += "ROW_NUMBER() OVER (PARTITION BY \(keys) ORDER BY \(pk)) AS \(r) "
+        q += "FROM \(TableName(rule.table)) AS t WHERE " + groupFilter(rule, keys)
+        return q + ") WHERE \(n) > 1 AND \(r) <= \(perGroup) ORDER BY \(aliases), \(ownPK)"
     }
 
     /// The number of duplicate groups.
-    public static func duplicateGroupCount(_ rule: AuditRule) -> SQLStatement {
+    public static func duplicateGroupCount(_ rule: AuditRule) -> SQLText {
         guard case .uniqueness(let columns, _) = rule.check else { preconditionFailure("uniqueness rule") }
-        var q = Fragment("SELECT COUNT(*) FROM (SELECT 1 FROM \(SQLIdentifier.quote(rule.table)) AS t WHERE ")
-        q.append(groupFilter(rule, columns))
-        q.append(" GROUP BY \(columns.map(SQLStatement.column).joined(separator: ", ")) HAVING COUNT(*) > 1)")
-        return q.statement
+        let keys = columns.map { ColumnName($0, qualifier: "t") }
+        return "SELECT COUNT(*) FROM (SELECT 1 FROM \(TableName(rule.table)) AS t WHERE " + groupFilter(rule, keys)
+            + " GROUP BY \(keys) HAVING COUNT(*) > 1)"
+    }
+
+    /// `t."_entity"`, or NULL for a table of one entity.
+    static func entity(_ rule: AuditRule) -> SQLText {
+        rule.isDiscriminated ? "\(ColumnName("_entity", qualifier: "t"))" : "NULL"
     }
 
     /// The rule's condition, narrowed to its kinds.
-    static func condition(_ rule: AuditRule) -> SQLStatement {
+    static func condition(_ rule: AuditRule) -> SQLText {
         guard case .row(let condition, _) = rule.check else { preconditionFailure("row rule") }
         guard let kinds = rule.kindFilter else { return condition }
-        var q = Fragment(kinds)
-        q.append(" AND ("); q.append(condition); q.append(")")
-        return q.statement
+        return kinds + " AND " + condition.parenthesized
     }
 
-    static func value(_ rule: AuditRule) -> SQLStatement {
+    static func value(_ rule: AuditRule) -> SQLText {
         guard case .row(_, let value) = rule.check else { preconditionFailure("row rule") }
         return value
     }
 
     /// `… AND ` restricting to touched rows (or nothing).
-    static func restriction(_ table: String, _ mode: AuditRunMode) -> SQLStatement {
-        mode == .touchedRows ? SQLStatement(touchedRowsFilter + " AND ", [.text(table)]) : SQLStatement("")
+    static func restriction(_ table: String, _ mode: AuditRunMode) -> SQLText {
+        mode == .touchedRows ? touchedRowsFilter(table) + " AND " : ""
     }
 
     /// Kind filter and non-NULL key columns (NULLs never collide, as in a UNIQUE index).
-    static func groupFilter(_ rule: AuditRule, _ columns: [String]) -> SQLStatement {
-        var q = Fragment("")
-        if let kinds = rule.kindFilter { q.append(kinds); q.append(" AND ") }
-        q.append(columns.map { "\(SQLStatement.column($0)) IS NOT NULL" }.joined(separator: " AND "))
-        return q.statement
-    }
-
-    /// SQL text and arguments appended in step.
-    struct Fragment {
-        var sql: String
-        var arguments: [Value] = []
-        init(_ sql: String) { self.sql = sql }
-        init(_ statement: SQLStatement) { sql = statement.sql; arguments = statement.arguments }
-        mutating func append(_ text: String) { sql += text }
-        mutating func append(_ s: SQLStatement) { sql += s.sql; arguments += s.arguments }
-        var statement: SQLStatement { SQLStatement(sql, arguments) }
+    static func groupFilter(_ rule: AuditRule, _ keys: [ColumnName]) -> SQLText {
+        var q: SQLText = rule.kindFilter.map { $0 + " AND " } ?? ""
+        q += keys.map { "\($0) IS NOT NULL" as SQLText }.joined(separator: " AND ")
+        return q
     }
 }

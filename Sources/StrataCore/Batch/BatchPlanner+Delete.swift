@@ -8,11 +8,11 @@
 /// Leaf destinations of a cascade (see `leafDelete`) skip the set: their rows are deleted straight from
 /// the doomed owners, which keeps a cascading delete as fast as SQLite's own `ON DELETE CASCADE`.
 extension BatchPlanner {
-    public static let doomedTable = "temp.strata_doomed"
+    public static let doomedTable = TableName("strata_doomed", schema: "temp")
 
     /// `round` is the cascade level that added the row (0: matched by the request), so each level expands
     /// only the rows the previous one added (semi-naive evaluation: no level re-reads the whole set).
-    public static let createDoomedTable = """
+    public static let createDoomedTable: SQLText = """
         CREATE TEMP TABLE IF NOT EXISTS "strata_doomed" ("table" TEXT NOT NULL, "pk" INTEGER NOT NULL, \
         "entity" TEXT NOT NULL, "cascaded" INTEGER NOT NULL DEFAULT 0, "round" INTEGER NOT NULL DEFAULT 0, \
         PRIMARY KEY ("table", "pk")) WITHOUT ROWID;
@@ -20,7 +20,21 @@ extension BatchPlanner {
         """
 
     /// The round being computed, read by the cascade statements (so their text and arguments are fixed).
-    public static let roundTable = "temp.strata_round"
+    public static let roundTable = TableName("strata_round", schema: "temp")
+
+    /// Columns of the keys, touched and doomed tables.
+    package static let pkColumn = ColumnName("pk"), tableColumn = ColumnName("table"), entityColumn = ColumnName("entity")
+
+    /// `INSERT OR IGNORE INTO temp."strata_touched" ("table", "pk") SELECT <table>, `: the head of a
+    /// statement recording touched rows of `table`.
+    static func recordingTouched(_ table: String) -> SQLText {
+        "INSERT OR IGNORE INTO \(touchedTable) (\(tableColumn), \(pkColumn)) SELECT \(table), "
+    }
+
+    /// ` RETURNING "_pk"[, "_entity"]`
+    static func returning(discriminated: Bool) -> SQLText {
+        " RETURNING \(ColumnName("_pk"))" + (discriminated ? ", \(ColumnName("_entity"))" : "")
+    }
 
     /// Plans a batch delete.
     /// - Throws: `BatchError.invalid` with a located diagnostic.
@@ -33,15 +47,15 @@ extension BatchPlanner {
             throw .invalid(.error("\(request.arguments.count) arguments given but the predicate uses \(used)",
                                   hint: "remove the extra arguments or add %@ placeholders"))
         }
-        let whereSQL = condition.map { SQLStatement(" WHERE " + $0.sql, $0.arguments) } ?? SQLStatement("")
-        let table = SQLIdentifier.quote(storage.table)
+        let whereSQL = condition.map { " WHERE " + $0 } ?? ""
+        let table = TableName(storage.table)
         let entity = Self.entityExpression(storage, alias: "t")
         var plan = BatchDeletePlan(entity: request.entity, table: storage.table, isDiscriminated: storage.isDiscriminated)
-        plan.directDelete = SQLStatement("DELETE FROM \(table) AS t\(whereSQL.sql)", whereSQL.arguments)
+        plan.directDelete = "DELETE FROM \(table) AS t" + whereSQL
+        plan.directDeleteReturning = plan.directDelete + Self.returning(discriminated: storage.isDiscriminated)
         plan.isSimple = isSimpleDelete(storage)
-        plan.seed = SQLStatement(
-            "INSERT INTO \(Self.doomedTable) (\"table\", \"pk\", \"entity\") SELECT ?, t.\(SQLIdentifier.quote("_pk")), \(entity.sql) FROM \(table) AS t\(whereSQL.sql)",
-            [.text(storage.table)] + entity.arguments + whereSQL.arguments)
+        plan.seed = "INSERT INTO \(Self.doomedTable) (\(Self.tableColumn), \(Self.pkColumn), \(Self.entityColumn)) SELECT \(storage.table), \(ColumnName("_pk", qualifier: "t")), "
+            + entity + " FROM \(table) AS t" + whereSQL
         for e in model.entities {
             guard let source = layout.storage(of: e.name) else { continue }
             for r in e.relationships {
@@ -58,22 +72,23 @@ extension BatchPlanner {
         }
         plan.beforeDelete = cleanup()
         for t in layout.tables where t.kind == .entity {
-            plan.deletes.append(SQLStatement(
-                "DELETE FROM \(SQLIdentifier.quote(t.name)) WHERE \(SQLIdentifier.quote("_pk")) IN (SELECT \"pk\" FROM \(Self.doomedTable) WHERE \"table\" = ?)",
-                [.text(t.name)]))
+            plan.deletes.append("DELETE FROM \(TableName(t.name)) WHERE \(ColumnName("_pk")) IN (SELECT \(Self.pkColumn) FROM \(Self.doomedTable) WHERE \(Self.tableColumn) = \(t.name))")
         }
         return plan
     }
 
-    /// Rows of `table` in the doomed set, optionally only of some entities: `SELECT k."pk" FROM … WHERE …`.
-    func doomed(_ table: String, kinds: [String]? = nil) -> SQLStatement {
-        var sql = "SELECT k.\"pk\" FROM \(Self.doomedTable) AS k WHERE k.\"table\" = ?"
-        var args: [Value] = [.text(table)]
-        if let kinds {
-            sql += " AND k.\"entity\" IN (\(kinds.map { _ in "?" }.joined(separator: ", ")))"
-            args += kinds.map(Value.text)
-        }
-        return SQLStatement(sql, args)
+    /// Rows of `table` in the doomed set, optionally only of some entities: `SELECT k."pk" FROM … WHERE …`;
+    /// with `previousRound`, only those the previous cascade round added.
+    func doomed(_ table: String, kinds: [String]? = nil, previousRound: Bool = false) -> SQLText {
+        var sql: SQLText = "SELECT k.\(Self.pkColumn) FROM \(Self.doomedTable) AS k WHERE k.\(Self.tableColumn) = \(table)"
+        if let kinds { sql += " AND " + kindFilter(kinds) }
+        if previousRound { sql += " AND k.\(ColumnName("round")) = (SELECT \(ColumnName("r")) - 1 FROM \(Self.roundTable))" }
+        return sql
+    }
+
+    /// `k."entity" IN (…)`
+    func kindFilter(_ kinds: [String]) -> SQLText {
+        "k.\(Self.entityColumn) IN (" + kinds.map { "\($0)" as SQLText }.joined(separator: ", ") + ")"
     }
 
     /// The kinds filter for objects of `entity` when its table holds other entities too.
@@ -97,12 +112,10 @@ extension BatchPlanner {
     /// Adds the destinations of doomed `entity` objects' cascade relationship: the owners added by the
     /// previous round give the rows of this round.
     func cascade(from entity: String, _ source: EntityStorage, _ link: RelationshipStorage, to destination: EntityStorage) -> BatchDeletePlan.Cascade {
-        let d = Self.entityExpression(destination, alias: "d")
-        let head = "INSERT OR IGNORE INTO \(Self.doomedTable) (\"table\", \"pk\", \"entity\", \"cascaded\", \"round\") SELECT ?, d.\(SQLIdentifier.quote("_pk")), \(d.sql), 1, (SELECT \"r\" FROM \(Self.roundTable)) FROM \(SQLIdentifier.quote(destination.table)) AS d WHERE "
-        let headArgs: [Value] = [.text(destination.table)] + d.arguments
-        var owners = doomed(source.table, kinds: kinds(source))
-        owners.sql += " AND k.\"round\" = (SELECT \"r\" - 1 FROM \(Self.roundTable))"
-        return BatchDeletePlan.Cascade(statement: cascadeStatement(head: head, headArgs: headArgs, owners: owners, link: link, source: source))
+        let head: SQLText = "INSERT OR IGNORE INTO \(Self.doomedTable) (\(Self.tableColumn), \(Self.pkColumn), \(Self.entityColumn), \(ColumnName("cascaded")), \(ColumnName("round"))) SELECT \(destination.table), \(ColumnName("_pk", qualifier: "d")), "
+            + Self.entityExpression(destination, alias: "d") + ", 1, (SELECT \(ColumnName("r")) FROM \(Self.roundTable)) FROM \(TableName(destination.table)) AS d WHERE "
+        let owners = doomed(source.table, kinds: kinds(source), previousRound: true)
+        return BatchDeletePlan.Cascade(statement: head + cascadeCondition(owners: owners, link: link, source: source))
     }
 
     /// The cascade as one `DELETE` when the destination rows need no bookkeeping: the destination table
@@ -124,20 +137,20 @@ extension BatchPlanner {
             }
         }
         let owners = doomed(source.table, kinds: kinds(source))
-        return .init(entity: destination.entity, statement: SQLStatement(
-            "DELETE FROM \(SQLIdentifier.quote(destination.table)) WHERE \(SQLIdentifier.quote(link.column)) IN (\(owners.sql))", owners.arguments))
+        let statement: SQLText = "DELETE FROM \(TableName(destination.table)) WHERE \(ColumnName(link.column)) IN (" + owners + ")"
+        return .init(entity: destination.entity, statement: statement, returningStatement: statement + Self.returning(discriminated: false))
     }
 
-    func cascadeStatement(head: String, headArgs: [Value], owners: SQLStatement, link: RelationshipStorage, source: EntityStorage) -> SQLStatement {
+    /// The destination rows `d` of doomed `owners` through `link`.
+    func cascadeCondition(owners: SQLText, link: RelationshipStorage, source: EntityStorage) -> SQLText {
+        let d = ColumnName("_pk", qualifier: "d")
         switch link.kind {
         case .foreignKey:
-            let sql = head + "d.\(SQLIdentifier.quote("_pk")) IN (SELECT s.\(SQLIdentifier.quote(link.column)) FROM \(SQLIdentifier.quote(source.table)) AS s WHERE s.\(SQLIdentifier.quote("_pk")) IN (\(owners.sql)))"
-            return SQLStatement(sql, headArgs + owners.arguments)
+            return "\(d) IN (SELECT \(ColumnName(link.column, qualifier: "s")) FROM \(TableName(source.table)) AS s WHERE \(ColumnName("_pk", qualifier: "s")) IN (" + owners + "))"
         case .inverseForeignKey:
-            return SQLStatement(head + "d.\(SQLIdentifier.quote(link.column)) IN (\(owners.sql))", headArgs + owners.arguments)
+            return "\(ColumnName(link.column, qualifier: "d")) IN (" + owners + ")"
         case .joinTable:
-            let sql = head + "d.\(SQLIdentifier.quote("_pk")) IN (SELECT j.\(SQLIdentifier.quote(link.otherColumn ?? "target")) FROM \(SQLIdentifier.quote(link.table)) AS j WHERE j.\(SQLIdentifier.quote(link.column)) IN (\(owners.sql)))"
-            return SQLStatement(sql, headArgs + owners.arguments)
+            return "\(d) IN (SELECT \(ColumnName(link.otherColumn ?? "target", qualifier: "j")) FROM \(TableName(link.table)) AS j WHERE \(ColumnName(link.column, qualifier: "j")) IN (" + owners + "))"
         }
     }
 
@@ -145,27 +158,22 @@ extension BatchPlanner {
     /// rows of (object entity, object pk, related entity, related pk).
     func deny(from entity: String, _ relationship: String, _ source: EntityStorage, _ link: RelationshipStorage,
               to destination: EntityStorage) -> BatchDeletePlan.DenyCheck {
-        let d = Self.entityExpression(destination, alias: "d")
-        var sql = "SELECT k.\"entity\", k.\"pk\", \(d.sql), d.\(SQLIdentifier.quote("_pk")) FROM \(Self.doomedTable) AS k "
+        let k = ColumnName("pk", qualifier: "k"), d = ColumnName("_pk", qualifier: "d")
+        var sql: SQLText = "SELECT \(ColumnName("entity", qualifier: "k")), \(k), " + Self.entityExpression(destination, alias: "d")
+            + ", \(d) FROM \(Self.doomedTable) AS k "
+        let destinationTable = TableName(destination.table)
         switch link.kind {
         case .foreignKey:
-            sql += "JOIN \(SQLIdentifier.quote(source.table)) AS s ON s.\(SQLIdentifier.quote("_pk")) = k.\"pk\" JOIN \(SQLIdentifier.quote(destination.table)) AS d ON d.\(SQLIdentifier.quote("_pk")) = s.\(SQLIdentifier.quote(link.column)) "
+            sql += "JOIN \(TableName(source.table)) AS s ON \(ColumnName("_pk", qualifier: "s")) = \(k) JOIN \(destinationTable) AS d ON \(d) = \(ColumnName(link.column, qualifier: "s")) "
         case .inverseForeignKey:
-            sql += "JOIN \(SQLIdentifier.quote(destination.table)) AS d ON d.\(SQLIdentifier.quote(link.column)) = k.\"pk\" "
+            sql += "JOIN \(destinationTable) AS d ON \(ColumnName(link.column, qualifier: "d")) = \(k) "
         case .joinTable:
-            sql += "JOIN \(SQLIdentifier.quote(link.table)) AS j ON j.\(SQLIdentifier.quote(link.column)) = k.\"pk\" JOIN \(SQLIdentifier.quote(destination.table)) AS d ON d.\(SQLIdentifier.quote("_pk")) = j.\(SQLIdentifier.quote(link.otherColumn ?? "target")) "
+            sql += "JOIN \(TableName(link.table)) AS j ON \(ColumnName(link.column, qualifier: "j")) = \(k) JOIN \(destinationTable) AS d ON \(d) = \(ColumnName(link.otherColumn ?? "target", qualifier: "j")) "
         }
-        var args = d.arguments
-        sql += "WHERE k.\"table\" = ?"
-        args.append(.text(source.table))
-        if let kinds = kinds(source) {
-            sql += " AND k.\"entity\" IN (\(kinds.map { _ in "?" }.joined(separator: ", ")))"
-            args += kinds.map(Value.text)
-        }
-        let notDoomed = doomed(destination.table)
-        sql += " AND d.\(SQLIdentifier.quote("_pk")) NOT IN (\(notDoomed.sql)) ORDER BY k.\"pk\", d.\(SQLIdentifier.quote("_pk"))"
-        args += notDoomed.arguments
-        return .init(entity: entity, relationship: relationship, query: SQLStatement(sql, args))
+        sql += "WHERE k.\(Self.tableColumn) = \(source.table)"
+        if let kinds = kinds(source) { sql += " AND " + kindFilter(kinds) }
+        sql += " AND \(d) NOT IN (" + doomed(destination.table) + ") ORDER BY \(k), \(d)"
+        return .init(entity: entity, relationship: relationship, query: sql)
     }
 
     /// Nullify rows pointing at doomed rows, unlink RESTRICT references among doomed rows, delete join rows.
@@ -180,50 +188,46 @@ extension BatchPlanner {
                 let rule = inverse?.relationship.deleteRule ?? .nullify
                 let pointing = doomed(destination.table)
                 let alive = doomed(source.table)
-                let condition = SQLStatement(
-                    "x.\(SQLIdentifier.quote(link.column)) IN (\(pointing.sql)) AND x.\(SQLIdentifier.quote("_pk")) NOT IN (\(alive.sql))",
-                    pointing.arguments + alive.arguments)
+                let sourceTable = TableName(source.table), column = ColumnName(link.column)
+                let condition = "\(column.qualified(by: "x")) IN (" + pointing + ") AND \(ColumnName("_pk", qualifier: "x")) NOT IN (" + alive + ")"
                 // Only `nullify` leaves referring rows alive: under `cascade` they are doomed too, under `deny`
                 // a living one blocks the delete, and `noAction` leaves the reference dangling.
                 if rule == .nullify {
-                    var sets = "\(SQLIdentifier.quote(link.column)) = NULL"
+                    var sets: SQLText = "\(column) = NULL"
                     if let inverse, let order = destination.relationships[inverse.relationship.name]?.orderColumn {
-                        sets += ", \(SQLIdentifier.quote(order)) = NULL"
+                        sets += ", \(ColumnName(order)) = NULL"
                     }
+                    let update = "UPDATE \(sourceTable) AS x SET " + sets + " WHERE " + condition
                     cleanup.nullify.append(.init(
-                        touched: SQLStatement("INSERT OR IGNORE INTO \(Self.touchedTable) (\"table\", \"pk\") SELECT ?, x.\(SQLIdentifier.quote("_pk")) FROM \(SQLIdentifier.quote(source.table)) AS x WHERE \(condition.sql)",
-                                              [.text(source.table)] + condition.arguments),
-                        update: SQLStatement("UPDATE \(SQLIdentifier.quote(source.table)) AS x SET \(sets) WHERE \(condition.sql)", condition.arguments),
-                        returning: " RETURNING \(SQLIdentifier.quote("_pk"))" + (source.isDiscriminated ? ", \(SQLIdentifier.quote("_entity"))" : ""),
+                        touched: Self.recordingTouched(source.table) + "\(ColumnName("_pk", qualifier: "x")) FROM \(sourceTable) AS x WHERE " + condition,
+                        update: update,
+                        updateReturning: update + Self.returning(discriminated: source.isDiscriminated),
+                        returnsEntity: source.isDiscriminated,
                         rootEntity: source.root))
                 }
                 // Objects on the other side whose to-many (or to-one) lost a doomed member.
-                cleanup.relatedTouched.append(SQLStatement(
-                    "INSERT OR IGNORE INTO \(Self.touchedTable) (\"table\", \"pk\") SELECT ?, s.\(SQLIdentifier.quote(link.column)) FROM \(SQLIdentifier.quote(source.table)) AS s WHERE s.\(SQLIdentifier.quote("_pk")) IN (\(alive.sql)) AND s.\(SQLIdentifier.quote(link.column)) IS NOT NULL AND s.\(SQLIdentifier.quote(link.column)) NOT IN (\(pointing.sql))",
-                    [.text(destination.table)] + alive.arguments + pointing.arguments))
+                let s = column.qualified(by: "s")
+                cleanup.relatedTouched.append(Self.recordingTouched(destination.table)
+                    + "\(s) FROM \(sourceTable) AS s WHERE \(ColumnName("_pk", qualifier: "s")) IN (" + alive + ") AND \(s) IS NOT NULL AND \(s) NOT IN (" + pointing + ")")
             }
         }
         for t in layout.tables {
+            let table = TableName(t.name)
             if t.kind == .entity {
                 for c in t.columns where c.onDelete == "RESTRICT" {
-                    let mine = doomed(t.name)
-                    cleanup.unlink.append(SQLStatement(
-                        "UPDATE \(SQLIdentifier.quote(t.name)) SET \(SQLIdentifier.quote(c.name)) = NULL WHERE \(SQLIdentifier.quote("_pk")) IN (\(mine.sql)) AND \(SQLIdentifier.quote(c.name)) IS NOT NULL",
-                        mine.arguments))
+                    let column = ColumnName(c.name)
+                    cleanup.unlink.append("UPDATE \(table) SET \(column) = NULL WHERE \(ColumnName("_pk")) IN (" + doomed(t.name) + ") AND \(column) IS NOT NULL")
                 }
                 continue
             }
             guard let sourceTable = t.column("source")?.references, let targetTable = t.column("target")?.references else { continue }
             let sources = doomed(sourceTable), targets = doomed(targetTable)
-            cleanup.relatedTouched.append(SQLStatement(
-                "INSERT OR IGNORE INTO \(Self.touchedTable) (\"table\", \"pk\") SELECT ?, j.\"target\" FROM \(SQLIdentifier.quote(t.name)) AS j WHERE j.\"source\" IN (\(sources.sql)) AND j.\"target\" NOT IN (\(targets.sql))",
-                [.text(targetTable)] + sources.arguments + targets.arguments))
-            cleanup.relatedTouched.append(SQLStatement(
-                "INSERT OR IGNORE INTO \(Self.touchedTable) (\"table\", \"pk\") SELECT ?, j.\"source\" FROM \(SQLIdentifier.quote(t.name)) AS j WHERE j.\"target\" IN (\(targets.sql)) AND j.\"source\" NOT IN (\(sources.sql))",
-                [.text(sourceTable)] + targets.arguments + sources.arguments))
-            cleanup.joinDeletes.append(SQLStatement(
-                "DELETE FROM \(SQLIdentifier.quote(t.name)) WHERE \"source\" IN (\(sources.sql)) OR \"target\" IN (\(targets.sql))",
-                sources.arguments + targets.arguments))
+            let source = ColumnName("source"), target = ColumnName("target")
+            cleanup.relatedTouched.append(Self.recordingTouched(targetTable)
+                + "\(target.qualified(by: "j")) FROM \(table) AS j WHERE \(source.qualified(by: "j")) IN (" + sources + ") AND \(target.qualified(by: "j")) NOT IN (" + targets + ")")
+            cleanup.relatedTouched.append(Self.recordingTouched(sourceTable)
+                + "\(source.qualified(by: "j")) FROM \(table) AS j WHERE \(target.qualified(by: "j")) IN (" + targets + ") AND \(source.qualified(by: "j")) NOT IN (" + sources + ")")
+            cleanup.joinDeletes.append("DELETE FROM \(table) WHERE \(source) IN (" + sources + ") OR \(target) IN (" + targets + ")")
         }
         return cleanup
     }
@@ -234,23 +238,25 @@ public struct BatchDeletePlan: Sendable, Hashable {
     public struct DenyCheck: Sendable, Hashable {
         public var entity: String
         public var relationship: String
-        public var query: SQLStatement
+        public var query: SQLText
     }
     public struct Nullify: Sendable, Hashable {
         /// Records the rows about to be nullified as touched.
-        public var touched: SQLStatement
-        public var update: SQLStatement
-        /// Appended to `update` when their IDs are wanted.
-        public var returning: String
+        public var touched: SQLText
+        public var update: SQLText
+        /// The update with `RETURNING "_pk"[, "_entity"]`, when the IDs are wanted.
+        public var updateReturning: SQLText
+        /// Whether `updateReturning` returns the rows' `_entity` too.
+        public var returnsEntity: Bool
         public var rootEntity: String
     }
     public struct Cleanup: Sendable, Hashable {
         public var nullify: [Nullify] = []
         /// Records objects whose relationships lose doomed members as touched (audit of counts).
-        public var relatedTouched: [SQLStatement] = []
+        public var relatedTouched: [SQLText] = []
         /// Sets RESTRICT foreign keys of doomed rows to NULL, so deleting in any table order passes.
-        public var unlink: [SQLStatement] = []
-        public var joinDeletes: [SQLStatement] = []
+        public var unlink: [SQLText] = []
+        public var joinDeletes: [SQLText] = []
     }
 
     public var entity: String
@@ -258,33 +264,31 @@ public struct BatchDeletePlan: Sendable, Hashable {
     public var isDiscriminated: Bool
     /// When nothing references the table and the hierarchy has no relationships, the delete is this one statement.
     public var isSimple = false
-    public var directDelete = SQLStatement("")
-    public var seed = SQLStatement("")
+    public var directDelete = SQLText()
+    /// The direct delete with `RETURNING "_pk"[, "_entity"]`.
+    public var directDeleteReturning = SQLText()
+    public var seed = SQLText()
     /// Run round after round (round r expands the rows of round r − 1) until a round adds no row.
     public var cascades: [Cascade] = []
 
     /// One cascade relationship's statement; it reads the current round from `temp.strata_round`.
     public struct Cascade: Sendable, Hashable {
-        public var statement: SQLStatement
+        public var statement: SQLText
         /// Set when the destination is a leaf: the rows can be deleted straight from the doomed owners.
         public var leaf: LeafDelete?
     }
 
-    /// Deletes a leaf cascade's rows (`RETURNING "_pk"` appended when their IDs are wanted).
+    /// Deletes a leaf cascade's rows.
     public struct LeafDelete: Sendable, Hashable {
         public var entity: String
-        public var statement: SQLStatement
+        public var statement: SQLText
+        /// The same delete with `RETURNING "_pk"`, when the IDs are wanted.
+        public var returningStatement: SQLText
     }
     public var denyChecks: [DenyCheck] = []
     public var beforeDelete = Cleanup()
-    public var deletes: [SQLStatement] = []
-
-    var returningClause: String {
-        " RETURNING \(SQLIdentifier.quote("_pk"))" + (isDiscriminated ? ", \(SQLIdentifier.quote("_entity"))" : "")
-    }
+    public var deletes: [SQLText] = []
 
     /// The direct delete, with `RETURNING` when asked.
-    public func direct(returning: Bool) -> SQLStatement {
-        returning ? SQLStatement(directDelete.sql + returningClause, directDelete.arguments) : directDelete
-    }
+    public func direct(returning: Bool) -> SQLText { returning ? directDeleteReturning : directDelete }
 }

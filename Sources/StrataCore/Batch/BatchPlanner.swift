@@ -12,11 +12,11 @@ public struct BatchPlanner: Sendable {
 
     /// The temporary table holding the keys a batch matched, when they must be known before the
     /// change (touched-row recording, delete-rule propagation).
-    public static let keysTable = "temp.strata_batch_keys"
+    public static let keysTable = TableName("strata_batch_keys", schema: "temp")
     /// The audit's record of rows a batch changed.
-    public static let touchedTable = "temp.strata_touched"
+    public static let touchedTable = TableName("strata_touched", schema: "temp")
 
-    public static let createTouchedTable = """
+    public static let createTouchedTable: SQLText = """
         CREATE TEMP TABLE IF NOT EXISTS "strata_touched" ("table" TEXT NOT NULL, "pk" INTEGER NOT NULL, \
         PRIMARY KEY ("table", "pk")) WITHOUT ROWID
         """
@@ -32,9 +32,9 @@ public struct BatchPlanner: Sendable {
 
     /// `filter AND (predicate)` over alias `t`, or nil when every row of the table qualifies.
     func condition(entity: String, predicate: String?, includesSubentities: Bool, context: PredicateContext,
-                   origin: SourceLocation?) throws(BatchError) -> (SQLStatement?, argumentsUsed: Int) {
-        var parts: [SQLStatement] = []
-        if let filter = compiler.entityFilter(for: entity, includesSubentities: includesSubentities) { parts.append(SQLStatement(filter.sql, filter.arguments)) }
+                   origin: SourceLocation?) throws(BatchError) -> (SQLText?, argumentsUsed: Int) {
+        var parts: [SQLText] = []
+        if let filter = compiler.entityFilter(for: entity, includesSubentities: includesSubentities) { parts.append(filter) }
         var used = 0
         // An empty predicate is an error (the parser says so, located), never "all rows" (SPEC §10).
         if let predicate {
@@ -42,19 +42,19 @@ public struct BatchPlanner: Sendable {
                 let (statement, count) = try compiler.compileCondition(predicate, entity: entity, context: context, firstArgument: 0,
                                                                        origin: origin ?? SourceLocation(file: "predicate", line: 1, column: 1))
                 used = count
-                if let statement { parts.append(SQLStatement(statement.sql, statement.arguments)) }
+                if let statement { parts.append(statement) }
             } catch {
                 throw .invalid(error.diagnostic)
             }
         }
         guard !parts.isEmpty else { return (nil, used) }
         if parts.count == 1 { return (parts[0], used) }
-        return (SQLStatement(parts[0].sql + " AND (" + parts[1].sql + ")", parts[0].arguments + parts[1].arguments), used)
+        return (parts[0] + " AND " + parts[1].parenthesized, used)
     }
 
     /// The expression naming each row's own entity: `t."_entity"` in a hierarchy table, else the entity name.
-    static func entityExpression(_ storage: EntityStorage, alias: String) -> SQLStatement {
-        storage.isDiscriminated ? SQLStatement("\(alias).\(SQLIdentifier.quote("_entity"))") : SQLStatement("?", [.text(storage.root)])
+    static func entityExpression(_ storage: EntityStorage, alias: String) -> SQLText {
+        storage.isDiscriminated ? "\(ColumnName("_entity", qualifier: alias))" : .bind(.text(storage.root))
     }
 
     // MARK: Update
@@ -70,25 +70,25 @@ public struct BatchPlanner: Sendable {
                                                             includesSubentities: request.includesSubentities,
                                                             context: context, origin: request.predicateOrigin)
         var nextArgument = predicateArguments
-        var assignments: [SQLStatement] = []
+        var assignments: [SQLText] = []
         for name in request.propertiesToUpdate.keys.sorted() {
             let origin = request.valueOrigins[name]
             do throws(PredicateCompileError) {
                 let target = try compiler.assignmentTarget(name, of: request.entity, origin: request.keyOrigins[name] ?? origin)
-                let value: SQLStatement
+                let value: SQLText
                 switch request.propertiesToUpdate[name]! {
                 case .literal(let text):
-                    value = SQLStatement("?", [try compiler.literalValue(text, for: name, of: request.entity, origin: origin)])
+                    value = .bind(try compiler.literalValue(text, for: name, of: request.entity, origin: origin))
                 case .value(let v):
-                    value = SQLStatement("?", [try compiler.checkedValue(v, for: name, of: request.entity, origin: origin)])
+                    value = .bind(try compiler.checkedValue(v, for: name, of: request.entity, origin: origin))
                 case .expression(let text):
                     let (statement, used) = try compiler.compileValue(text, for: name, of: request.entity, context: context,
                                                                       firstArgument: nextArgument,
                                                                       origin: origin ?? SourceLocation(file: "value", line: 1, column: 1))
                     nextArgument += used
-                    value = SQLStatement(statement.sql, statement.arguments)
+                    value = statement
                 }
-                assignments.append(SQLStatement("\(SQLIdentifier.quote(target)) = \(value.sql)", value.arguments))
+                assignments.append("\(ColumnName(target)) = " + value)
             } catch {
                 throw .invalid(error.diagnostic)
             }
@@ -99,8 +99,7 @@ public struct BatchPlanner: Sendable {
         }
         return BatchUpdatePlan(entity: request.entity, table: storage.table, rootEntity: storage.root,
                                isDiscriminated: storage.isDiscriminated, condition: condition,
-                               assignments: SQLStatement(assignments.map(\.sql).joined(separator: ", "),
-                                                         assignments.flatMap(\.arguments)))
+                               assignments: assignments.joined(separator: ", "))
     }
 }
 
@@ -111,46 +110,37 @@ public struct BatchUpdatePlan: Sendable, Hashable {
     public var rootEntity: String
     public var isDiscriminated: Bool
     /// The rows to update, over alias `t`; nil for all rows of the table.
-    public var condition: SQLStatement?
+    public var condition: SQLText?
     /// `"favorite" = ?, "rating" = …`
-    public var assignments: SQLStatement
+    public var assignments: SQLText
 
-    var whereClause: SQLStatement {
-        condition.map { SQLStatement(" WHERE " + $0.sql, $0.arguments) } ?? SQLStatement("")
-    }
-
-    var returningClause: String {
-        " RETURNING \(SQLIdentifier.quote("_pk"))" + (isDiscriminated ? ", \(SQLIdentifier.quote("_entity"))" : "")
-    }
+    var whereClause: SQLText { condition.map { " WHERE " + $0 } ?? "" }
 
     /// `UPDATE "Recipe" AS t SET … WHERE …` (with `RETURNING "_pk"[, "_entity"]` when asked): the one
     /// statement of a batch update.
-    public func update(returning: Bool) -> SQLStatement {
-        let w = whereClause
-        return SQLStatement("UPDATE \(SQLIdentifier.quote(table)) AS t SET \(assignments.sql)\(w.sql)\(returning ? returningClause : "")",
-                            assignments.arguments + w.arguments)
+    public func update(returning: Bool) -> SQLText {
+        "UPDATE \(TableName(table)) AS t SET " + assignments + whereClause
+            + (returning ? BatchPlanner.returning(discriminated: isDiscriminated) : "")
     }
 
     /// Fills the keys table with the matched rows (for touched-row recording).
-    public var selectKeys: SQLStatement {
-        let w = whereClause
+    public var selectKeys: SQLText {
         let entity = BatchPlanner.entityExpression(
             EntityStorage(entity: entity, root: rootEntity, table: table, isDiscriminated: isDiscriminated, kinds: [],
                           attributeColumns: [:], relationships: [:]), alias: "t")
-        return SQLStatement("INSERT INTO \(BatchPlanner.keysTable) (\"pk\", \"entity\") SELECT t.\(SQLIdentifier.quote("_pk")), \(entity.sql) FROM \(SQLIdentifier.quote(table)) AS t\(w.sql)",
-                            entity.arguments + w.arguments)
+        return "INSERT INTO \(BatchPlanner.keysTable) (\(BatchPlanner.pkColumn), \(BatchPlanner.entityColumn)) SELECT \(ColumnName("_pk", qualifier: "t")), "
+            + entity + " FROM \(TableName(table)) AS t" + whereClause
     }
 
     /// The update restricted to the rows in the keys table.
-    public var updateKeyed: SQLStatement {
-        SQLStatement("UPDATE \(SQLIdentifier.quote(table)) AS t SET \(assignments.sql) WHERE t.\(SQLIdentifier.quote("_pk")) IN (SELECT \"pk\" FROM \(BatchPlanner.keysTable))",
-                     assignments.arguments)
+    public var updateKeyed: SQLText {
+        "UPDATE \(TableName(table)) AS t SET " + assignments
+            + " WHERE \(ColumnName("_pk", qualifier: "t")) IN (SELECT \(BatchPlanner.pkColumn) FROM \(BatchPlanner.keysTable))"
     }
 
     /// Records the keyed rows as touched.
-    public var recordTouched: SQLStatement {
-        SQLStatement("INSERT OR IGNORE INTO \(BatchPlanner.touchedTable) (\"table\", \"pk\") SELECT ?, \"pk\" FROM \(BatchPlanner.keysTable)",
-                     [.text(table)])
+    public var recordTouched: SQLText {
+        BatchPlanner.recordingTouched(table) + "\(BatchPlanner.pkColumn) FROM \(BatchPlanner.keysTable)"
     }
 }
 

@@ -12,34 +12,33 @@ indirect enum ColumnSource: Hashable, Sendable {
     /// that had no `_entity` column.
     case entityName(renames: [String: String], single: String?)
     /// Any other expression over the source row (`"strata_old"` alias), e.g. a link subquery.
-    case expression(String, [Value])
+    case expression(SQLText)
 
     static let oldAlias = "strata_old"
 
+    /// `"strata_old"."column"`: a column of the source row.
+    static func old(_ column: String) -> SQLText { "\(TableName(oldAlias)).\(ColumnName(column))" }
+
     /// The SELECT expression in an `INSERT … SELECT … FROM "source" AS "strata_old"`.
-    func selectSQL() -> (sql: String, arguments: [Value]) {
-        let o = SQLIdentifier.quote(Self.oldAlias)
+    var selectSQL: SQLText {
         switch self {
-        case .column(let c): return ("\(o).\(SQLIdentifier.quote(c))", [])
-        case .cast(let c, let type): return ("CAST(\(o).\(SQLIdentifier.quote(c)) AS \(type))", [])
-        case .constant(.null): return ("NULL", [])
-        case .constant(let v): return ("?", [v])
+        case .column(let c): return Self.old(c)
+        case .cast(let c, let type): return "CAST(" + Self.old(c) + " AS \(keyword: type))"
+        case .constant(.null): return "NULL"
+        case .constant(let v): return .bind(v)
         case .byKind(let branches):
-            var sql = "CASE"
-            var args: [Value] = []
+            var sql: SQLText = "CASE"
             for b in branches {
-                let inner = b.value.selectSQL()
-                sql += " WHEN \(o).\"_entity\" IN (\(placeholders(b.sourceKinds.count))) THEN \(inner.sql)"
-                args += b.sourceKinds.map(Value.text) + inner.arguments
+                sql += " WHEN " + Self.old("_entity") + " IN (" + boundList(b.sourceKinds.map(Value.text)) + ") THEN " + b.value.selectSQL
             }
-            return (sql + " ELSE NULL END", args)
-        case .entityName(_, let single?): return ("?", [.text(single)])
+            return sql + " ELSE NULL END"
+        case .entityName(_, let single?): return .bind(.text(single))
         case .entityName(let renames, nil):
             let changed = renames.filter { $0.key != $0.value }.sorted { $0.key < $1.key }
-            if changed.isEmpty { return ("\(o).\"_entity\"", []) }
-            return ("CASE \(o).\"_entity\"" + String(repeating: " WHEN ? THEN ?", count: changed.count) + " ELSE \(o).\"_entity\" END",
-                    changed.flatMap { [Value.text($0.key), .text($0.value)] })
-        case .expression(let sql, let args): return (sql, args)
+            if changed.isEmpty { return Self.old("_entity") }
+            return "CASE " + Self.old("_entity") + changed.map { " WHEN \($0.key) THEN \($0.value)" as SQLText }.joined()
+                + " ELSE " + Self.old("_entity") + " END"
+        case .expression(let sql): return sql
         }
     }
 
@@ -58,7 +57,8 @@ struct KindBranch: Hashable {
     var value: ColumnSource
 }
 
-func placeholders(_ n: Int) -> String { Array(repeating: "?", count: n).joined(separator: ", ") }
+/// `?, ?, …` bound to `values`.
+func boundList(_ values: [Value]) -> SQLText { values.map(SQLText.bind).joined(separator: ", ") }
 
 /// SQL literals for the one place values cannot be bound: a column's `DEFAULT` clause in
 /// `ALTER TABLE … ADD COLUMN` (what makes adding a defaulted column O(1)).

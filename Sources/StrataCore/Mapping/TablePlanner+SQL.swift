@@ -83,7 +83,6 @@ extension TablePlanner {
     // MARK: SQL
 
     mutating func emit() {
-        let q = SQLIdentifier.quote
         var dropIndexes: [MigrationOperation] = []
         var copies: [MigrationOperation] = []
         var alters: [MigrationOperation] = []
@@ -95,33 +94,35 @@ extension TablePlanner {
 
         for p in plans {
             let name = p.spec.name
+            let table = TableName(name)
             switch p.kind {
             case .create, .rebuild, .drop:
-                let temp = Self.temporaryName(name)
-                copies.append(.execute(SQLStatement(SchemaSQL.createTable(p.spec, named: temp))))
+                let temp = TableName(Self.temporaryName(name))
+                copies.append(.execute(SchemaSQL.createTable(p.spec, named: temp.name)))
                 if let fill = p.linkFill {
-                    copies.append(.execute(SQLStatement("INSERT INTO \(q(temp)) (\(SQLIdentifier.quoteList(p.spec.columns.map(\.name)))) \(fill.sql)", fill.arguments)))
+                    copies.append(.copy("INSERT INTO \(temp) (\(p.spec.columns.map { ColumnName($0.name) })) " + fill))
                 } else if let sourceTable = p.sourceTable {
-                    var exprs: [String] = []
-                    var args: [Value] = []
-                    for (_, source) in p.columns { let s = source.selectSQL(); exprs.append(s.sql); args += s.arguments }
-                    var sql = "INSERT INTO \(q(temp)) (\(SQLIdentifier.quoteList(p.columns.map(\.spec.name)))) SELECT \(exprs.joined(separator: ", ")) FROM \(q(sourceTable)) AS \(q(ColumnSource.oldAlias))"
+                    var copy: SQLText = "INSERT INTO \(temp) (\(p.columns.map { ColumnName($0.spec.name) })) SELECT "
+                        + p.columns.map(\.source.selectSQL).joined(separator: ", ")
+                        + " FROM \(TableName(sourceTable)) AS \(TableName(ColumnSource.oldAlias))"
                     if let filter = p.filter {
-                        sql += " WHERE \(q(ColumnSource.oldAlias)).\"_entity\" IN (\(placeholders(filter.count)))"
-                        args += filter.map(Value.text)
+                        copy += " WHERE " + ColumnSource.old("_entity") + " IN (" + boundList(filter.map(Value.text)) + ")"
                     }
-                    copies.append(.execute(SQLStatement(sql, args)))
+                    copies.append(.copy(copy))
                     if p.spec.kind == .entity {
-                        copies.append(.execute(SQLStatement(#"DELETE FROM "sqlite_sequence" WHERE "name" = ?"#, [.text(temp)])))
-                        copies.append(.execute(SQLStatement(
-                            #"INSERT INTO "sqlite_sequence" ("name", "seq") SELECT ?, max(coalesce((SELECT max("seq") FROM "sqlite_sequence" WHERE "name" = ?), 0), coalesce((SELECT max("_pk") FROM "# + q(temp) + "), 0))",
-                            [.text(temp), .text(sourceTable)])))
+                        let sequence = TableName("sqlite_sequence"), sequenceName = ColumnName("name"), seq = ColumnName("seq")
+                        copies.append(.execute("DELETE FROM \(sequence) WHERE \(sequenceName) = \(temp.name)"))
+                        copies.append(.execute("""
+                            INSERT INTO \(sequence) (\(sequenceName), \(seq)) SELECT \(temp.name), \
+                            max(coalesce((SELECT max(\(seq)) FROM \(sequence) WHERE \(sequenceName) = \(sourceTable)), 0), \
+                            coalesce((SELECT max(\(ColumnName("_pk"))) FROM \(temp)), 0))
+                            """))
                     }
                 }
-                renames.append(.execute(SQLStatement("ALTER TABLE \(q(temp)) RENAME TO \(q(name))")))
+                renames.append(.execute("ALTER TABLE \(temp) RENAME TO \(table)"))
                 for index in p.spec.indexes {
                     if index.isUnique, !hadUnique(index, plan: p) { checks.append(.check(duplicateCheck(index, table: p.spec))) }
-                    indexes.append(.execute(SQLStatement(SchemaSQL.createIndex(index, on: name))))
+                    indexes.append(.execute(SchemaSQL.createIndex(index, on: name)))
                 }
                 actions.append(TableAction(table: name, sourceTable: p.sourceTable, kind: p.kind, reasons: p.reasons))
             case .alter:
@@ -129,47 +130,45 @@ extension TablePlanner {
                 let sourceSpec = src.table(sourceTable)!
                 var why: [String] = []
                 if sourceTable != name {
-                    alters.append(.execute(SQLStatement("ALTER TABLE \(q(sourceTable)) RENAME TO \(q(name))")))
+                    alters.append(.execute("ALTER TABLE \(TableName(sourceTable)) RENAME TO \(table)"))
                     why.append("renamed from \(sourceTable)")
                 }
                 for (s, d) in p.carried.sorted(by: { $0.key < $1.key }) where s != d {
-                    alters.append(.execute(SQLStatement("ALTER TABLE \(q(name)) RENAME COLUMN \(q(s)) TO \(q(d))")))
+                    alters.append(.execute("ALTER TABLE \(table) RENAME COLUMN \(ColumnName(s)) TO \(ColumnName(d))"))
                     why.append("column \(s) renamed to \(d)")
                 }
+                let entity = ColumnName("_entity")
                 var entityUpdate: [MigrationOperation] = []
                 var fills: [MigrationOperation] = []
                 for (column, source) in p.columns {
+                    let added = ColumnName(column.name)
                     switch source {
                     case .entityName(let renamesMap, nil):
                         let changed = renamesMap.filter { $0.key != $0.value }.sorted { $0.key < $1.key }
                         if !changed.isEmpty {
-                            entityUpdate.append(.execute(SQLStatement(
-                                "UPDATE \(q(name)) SET \"_entity\" = CASE \"_entity\"" + String(repeating: " WHEN ? THEN ?", count: changed.count)
-                                    + " ELSE \"_entity\" END WHERE \"_entity\" IN (\(placeholders(changed.count)))",
-                                changed.flatMap { [Value.text($0.key), .text($0.value)] } + changed.map { .text($0.key) })))
+                            entityUpdate.append(.execute("UPDATE \(table) SET \(entity) = CASE \(entity)"
+                                + changed.map { " WHEN \($0.key) THEN \($0.value)" as SQLText }.joined()
+                                + " ELSE \(entity) END WHERE \(entity) IN (" + boundList(changed.map { .text($0.key) }) + ")"))
                             why.append("objects' entity renamed")
                         }
                     case .entityName(_, let single?):
-                        alters.append(.execute(SQLStatement("ALTER TABLE \(q(name)) ADD COLUMN \"_entity\" TEXT NOT NULL DEFAULT \(SQLLiteral.render(.text(single))!)")))
+                        // A DEFAULT cannot be bound: the literal is rendered by SQLLiteral, the one place values become text.
+                        alters.append(.execute("ALTER TABLE \(table) ADD COLUMN \(entity) TEXT NOT NULL DEFAULT \(keyword: SQLLiteral.render(.text(single))!)"))
                         why.append("column _entity added")
                     case .constant(let v):
                         let literal = v.isNull ? nil : SQLLiteral.render(v)
-                        var def = "ALTER TABLE \(q(name)) ADD COLUMN \(q(column.name)) \(column.sqlType)"
-                        if let literal { def += " DEFAULT \(literal)" }
-                        if let ref = column.references {
-                            def += " REFERENCES \(q(ref))(\"_pk\")"
-                            if let action = column.onDelete { def += " ON DELETE \(action)" }
-                        }
-                        alters.append(.execute(SQLStatement(def)))
-                        if !v.isNull, literal == nil { fills.append(.execute(SQLStatement("UPDATE \(q(name)) SET \(q(column.name)) = ?", [v]))) }
+                        var def: SQLText = "ALTER TABLE \(table) ADD COLUMN \(added) \(keyword: column.sqlType)"
+                        if let literal { def += " DEFAULT \(keyword: literal)" }
+                        def += SchemaSQL.references(column)
+                        alters.append(.execute(def))
+                        if !v.isNull, literal == nil { fills.append(.execute("UPDATE \(table) SET \(added) = \(v)")) }
                         why.append("column \(column.name) added")
                     case .byKind(let branches):
-                        alters.append(.execute(SQLStatement("ALTER TABLE \(q(name)) ADD COLUMN \(q(column.name)) \(column.sqlType)")))
+                        alters.append(.execute("ALTER TABLE \(table) ADD COLUMN \(added) \(keyword: column.sqlType)"))
                         for b in branches {
                             guard case .constant(let v) = b.value, !v.isNull else { continue }
-                            fills.append(.execute(SQLStatement(
-                                "UPDATE \(q(name)) SET \(q(column.name)) = ? WHERE \"_entity\" IN (\(placeholders(b.destinationKinds.count)))",
-                                [v] + b.destinationKinds.map(Value.text))))
+                            fills.append(.execute("UPDATE \(table) SET \(added) = \(v) WHERE \(entity) IN ("
+                                + boundList(b.destinationKinds.map(Value.text)) + ")"))
                         }
                         why.append("column \(column.name) added")
                     default: break
@@ -181,11 +180,11 @@ extension TablePlanner {
                 for index in sourceSpec.indexes {
                     let mapped = IndexSpec(name: index.name, columns: index.columns.map { p.carried[$0] ?? $0 }, isUnique: index.isUnique)
                     if p.spec.indexes.contains(mapped) { kept.insert(index.name) }
-                    else { dropIndexes.append(.execute(SQLStatement("DROP INDEX IF EXISTS \(q(index.name))"))); why.append("index \(index.name) dropped") }
+                    else { dropIndexes.append(.execute("DROP INDEX IF EXISTS \(IndexName(index.name))")); why.append("index \(index.name) dropped") }
                 }
                 for index in p.spec.indexes where !kept.contains(index.name) {
                     if index.isUnique, !hadUnique(index, plan: p) { checks.append(.check(duplicateCheck(index, table: p.spec))) }
-                    indexes.append(.execute(SQLStatement(SchemaSQL.createIndex(index, on: name))))
+                    indexes.append(.execute(SchemaSQL.createIndex(index, on: name)))
                     why.append("index \(index.name) created")
                 }
                 reasons[name] = why
@@ -196,7 +195,7 @@ extension TablePlanner {
         let keptInPlace = Set(plans.filter { $0.kind == .alter }.compactMap(\.sourceTable)).union(unchanged)
         var drops: [MigrationOperation] = []
         for table in src.tables where !keptInPlace.contains(table.name) {
-            drops.append(.execute(SQLStatement("DROP TABLE \(q(table.name))")))
+            drops.append(.execute("DROP TABLE \(TableName(table.name))"))
             if !plans.contains(where: { $0.sourceTable == table.name }) {
                 actions.append(TableAction(table: table.name, sourceTable: table.name, kind: .drop, reasons: ["no longer in the model"]))
             }
@@ -220,18 +219,19 @@ extension TablePlanner {
         return spec.indexes.contains { $0.isUnique && $0.columns.map { plan.carried[$0] ?? "?" } == index.columns }
     }
 
-    private func entityExpression(_ table: TableSpec, alias: String) -> (String, [Value]) {
-        table.column("_entity") != nil ? ("\(alias).\"_entity\"", []) : ("?", [.text(table.rootEntity ?? table.name)])
+    /// The expression naming each row's own entity: `t."_entity"` in a hierarchy table, else the entity name.
+    private func entityExpression(_ table: TableSpec, alias: String) -> SQLText {
+        table.column("_entity") != nil ? "\(ColumnName("_entity", qualifier: alias))" : .bind(.text(table.rootEntity ?? table.name))
     }
 
     private func duplicateCheck(_ index: IndexSpec, table: TableSpec) -> MigrationCheck {
-        let q = SQLIdentifier.quote
-        let (entity, args) = entityExpression(table, alias: "t")
-        let cols = index.columns.map(q)
-        let sql = "SELECT t.\"_pk\", \(entity), \(cols.map { "t.\($0)" }.joined(separator: ", ")) FROM \(q(table.name)) AS t"
-            + " WHERE (\(cols.map { "t.\($0)" }.joined(separator: ", "))) IN (SELECT \(cols.joined(separator: ", ")) FROM \(q(table.name))"
-            + " WHERE \(cols.map { "\($0) IS NOT NULL" }.joined(separator: " AND ")) GROUP BY \(cols.joined(separator: ", ")) HAVING count(*) > 1)"
-            + " ORDER BY \(cols.map { "t.\($0)" }.joined(separator: ", ")), t.\"_pk\""
+        let name = TableName(table.name), pk = ColumnName("_pk", qualifier: "t")
+        let columns = index.columns.map { ColumnName($0) }, qualified = columns.map { $0.qualified(by: "t") }
+        let notNull = columns.map { "\($0) IS NOT NULL" as SQLText }.joined(separator: " AND ")
+        let statement: SQLText = "SELECT \(pk), " + entityExpression(table, alias: "t") + ", \(qualified) FROM \(name) AS t"
+            + " WHERE (\(qualified)) IN (SELECT \(columns) FROM \(name)"
+            + " WHERE " + notNull + " GROUP BY \(columns) HAVING count(*) > 1)"
+            + " ORDER BY \(qualified), \(pk)"
         var columnToProperty: [String: String] = [:]
         var owner = table.rootEntity ?? table.name
         for e in (corr.destinationKinds[owner] ?? []).compactMap({ destination.entity($0) }) {
@@ -243,23 +243,28 @@ extension TablePlanner {
             }
         }
         return MigrationCheck(kind: .duplicates, entity: owner, properties: index.columns.map { columnToProperty[$0] ?? $0 },
-                              statement: SQLStatement(sql, args), code: 1551)
+                              statement: statement, code: 1551)
     }
 
     /// optional → non-optional and new non-optional attributes: NULLs get the default, or must not exist.
     private func mandatoryWork() -> ([MigrationOperation], [MigrationOperation]) {
-        let q = SQLIdentifier.quote
         var updates: [MigrationOperation] = []
         var checks: [MigrationOperation] = []
         for p in plans where p.spec.kind == .entity && p.sourceTable != nil {
             let table = p.spec
+            let name = TableName(table.name), pk = ColumnName("_pk", qualifier: "t")
             let members = (corr.destinationKinds[table.rootEntity!] ?? []).compactMap { destination.entity($0) }
             let allKinds = Set(members.map(\.name))
-            func filter(_ kinds: [String]) -> (String, [Value]) {
-                guard table.column("_entity") != nil, Set(kinds) != allKinds else { return ("", []) }
-                return (" AND \"_entity\" IN (\(placeholders(kinds.count)))", kinds.map(Value.text))
+            /// ` AND alias."_entity" IN (…)` when the rows of `kinds` are not the whole table.
+            func filter(_ kinds: [String], alias: String?) -> SQLText {
+                guard table.column("_entity") != nil, Set(kinds) != allKinds else { return "" }
+                return " AND \(ColumnName("_entity", qualifier: alias)) IN (" + boundList(kinds.map(Value.text)) + ")"
             }
-            let (entity, entityArgs) = entityExpression(table, alias: "t")
+            /// The objects of `kinds`, as a check's rows `(_pk, entity)`, where `condition` holds.
+            func objects(_ kinds: [String], where condition: SQLText) -> SQLText {
+                "SELECT \(pk), " + entityExpression(table, alias: "t") + " FROM \(name) AS t WHERE " + condition
+                    + filter(kinds, alias: "t") + " ORDER BY \(pk)"
+            }
             for e in members {
                 for a in e.attributes where !a.isOptional {
                     guard let column = dst.storage(of: e.name)?.attributeColumns[a.name] else { continue }
@@ -270,22 +275,19 @@ extension TablePlanner {
                         else if a.defaultValue == nil { missing.append(k) }
                     }
                     if !nullable.isEmpty {
-                        let (f, fargs) = filter(nullable)
                         if let d = a.defaultValue {
-                            updates.append(.execute(SQLStatement("UPDATE \(q(table.name)) SET \(q(column)) = ? WHERE \(q(column)) IS NULL\(f)", [d] + fargs)))
+                            updates.append(.execute("UPDATE \(name) SET \(ColumnName(column)) = \(d) WHERE \(ColumnName(column)) IS NULL"
+                                + filter(nullable, alias: nil)))
                         } else {
                             checks.append(.check(MigrationCheck(
                                 kind: .nullInMandatoryAttribute, entity: e.name, properties: [a.name],
-                                statement: SQLStatement("SELECT t.\"_pk\", \(entity) FROM \(q(table.name)) AS t WHERE t.\(q(column)) IS NULL\(f.replacingOccurrences(of: "\"_entity\"", with: "t.\"_entity\"")) ORDER BY t.\"_pk\"", entityArgs + fargs),
-                                code: 1570)))
+                                statement: objects(nullable, where: "\(ColumnName(column, qualifier: "t")) IS NULL"), code: 1570)))
                         }
                     }
                     if !missing.isEmpty {
-                        let (f, fargs) = filter(missing)
                         checks.append(.check(MigrationCheck(
                             kind: .rowsForNewMandatoryAttribute, entity: e.name, properties: [a.name],
-                            statement: SQLStatement("SELECT t.\"_pk\", \(entity) FROM \(q(table.name)) AS t WHERE 1\(f.replacingOccurrences(of: "\"_entity\"", with: "t.\"_entity\"")) ORDER BY t.\"_pk\"", entityArgs + fargs),
-                            code: 1570)))
+                            statement: objects(missing, where: "1"), code: 1570)))
                     }
                 }
                 // A new non-optional to-one (SPEC §4: like a new non-optional attribute without a default) links
@@ -294,17 +296,15 @@ extension TablePlanner {
                     guard dst.storage(of: e.name)?.relationships[r.name]?.kind == .foreignKey else { continue }
                     let missing = (corr.destinationKinds[e.name] ?? []).filter { corr.sourceEntity[$0] != nil && corr.sourceRelationship(r, kind: $0) == nil }
                     guard !missing.isEmpty else { continue }
-                    let (f, fargs) = filter(missing)
                     checks.append(.check(MigrationCheck(
                         kind: .rowsForNewMandatoryRelationship, entity: e.name, properties: [r.name],
-                        statement: SQLStatement("SELECT t.\"_pk\", \(entity) FROM \(q(table.name)) AS t WHERE 1\(f.replacingOccurrences(of: "\"_entity\"", with: "t.\"_entity\"")) ORDER BY t.\"_pk\"", entityArgs + fargs),
-                        code: 1570)))
+                        statement: objects(missing, where: "1"), code: 1570)))
                 }
                 if e.isAbstract, let se = corr.sourceEntity[e.name], source.entity(se)?.isAbstract == false, table.column("_entity") != nil {
+                    let entity = ColumnName("_entity", qualifier: "t")
                     checks.append(.check(MigrationCheck(
                         kind: .rowsOfAbstractEntity, entity: e.name, properties: [],
-                        statement: SQLStatement("SELECT t.\"_pk\", t.\"_entity\" FROM \(q(table.name)) AS t WHERE t.\"_entity\" = ? ORDER BY t.\"_pk\"", [.text(e.name)]),
-                        code: 1550)))
+                        statement: "SELECT \(pk), \(entity) FROM \(name) AS t WHERE \(entity) = \(e.name) ORDER BY \(pk)", code: 1550)))
                 }
             }
         }

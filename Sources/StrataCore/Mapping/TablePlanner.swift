@@ -13,7 +13,7 @@ struct TablePlanner: Sendable {
         var filter: [String]?
         var columns: [(spec: ColumnSpec, source: ColumnSource)]
         /// For a new join table filled from links held elsewhere: `SELECT own, other FROM …`.
-        var linkFill: (sql: String, arguments: [Value])?
+        var linkFill: SQLText?
         var kind: TableAction.Kind = .rebuild
         var reasons: [String] = []
         /// Source column → destination column, for columns carried unchanged.
@@ -128,7 +128,7 @@ struct TablePlanner: Sendable {
                     if let storage, storage.kind == .inverseForeignKey, storage.table == sourceTable, let order = storage.orderColumn {
                         source = .column(order)
                     } else {
-                        source = .expression("\(SQLIdentifier.quote(ColumnSource.oldAlias)).\"_pk\"", [])
+                        source = .expression(ColumnSource.old("_pk"))
                     }
                 case nil: source = .constant(.null)
                 }
@@ -246,12 +246,13 @@ struct TablePlanner: Sendable {
                 continue
             }
             let l = links(found.storage, owner: found.sourceOwner, swapped: found.swapped)
-            let o = SQLIdentifier.quote(ColumnSource.oldAlias)
-            let sql = "(SELECT l.\(SQLIdentifier.quote(l.other)) FROM \(SQLIdentifier.quote(l.table)) AS l WHERE l.\(SQLIdentifier.quote(l.own)) = \(o).\"_pk\" AND l.\(SQLIdentifier.quote(l.other)) IS NOT NULL ORDER BY l.\(SQLIdentifier.quote(l.other)) LIMIT 1)"
-            branches.append((k, sk, .expression(sql, [])))
+            let own = ColumnName(l.own, qualifier: "l"), other = ColumnName(l.other, qualifier: "l")
+            let sql: SQLText = "(SELECT \(other) FROM \(TableName(l.table)) AS l WHERE \(own) = " + ColumnSource.old("_pk")
+                + " AND \(other) IS NOT NULL ORDER BY \(other) LIMIT 1)"
+            branches.append((k, sk, .expression(sql)))
             if found.storage.kind == .joinTable {
-                let check = "SELECT l.\(SQLIdentifier.quote(l.own)), ? FROM \(SQLIdentifier.quote(l.table)) AS l GROUP BY l.\(SQLIdentifier.quote(l.own)) HAVING count(*) > 1 ORDER BY 1"
-                let c = MigrationCheck(kind: .multipleLinks, entity: k, properties: [r.name], statement: SQLStatement(check, [.text(k)]), code: 1590)
+                let check: SQLText = "SELECT \(own), \(k) FROM \(TableName(l.table)) AS l GROUP BY \(own) HAVING count(*) > 1 ORDER BY 1"
+                let c = MigrationCheck(kind: .multipleLinks, entity: k, properties: [r.name], statement: check, code: 1590)
                 if !preChecks.contains(c) { preChecks.append(c) }
             }
         }
@@ -296,19 +297,18 @@ struct TablePlanner: Sendable {
             }
             return Plan(spec: table, sourceTable: found.storage.table, filter: nil, columns: columns)
         }
-        let q = SQLIdentifier.quote
-        var select = "SELECT l.\(q(l.own)), l.\(q(l.other))"
+        let own = ColumnName(l.own, qualifier: "l"), other = ColumnName(l.other, qualifier: "l")
+        var select: SQLText = "SELECT \(own), \(other)"
         for c in table.columns where c.name.hasSuffix("_order") {
-            select += c.name == "source_order" ? ", row_number() OVER (PARTITION BY l.\(q(l.own)) ORDER BY l.\(q(l.other)))"
-                                               : ", row_number() OVER (PARTITION BY l.\(q(l.other)) ORDER BY l.\(q(l.own)))"
+            select += c.name == "source_order" ? ", row_number() OVER (PARTITION BY \(own) ORDER BY \(other))"
+                                               : ", row_number() OVER (PARTITION BY \(other) ORDER BY \(own))"
         }
-        select += " FROM \(q(l.table)) AS l WHERE l.\(q(l.own)) IS NOT NULL AND l.\(q(l.other)) IS NOT NULL"
-        return Plan(spec: table, sourceTable: nil, filter: nil, columns: [], linkFill: (select, []), kind: .create,
+        select += " FROM \(TableName(l.table)) AS l WHERE \(own) IS NOT NULL AND \(other) IS NOT NULL"
+        return Plan(spec: table, sourceTable: nil, filter: nil, columns: [], linkFill: select, kind: .create,
                     reasons: ["links of \(owner.entity).\(owner.relationship.name) move here from \(l.table)"])
     }
 
     func rowNumber(partition: String, order: String) -> ColumnSource {
-        let o = SQLIdentifier.quote(ColumnSource.oldAlias)
-        return .expression("row_number() OVER (PARTITION BY \(o).\(SQLIdentifier.quote(partition)) ORDER BY \(o).\(SQLIdentifier.quote(order)))", [])
+        .expression("row_number() OVER (PARTITION BY " + ColumnSource.old(partition) + " ORDER BY " + ColumnSource.old(order) + ")")
     }
 }

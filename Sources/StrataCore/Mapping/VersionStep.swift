@@ -77,7 +77,10 @@ public struct TableAction: Hashable, Sendable, Codable {
 /// One unit of work in a version step.
 public enum MigrationOperation: Hashable, Sendable {
     /// DDL or DML with bound arguments.
-    case execute(SQLStatement)
+    case execute(SQLText)
+    /// A table copy (`INSERT … SELECT` into a rebuilt, new or link-filled table): the long part of a
+    /// step, run with progress reports.
+    case copy(SQLText)
     /// A query that must return no rows; rows are violations (exit 3) and roll the step back.
     case check(MigrationCheck)
     /// Remember and drop the user's triggers and views (they are re-created by `.restoreUserObjects`).
@@ -89,7 +92,7 @@ public enum MigrationOperation: Hashable, Sendable {
 
     public var sqlText: String {
         switch self {
-        case .execute(let s): return s.description
+        case .execute(let s), .copy(let s): return s.description
         case .check(let c): return "-- check: \(c.summary)\n\(c.statement.description)"
         case .saveUserObjects: return "-- save and drop user triggers and views (re-created after the rebuild)"
         case .restoreUserObjects: return "-- re-create user triggers and views"
@@ -120,11 +123,11 @@ public struct MigrationCheck: Hashable, Sendable {
     public var kind: Kind
     public var entity: String
     public var properties: [String]
-    public var statement: SQLStatement
+    public var statement: SQLText
     /// The Core Data-style code reported for violations (1570 missing mandatory, 1551 uniqueness, …).
     public var code: Int
 
-    public init(kind: Kind, entity: String, properties: [String], statement: SQLStatement, code: Int) {
+    public init(kind: Kind, entity: String, properties: [String], statement: SQLText, code: Int) {
         self.kind = kind
         self.entity = entity
         self.properties = properties

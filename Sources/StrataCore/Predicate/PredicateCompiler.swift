@@ -54,14 +54,20 @@ public struct PredicateCompiler: Sendable {
     /// Compiles a predicate that consumes arguments from `firstArgument` on; returns how many it used.
     public func compile(_ predicate: String, entity: String, context: PredicateContext, firstArgument: Int,
                         origin: SourceLocation) throws(PredicateCompileError) -> (SQLText, argumentsUsed: Int) {
-        let (condition, used) = try compileCondition(predicate, entity: entity, context: context, firstArgument: firstArgument, origin: origin)
-        return (condition ?? "1", used)
+        let (condition, _, used) = try translate(predicate, entity: entity, context: context, firstArgument: firstArgument, origin: origin)
+        return (condition, used)
     }
 
     /// Like `compile(_:entity:context:firstArgument:origin:)`, but nil when the predicate is always true
-    /// (`TRUEPREDICATE`), so a caller can leave the condition out.
+    /// (`TRUEPREDICATE`, `NOT FALSEPREDICATE`), so a caller can leave the condition out.
     func compileCondition(_ predicate: String, entity: String, context: PredicateContext, firstArgument: Int,
                           origin: SourceLocation) throws(PredicateCompileError) -> (SQLText?, argumentsUsed: Int) {
+        let (condition, alwaysTrue, used) = try translate(predicate, entity: entity, context: context, firstArgument: firstArgument, origin: origin)
+        return (alwaysTrue ? nil : condition, used)
+    }
+
+    private func translate(_ predicate: String, entity: String, context: PredicateContext, firstArgument: Int,
+                           origin: SourceLocation) throws(PredicateCompileError) -> (SQLText, alwaysTrue: Bool, argumentsUsed: Int) {
         do throws(PredicateSyntaxError) {
             guard layout.storage(of: entity) != nil, model.entity(entity) != nil else {
                 throw PredicateSyntaxError("unknown entity '\(entity)'", offset: 0,
@@ -72,10 +78,9 @@ public struct PredicateCompiler: Sendable {
             var translator = PredicateTranslator(model: model, layout: layout, context: context)
             let condition = try translator.predicate(node, in: translator.root(entity))
             // A top-level chain keeps one pair of parentheses, so callers may write `filter AND <sql>`.
-            if condition.constant == true { return (nil, parser.argumentsUsed) }
             let fragment = condition.kind == .and || condition.kind == .or ? condition.fragment.parenthesized : condition.fragment
             try SQLComplexity.check(fragment)
-            return (fragment, parser.argumentsUsed)
+            return (fragment, condition.constant == true, parser.argumentsUsed)
         } catch {
             throw PredicateCompileError(error, in: predicate, origin: origin)
         }

@@ -128,11 +128,26 @@ enum SQLComplexity {
 
     /// Fails, at `offset`, as soon as a fragment outgrows one statement.
     static func checkSize(_ fragment: SQLText, offset: Int) throws(PredicateSyntaxError) {
-        let length = fragment.sql.utf8.count, values = fragment.arguments.count
+        let (length, values) = size(fragment)
         if length > maxLength || values > maxArguments {
             throw PredicateSyntaxError("too large once translated to SQL (\(length) characters, \(values) values)",
                                        offset: offset, hint: "simplify the nested expressions")
         }
+    }
+
+    /// The length of the SQLite text and the number of bound values, counted from the pieces (nothing
+    /// is rendered: this runs for every operand).
+    static func size(_ fragment: SQLText) -> (length: Int, values: Int) {
+        var length = 0, values = 0
+        for piece in fragment.pieces {
+            switch piece {
+            case .text(let text): length += text.utf8.count
+            case .identifier(let qualifier, let name):
+                length += (qualifier.map { $0.utf8.count + 1 } ?? 0) + name.utf8.count + 2 + name.utf8.count(where: { $0 == UInt8(ascii: "\"") })
+            case .value: length += 1; values += 1
+            }
+        }
+        return (length, values)
     }
 
     /// Fails when SQLite could not run the statement.

@@ -46,12 +46,12 @@ enum MigrationSupport {
 
     /// Column names of a table, in order.
     static func columns(_ store: Store, _ table: String) throws -> [String] {
-        try store.queue.read { db in try Row.fetchAll(db, sql: "PRAGMA table_info(\(SQLIdentifier.quote(table)))").map { $0["name"] as String } }
+        try store.queue.read { db in try Row.fetchAll(db, sql: "PRAGMA table_info(\(quoted(table)))").map { $0["name"] as String } }
     }
 
     static func indexes(_ store: Store, _ table: String) throws -> [String] {
         try store.queue.read { db in
-            try Row.fetchAll(db, sql: "PRAGMA index_list(\(SQLIdentifier.quote(table)))").map { $0["name"] as String }
+            try Row.fetchAll(db, sql: "PRAGMA index_list(\(quoted(table)))").map { $0["name"] as String }
                 .filter { $0.hasPrefix("strata_") }.sorted()
         }
     }
