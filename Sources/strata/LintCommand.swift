@@ -44,6 +44,7 @@ struct LintCommand: StrataSubcommand {
                 let hooks = try HookSet.load(directory: migrations, models: history, variables: variables)
                 outcome.hooks = hooks.hooks.count
                 outcome.diagnostics += hooks.warnings
+                outcome.diagnostics += SQLPreCheck.lint(hooks, models: history, variables: variables)
             } catch {
                 outcome.diagnostics += error.diagnostics
             }

@@ -37,8 +37,19 @@ enum HookRunner {
         var steps: [HookStepResult] = []
         var changes = ChangeSet()
         changes.hasObjectIDs = options.collectObjectIDs
+        var written: Set<String> = []
         for step in hook.steps {
             let started = Date()
+            if case .sql(let sql) = step {
+                let result = try SQLStepRunner.runStep(sql, of: hook, in: db, layout: layout, context: context,
+                                                       progress: options.progressSink)
+                written.formUnion(result.entities)
+                changes.invalidate(result.entities)
+                steps.append(HookStepResult(kind: step.kind, entity: result.entities.joined(separator: ", "), count: result.changes,
+                                            objectIDs: nil, updatedCounts: [:], deletedCounts: [:],
+                                            duration: Date().timeIntervalSince(started)))
+                continue
+            }
             let progress = options.progressSink.map { ProgressCounter(label: "\(hook.id) \(step.kind) \(step.entity)", total: nil, sink: $0) }
             let batch: BatchResult = try db.reportingEstimatedProgress(progress) {
             switch step {
@@ -48,6 +59,8 @@ enum HookRunner {
             case .batchDelete(let request):
                 return try BatchExecutor.execute(request, in: db, model: model, layout: layout, storeUUID: storeUUID,
                                                  context: context, recordTouched: record, collectObjectIDs: options.collectObjectIDs)
+            case .sql:
+                preconditionFailure("sql steps run above")
             }
             }
             changes.merge(batch.changes)
@@ -55,8 +68,14 @@ enum HookRunner {
                                         objectIDs: batch.objectIDs, updatedCounts: batch.changes.updatedCounts,
                                         deletedCounts: batch.changes.deletedCounts, duration: Date().timeIntervalSince(started)))
         }
-        let audit = try Auditor.afterBatch(in: db, mode: options.audit, model: model, layout: layout, storeUUID: storeUUID,
+        if hook.steps.contains(where: \.isSQL) { try SQLStepRunner.checkForeignKeys(of: hook, in: db, layout: layout) }
+        var audit = try Auditor.afterBatch(in: db, mode: options.audit, model: model, layout: layout, storeUUID: storeUUID,
                                            context: context, maxSamples: options.maxSamples)
+        if let touched = audit, options.audit == .touched, !written.isEmpty {
+            // What raw SQL wrote is not known row by row: those entities are audited in full (SPEC §11.4).
+            audit = try Auditor.including(entities: written.sorted(), in: touched, db: db, model: model, layout: layout,
+                                          storeUUID: storeUUID, context: context, maxSamples: options.maxSamples)
+        }
         var result = HookRunResult(id: hook.id, after: hook.after, file: hook.file, checksum: hook.checksum,
                                    onViolation: hook.onViolation, steps: steps, rowsAffected: steps.reduce(0) { $0 + $1.count },
                                    audit: audit, committed: true, late: late)

@@ -81,7 +81,8 @@ public enum Migrator {
             do {
                 let skippedAt = try store.wrapMigration {
                     try store.queue.inDatabase { db in
-                        try StepExecutor.transaction(step, on: db) {
+                        let rawSQL = hooks.hooks(after: step.toVersion).contains { $0.steps.contains(where: \.isSQL) }
+                        return try StepExecutor.transaction(step, on: db, rawSQL: rawSQL) {
                             stepReport = try StepReport.make(step, db: db)
                             warnings = try StepExecutor.apply(step, on: db, storeUUID: metadata.storeUUID, options: options)
                             let after = try StepExecutor.record(step, on: db, from: metadata, destination: destination, started: started)

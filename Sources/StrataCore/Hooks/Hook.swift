@@ -2,11 +2,14 @@
 public enum HookStep: Sendable, Hashable {
     case batchUpdate(BatchUpdateRequest)
     case batchDelete(BatchDeleteRequest)
+    /// Raw SQL (SPEC §11.1); which entities it wrote is known only when it ran.
+    case sql(SQLStep)
 
     public var entity: String {
         switch self {
         case .batchUpdate(let r): return r.entity
         case .batchDelete(let r): return r.entity
+        case .sql: return ""
         }
     }
 
@@ -14,6 +17,7 @@ public enum HookStep: Sendable, Hashable {
         switch self {
         case .batchUpdate: return "batchUpdate"
         case .batchDelete: return "batchDelete"
+        case .sql: return "sql"
         }
     }
 }
