@@ -78,11 +78,23 @@ extension SQLStep {
             case .placeholder(let placeholder):
                 let at = location(atUTF8Offset: offset)
                 result.append(try Self.expand(placeholder, layout: layout, variables: variables, now: now, at: at),
-                              source: offset, isText: false)
+                              source: offset, isText: false, labels: Self.labels(placeholder, layout: layout, variables: variables))
             }
         }
         return result
     }
+
+    /// What each value a placeholder binds stands for, for `diff --sql` (`$NOW`, `$NAME = 'value'`, `'Entity'`).
+    static func labels(_ placeholder: SQLPlaceholder, layout: StoreLayout, variables: [String: String]) -> [String] {
+        switch placeholder {
+        case .variable("NOW"): return ["$NOW"]
+        case .variable(let name): return ["$\(name) = " + quoted(variables[name] ?? "")]
+        case .filter(let entity): return layout.storage(of: entity).map { $0.isDiscriminated ? $0.kinds.map(quoted) : [] } ?? []
+        case .table, .column: return []
+        }
+    }
+
+    static func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
 
     static func storage(_ entity: String, in layout: StoreLayout, at location: SourceLocation) throws(Diagnostic) -> EntityStorage {
         guard let storage = layout.storage(of: entity) else {
@@ -146,14 +158,31 @@ public struct ExpandedSQL: Sendable, Hashable {
 
     public init() {}
 
-    mutating func append(_ piece: SQLText, source: Int, isText: Bool) {
+    /// What each bound value stands for (`$NOW`, `$NAME = 'value'`, `'Entity'`), in order.
+    public private(set) var valueLabels: [String] = []
+
+    mutating func append(_ piece: SQLText, source: Int, isText: Bool, labels: [String] = []) {
         spans.append(Span(rendered: renderedLength, source: source, isText: isText))
+        var pending = labels[...]
         for part in piece.pieces {
             let one = SQLText(pieces: [part])
-            if case .value = part { valueOffsets.append(renderedLength) }
+            if case .value(let value) = part {
+                valueOffsets.append(renderedLength)
+                valueLabels.append(pending.popFirst() ?? value.description)
+            }
             renderedLength += one.sql.utf8.count
         }
         text.append(piece)
+    }
+
+    /// The SQLite text with each `?` followed by a comment saying what it binds: `? /* $NOW */`.
+    public var annotated: String {
+        var bytes = Array(text.sql.utf8)
+        for (offset, label) in zip(valueOffsets, valueLabels).reversed() {
+            let comment = " /* " + label.replacingOccurrences(of: "*/", with: "* /") + " */"
+            bytes.insert(contentsOf: Array(comment.utf8), at: offset + 1)
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The offset in the step's text of the SQLite text's byte `rendered`.
