@@ -24,6 +24,9 @@ final class SQLAuthorizer {
     private(set) var writtenTables: Set<String> = []
     /// Whether a statement compiled while armed changed the schema (a temp or user table).
     private(set) var changedSchema = false
+    /// Whether the statement itself (not a trigger it fires) inserts, updates or deletes rows: then
+    /// `sqlite3_changes` counts its rows (SQLite leaves it unchanged after other statements).
+    private(set) var writesRows = false
     /// Checks and records only while true (users' statements); Strata's own statements pass untouched.
     var armed = false
 
@@ -59,6 +62,7 @@ final class SQLAuthorizer {
     func reset() {
         refusal = nil
         changedSchema = false
+        writesRows = false
     }
 
     /// Forgets the tables written so far (a new step).
@@ -106,6 +110,7 @@ final class SQLAuthorizer {
             if name == "sqlite_master" || name == "sqlite_temp_master" || name == "sqlite_schema" { return SQLITE_OK }
             if name.hasPrefix("strata_") { return refuse("writes to Strata's table '\(table)' are refused") }
             writtenTables.insert(table)
+            if d == nil { writesRows = true }   // the fourth argument names the trigger whose program this is
             return SQLITE_OK
         case SQLITE_CREATE_INDEX, SQLITE_CREATE_TEMP_INDEX, SQLITE_DROP_INDEX, SQLITE_DROP_TEMP_INDEX,
              SQLITE_CREATE_TRIGGER, SQLITE_CREATE_TEMP_TRIGGER, SQLITE_DROP_TRIGGER, SQLITE_DROP_TEMP_TRIGGER:

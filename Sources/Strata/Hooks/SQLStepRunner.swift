@@ -12,7 +12,8 @@ enum SQLStepRunner {
     struct Outcome {
         /// Tables the statements wrote, trigger programs included.
         var writtenTables: Set<String> = []
-        /// Rows changed by the statements (`sqlite3_changes`, summed).
+        /// Rows the statements inserted, updated or deleted (`sqlite3_changes`, summed; rows changed by
+        /// triggers are not counted, as in the sqlite3 shell).
         var changes = 0
     }
 
@@ -81,7 +82,7 @@ enum SQLStepRunner {
                     if let error = classify(extended, message: message, located: located) { throw error }
                     throw DatabaseError(resultCode: ResultCode(rawValue: extended), message: message)
                 }
-                outcome.changes += Int(sqlite3_changes(connection))
+                if authorizer.writesRows { outcome.changes += Int(sqlite3_changes64(connection)) }
             }
         }
         outcome.writtenTables = authorizer.writtenTables
