@@ -96,6 +96,26 @@ import StrataTestSupport
         }
     }
 
+    @Test func rawSQLNeverFiresForeignKeyActions() throws {
+        // Ingredient.recipe is ON DELETE SET NULL: with foreign keys on, deleting a recipe would quietly unlink
+        // its ingredients. Steps run with them off, so the reference dangles and the check before commit says so.
+        let dir = try Self.project(hook: Self.hook("DELETE FROM {{Recipe}} WHERE {{Recipe.name}} = 'a';"))
+        let path = try Self.v1Store(dir)
+        try E2E.execute(path, #"INSERT INTO "Ingredient" ("name", "recipe") VALUES ('salt', 1), ('flour', 2)"#)
+        let run = try CLI.run(["migrate", "--store", "app.sqlite"], in: dir)
+        #expect(run.status == 3, "\(run.stderr)")
+        #expect(run.stderr.contains("migrations/fix.yaml:4:10: error: hook 'fix' left 1 reference to missing objects: Ingredient row 1 → Recipe (1700)"),
+                "\(run.stderr)")
+        #expect(try E2E.rows(path, #"SELECT "name", "recipe" FROM "Ingredient" ORDER BY "_pk""#) == ["salt|1", "flour|2"])
+        #expect(try E2E.rows(path, #"SELECT count(*) FROM "Recipe""#) == ["3"])
+        // Unlinking in the same hook is the fix.
+        try Self.hook("UPDATE {{Ingredient}} SET {{Ingredient.recipe}} = NULL WHERE {{Ingredient.recipe}} = 1;\nDELETE FROM {{Recipe}} WHERE {{Recipe.name}} = 'a';")
+            .write(toFile: dir + "/migrations/fix.yaml", atomically: true, encoding: .utf8)
+        let fixed = try CLI.run(["migrate", "--store", "app.sqlite"], in: dir)
+        #expect(fixed.status == 0, "\(fixed.stderr)")
+        #expect(try E2E.rows(path, #"SELECT "name", ifnull("recipe", 'nil') FROM "Ingredient" ORDER BY "_pk""#) == ["salt|nil", "flour|2"])
+    }
+
     @Test func whatAStepWroteIsAuditedInFull() throws {
         // rating has max 5: every Recipe row is judged, not only rows a batch recorded.
         let dir = try Self.project(hook: Self.hook("UPDATE {{Recipe}} SET {{Recipe.rating}} = 9 WHERE {{Recipe.name}} = 'b';"))

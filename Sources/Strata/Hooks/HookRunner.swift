@@ -38,12 +38,16 @@ enum HookRunner {
         var changes = ChangeSet()
         changes.hasObjectIDs = options.collectObjectIDs
         var written: Set<String> = []
+        var rawWrites: [String: SQLAuthorizer.TableWrite] = [:]
         for step in hook.steps {
             let started = Date()
             if case .sql(let sql) = step {
                 let result = try SQLStepRunner.runStep(sql, of: hook, in: db, layout: layout, context: context,
                                                        progress: options.progressSink)
                 written.formUnion(result.entities)
+                rawWrites.merge(result.writes) { a, b in
+                    SQLAuthorizer.TableWrite(inserted: a.inserted || b.inserted, deleted: a.deleted || b.deleted, columns: a.columns.union(b.columns))
+                }
                 changes.invalidate(result.entities)
                 steps.append(HookStepResult(kind: step.kind, entity: result.entities.joined(separator: ", "), count: result.changes,
                                             objectIDs: nil, updatedCounts: [:], deletedCounts: [:],
@@ -68,7 +72,7 @@ enum HookRunner {
                                         objectIDs: batch.objectIDs, updatedCounts: batch.changes.updatedCounts,
                                         deletedCounts: batch.changes.deletedCounts, duration: Date().timeIntervalSince(started)))
         }
-        if hook.steps.contains(where: \.isSQL) { try SQLStepRunner.checkForeignKeys(of: hook, in: db, layout: layout) }
+        try SQLStepRunner.checkForeignKeys(of: hook, writes: rawWrites, in: db)
         var audit = try Auditor.afterBatch(in: db, mode: options.audit, model: model, layout: layout, storeUUID: storeUUID,
                                            context: context, maxSamples: options.maxSamples)
         if let touched = audit, options.audit == .touched, !written.isEmpty {

@@ -22,6 +22,15 @@ final class SQLAuthorizer {
     private(set) var refusal: String?
     /// Tables written (INSERT, UPDATE, DELETE) by the statements compiled while armed.
     private(set) var writtenTables: Set<String> = []
+    /// How each written table (lowercased name) was written: which foreign keys a write can break.
+    private(set) var writes: [String: TableWrite] = [:]
+
+    struct TableWrite: Hashable {
+        var inserted = false
+        var deleted = false
+        /// Updated columns, lowercased.
+        var columns: Set<String> = []
+    }
     /// Whether a statement compiled while armed changed the schema (a temp or user table).
     private(set) var changedSchema = false
     /// Whether the statement itself (not a trigger it fires) inserts, updates or deletes rows: then
@@ -66,7 +75,10 @@ final class SQLAuthorizer {
     }
 
     /// Forgets the tables written so far (a new step).
-    func resetWrites() { writtenTables = [] }
+    func resetWrites() {
+        writtenTables = []
+        writes = [:]
+    }
 
     private func isProtected(_ table: String?) -> Bool {
         guard let table else { return false }
@@ -110,6 +122,11 @@ final class SQLAuthorizer {
             if name == "sqlite_master" || name == "sqlite_temp_master" || name == "sqlite_schema" { return SQLITE_OK }
             if name.hasPrefix("strata_") { return refuse("writes to Strata's table '\(table)' are refused") }
             writtenTables.insert(table)
+            switch action {
+            case SQLITE_INSERT: writes[name, default: TableWrite()].inserted = true
+            case SQLITE_DELETE: writes[name, default: TableWrite()].deleted = true
+            default: writes[name, default: TableWrite()].columns.insert(second?.lowercased() ?? "")
+            }
             if d == nil { writesRows = true }   // the fourth argument names the trigger whose program this is
             return SQLITE_OK
         case SQLITE_CREATE_INDEX, SQLITE_CREATE_TEMP_INDEX, SQLITE_DROP_INDEX, SQLITE_DROP_TEMP_INDEX,

@@ -12,6 +12,8 @@ enum SQLStepRunner {
     struct Outcome {
         /// Tables the statements wrote, trigger programs included.
         var writtenTables: Set<String> = []
+        /// How each table (lowercased) was written, for the foreign-key check.
+        var writes: [String: SQLAuthorizer.TableWrite] = [:]
         /// Rows the statements inserted, updated or deleted (`sqlite3_changes`, summed; rows changed by
         /// triggers are not counted, as in the sqlite3 shell).
         var changes = 0
@@ -86,6 +88,7 @@ enum SQLStepRunner {
             }
         }
         outcome.writtenTables = authorizer.writtenTables
+        outcome.writes = authorizer.writes
         return outcome
     }
 

@@ -95,7 +95,11 @@ enum MigrationText {
 
     /// `batchUpdate Recipe: 83 objects`
     static func hookStep(_ step: HookStepResult) -> String {
-        "\(step.kind) \(step.entity): \(number(step.count)) object\(step.count == 1 ? "" : "s")"
+        if step.kind == "sql" {
+            // Raw SQL counts rows its statements wrote; `entity` lists the entities whose tables it wrote.
+            return "sql (\(step.entity.isEmpty ? "wrote no model table" : "wrote " + step.entity)): \(number(step.count)) row\(step.count == 1 ? "" : "s")"
+        }
+        return "\(step.kind) \(step.entity): \(number(step.count)) object\(step.count == 1 ? "" : "s")"
     }
 
     /// `hook favorite-recent-recipes (after v4)`, `(after v4, late)` for a late hook.
