@@ -14,16 +14,20 @@ extension HookLoader {
             r.error("sql is empty", at: body, hint: "write one or more SQL statements")
             return nil
         }
-        let origin = ModelParser.stringStart(body, &r)
+        var origin = ModelParser.stringStart(body, &r)
         var lineOrigins: [SourceLocation] = []
-        if scalar.style == .literal {
-            // The node's mark is the `|` indicator; the content starts on the next line, at the block's indentation.
+        if scalar.style == .literal || scalar.style == .folded {
+            // The node's mark is the `|` or `>` indicator; the content starts on the next line, at the block's indentation.
             let fileLines = r.text.split(separator: "\n", omittingEmptySubsequences: false)
-            let first = origin.line   // 1-based line of `|`: content lines follow it
+            let first = origin.line   // 1-based line of the indicator: content lines follow it
             let indentation = fileLines.dropFirst(first).first { !$0.allSatisfy { $0 == " " || $0 == "\r" } }?
                 .prefix { $0 == " " }.count ?? 0
-            let count = text.split(separator: "\n", omittingEmptySubsequences: false).count
-            lineOrigins = (0..<count).map { SourceLocation(file: r.file, line: first + 1 + $0, column: indentation + 1) }
+            origin = SourceLocation(file: r.file, line: first + 1, column: indentation + 1)
+            if scalar.style == .literal {
+                // Each line of the text is a line of the file; a folded block joins lines, so only its start is known.
+                let count = text.split(separator: "\n", omittingEmptySubsequences: false).count
+                lineOrigins = (0..<count).map { SourceLocation(file: r.file, line: first + 1 + $0, column: indentation + 1) }
+            }
         }
         return .sql(SQLStep(text: text, origin: origin, lineOrigins: lineOrigins))
     }
