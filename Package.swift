@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "Strata", targets: ["Strata"]),
+        .library(name: "StrataCLI", targets: ["StrataCLI"]),
         .executable(name: "strata", targets: ["strata"]),
     ],
     dependencies: [
@@ -18,16 +19,20 @@ let package = Package(
         .target(name: "StrataCore", dependencies: [.product(name: "Yams", package: "Yams")]),
         // The SQLite layer and orchestration.
         .target(name: "Strata", dependencies: ["StrataCore", .product(name: "GRDB", package: "GRDB.swift")]),
-        .executableTarget(name: "strata", dependencies: [
+        // The command line as a library, so that an application can build its own `strata` with its Swift stages.
+        .target(name: "StrataCLI", dependencies: [
             "Strata",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        .executableTarget(name: "strata", dependencies: ["Strata", "StrataCLI"]),
         // Benchmarks/bench.py's object-by-object anchor (fetch, change, save each); not part of the library.
         .executableTarget(name: "strata-bench-objects", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
+        // An application's own `strata` with Swift stages registered, for StagesCLITests.
+        .executableTarget(name: "strata-stages-fixture", dependencies: ["Strata", "StrataCLI"], path: "Tests/StagesFixture"),
         // What both test targets use: temporary directories removed at exit, waiting for events.
         .target(name: "StrataTestSupport", path: "Tests/StrataTestSupport"),
         .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataTestSupport"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "StrataCLITests", dependencies: ["Strata", "strata", "StrataTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "StrataCLITests", dependencies: ["Strata", "StrataCLI", "strata", "strata-stages-fixture", "StrataTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         // The library as an application sees it: GRDB and Strata imported together, public API only.
         .testTarget(name: "StrataConsumerTests", dependencies: ["Strata", .product(name: "GRDB", package: "GRDB.swift")]),
     ]

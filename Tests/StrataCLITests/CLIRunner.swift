@@ -16,21 +16,25 @@ enum CLI {
     }
 
     /// The `strata` executable next to the test bundle (SwiftPM builds it into the same directory).
-    static var binary: String {
+    static var binary: String { executable("strata") }
+
+    /// An executable of the package, found as `strata` is (`strata-stages-fixture`: a `strata` with Swift stages).
+    static func executable(_ name: String) -> String {
         let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("strata").path,
-            Bundle.main.bundleURL.appendingPathComponent("strata").path,
-            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("strata").path,
-            packageRoot + "/.build/debug/strata",
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name).path,
+            Bundle.main.bundleURL.appendingPathComponent(name).path,
+            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent(name).path,
+            packageRoot + "/.build/debug/" + name,
         ]
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates.last!
     }
 
     /// Runs `strata args…` in `directory` and waits.
     @discardableResult
-    static func run(_ args: [String], in directory: String? = nil, environment: [String: String] = [:]) throws -> Result {
+    static func run(_ args: [String], in directory: String? = nil, environment: [String: String] = [:],
+                    executable: String = CLI.binary) throws -> Result {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = args
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         var env = ProcessInfo.processInfo.environment

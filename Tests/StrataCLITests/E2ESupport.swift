@@ -12,14 +12,14 @@ enum E2E {
         let stdoutPath: String
         let stderrPath: String
 
-        init(_ args: [String], in directory: String, environment: [String: String] = [:]) throws {
+        init(_ args: [String], in directory: String, environment: [String: String] = [:], executable: String = CLI.binary) throws {
             let output = Temporary.directory("child")
             stdoutPath = output + "/stdout"
             stderrPath = output + "/stderr"
             _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
             _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
             process = Process()
-            process.executableURL = URL(fileURLWithPath: CLI.binary)
+            process.executableURL = URL(fileURLWithPath: executable)
             process.arguments = args
             process.currentDirectoryURL = URL(fileURLWithPath: directory)
             var env = ProcessInfo.processInfo.environment

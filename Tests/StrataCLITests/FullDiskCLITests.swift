@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 
 /// Full file systems on the real binary (issue 12 items 19 and 23), on small tmpfs mounts; skipped
@@ -83,5 +84,28 @@ import Testing
         #expect(r.stderr.hasPrefix("error: could not write the backup 'backups/app.sqlite': "), "\(r.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: fs) == [])
         #expect(E2E.storeHashes(path) == before)
+    }
+}
+
+extension FullDiskCLITests {
+    /// A dry run whose snapshot does not fit where snapshots go (TMPDIR): exit 1 saying so, the store and
+    /// the full directory left as they were (no partial copy behind).
+    @Test(arguments: ["delete", "wal"])
+    func aSnapshotThatDoesNotFitIsExit1AndLeavesNothing(journalMode: String) throws {
+        let dir = try CLI.exampleProject()
+        guard let fs = try Self.mountTmpfs(in: dir, name: "tmp", kilobytes: 256) else { return }
+        defer { Self.unmount(fs) }
+        let path = try ExampleData.v1Store(in: dir, recipes: 3_000)
+        try DatabaseQueue(path: path).writeWithoutTransaction { db in
+            _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = \(journalMode)")
+        }
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        try #require(before.count > 256 * 1024, "the store must not fit the 256 KiB file system")
+        let result = try CLI.run(["migrate", "--store", "app.sqlite", "--to", "4", "--dry-run"] + StoreHardeningCLITests.now,
+                                 in: dir, environment: ["TMPDIR": fs])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("no room for the snapshot in '\(fs)"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: fs) == [])
     }
 }

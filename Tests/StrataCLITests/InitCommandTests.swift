@@ -1,7 +1,7 @@
 import Foundation
 import StrataTestSupport
 import Testing
-@testable import strata
+@testable import StrataCLI
 
 /// `strata init` and the STRATA_MODELS / STRATA_MIGRATIONS defaults, on the real binary.
 @Suite struct InitCommandTests {

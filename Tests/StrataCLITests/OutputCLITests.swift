@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import strata
+@testable import StrataCLI
 import StrataTestSupport
 
 /// The CLI's `Output`: one value per run, made from the parsed options, or from the arguments

@@ -1,7 +1,7 @@
 import Foundation
 import Strata
 import Testing
-@testable import strata
+@testable import StrataCLI
 
 /// The CLI's renderer of the library's progress: a bar only on a terminal's stderr.
 @Suite struct TerminalProgressBarTests {

@@ -58,8 +58,12 @@ import Testing
     @Test func entityFilters() throws {
         let compiler = try PredicateMatchTests.fixture.get().compiler
         #expect(compiler.entityFilter(for: "Recipe") == nil)
-        #expect(compiler.entityFilter(for: "Recipe", includesSubentities: false) == SQLStatement(#"t."_entity" = ?"#, [.text("Recipe")]))
-        #expect(compiler.entityFilter(for: "Dessert") == SQLStatement(#"t."_entity" IN (?)"#, [.text("Dessert")]))
+        let own = compiler.entityFilter(for: "Recipe", includesSubentities: false)
+        #expect(own?.sql == #"t."_entity" = ?"#)
+        #expect(own?.arguments == [.text("Recipe")])
+        let kinds = compiler.entityFilter(for: "Dessert")
+        #expect(kinds?.sql == #"t."_entity" IN (?)"#)
+        #expect(kinds?.arguments == [.text("Dessert")])
         #expect(compiler.entityFilter(for: "Chef") == nil)
     }
 }

@@ -12,6 +12,10 @@ enum HookRunner {
         public var collectObjectIDs = false
         /// Where progress of each batch statement goes; nil draws nothing.
         public var progressSink: ProgressSink?
+        /// The Swift stages this binary registers (SPEC §11.2).
+        public var stages = Stages()
+        /// Whether the run is a dry run (Swift stages are told).
+        public var isDryRun = false
         public init(context: PredicateContext, audit: AuditMode = .touched, maxSamples: Int = 20, collectObjectIDs: Bool = false) {
             self.context = context
             self.audit = audit
@@ -39,7 +43,7 @@ enum HookRunner {
         changes.hasObjectIDs = options.collectObjectIDs
         var written: Set<String> = []
         var rawWrites: [String: SQLAuthorizer.TableWrite] = [:]
-        for step in hook.steps {
+        for step in hook.steps where hook.swiftStage == nil {
             let started = Date()
             if case .sql(let sql) = step {
                 let result = try SQLStepRunner.runStep(sql, of: hook, in: db, layout: layout, context: context,
@@ -65,6 +69,8 @@ enum HookRunner {
                                                  context: context, recordTouched: record, collectObjectIDs: options.collectObjectIDs)
             case .sql:
                 preconditionFailure("sql steps run above")
+            case .swiftStage:
+                preconditionFailure("a Swift stage runs through runStage")
             }
             }
             changes.merge(batch.changes)
@@ -73,16 +79,27 @@ enum HookRunner {
                                         deletedCounts: batch.changes.deletedCounts, duration: Date().timeIntervalSince(started)))
         }
         try SQLStepRunner.checkForeignKeys(of: hook, writes: rawWrites, in: db)
-        var audit = try Auditor.afterBatch(in: db, mode: options.audit, model: model, layout: layout, storeUUID: storeUUID,
+        var audit: AuditResult?
+        if let declaration = hook.swiftStage {
+            let (step, stageChanges) = try runStage(hook, in: db, model: model, layout: layout, storeUUID: storeUUID,
+                                                    context: context, options: options)
+            steps.append(step)
+            changes.merge(stageChanges)
+            audit = try Auditor.afterStage(declaration, in: db, mode: options.audit, model: model, layout: layout,
+                                           storeUUID: storeUUID, context: context, maxSamples: options.maxSamples)
+        } else {
+            audit = try Auditor.afterBatch(in: db, mode: options.audit, model: model, layout: layout, storeUUID: storeUUID,
                                            context: context, maxSamples: options.maxSamples)
-        if let touched = audit, options.audit == .touched, !written.isEmpty {
-            // What raw SQL wrote is not known row by row: those entities are audited in full (SPEC §11.4).
-            audit = try Auditor.including(entities: written.sorted(), in: touched, db: db, model: model, layout: layout,
-                                          storeUUID: storeUUID, context: context, maxSamples: options.maxSamples)
+            if let touched = audit, options.audit == .touched, !written.isEmpty {
+                // What raw SQL wrote is not known row by row: those entities are audited in full (SPEC §11.4).
+                audit = try Auditor.including(entities: written.sorted(), in: touched, db: db, model: model, layout: layout,
+                                              storeUUID: storeUUID, context: context, maxSamples: options.maxSamples)
+            }
         }
         var result = HookRunResult(id: hook.id, after: hook.after, file: hook.file, checksum: hook.checksum,
                                    onViolation: hook.onViolation, steps: steps, rowsAffected: steps.reduce(0) { $0 + $1.count },
                                    audit: audit, committed: true, late: late)
+        if hook.timing == .before { result.timing = .before }
         if result.violationCount > 0 && hook.onViolation == .rollback {
             result.committed = false
             throw HookViolationError(result: result)

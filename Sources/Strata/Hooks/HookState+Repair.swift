@@ -22,4 +22,33 @@ extension HookState {
             }
         }
     }
+
+    /// `strata repair --skip ID…`: records late hooks as skipped (a late before-hook can never run). Returns the
+    /// ids recorded.
+    /// - Throws: `DiagnosticList` (exit 2, nothing written) when an id is not a late hook of this store.
+    public static func skip(_ ids: [String], store: Store, hooks: HookSet) throws -> [String] {
+        try store.wrap {
+            try store.queue.inDatabase { db in
+                try db.inTransaction(.immediate) {
+                    guard let metadata = try StoreMetadata.read(db) else { throw StoreError.notAdopted(path: store.path) }
+                    let state = try HookState.read(db, metadata: metadata, hooks: hooks)
+                    let refused = ids.filter { !state.late.contains($0) }.map { id in
+                        Diagnostic.error("'\(id)' is not a late hook of this store", hint: state.late.isEmpty
+                            ? "only a late hook (its version passed before it appeared) can be skipped; this store has none"
+                            : "late hooks: \(state.late.joined(separator: ", "))")
+                    }
+                    if !refused.isEmpty { throw DiagnosticList(refused) }
+                    for id in ids {
+                        guard let hook = hooks.hook(id: id) else { continue }
+                        let model = hook.timing == .before ? hook.modelVersion : metadata.version
+                        try History.recordHook(db, HookRecord(id: id, checksum: hook.checksum, afterVersion: hook.after, modelVersion: model,
+                                                              status: "skipped", rowsAffected: 0, finished: History.timestamp(Date()),
+                                                              results: nil))
+                    }
+                    return .commit
+                }
+                return ids
+            }
+        }
+    }
 }

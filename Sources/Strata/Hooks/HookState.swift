@@ -13,6 +13,8 @@ public struct HookState: Sendable, Hashable, Codable {
     public var edited: [EditedHook]
     /// Applied hooks whose file is gone (a warning).
     public var deleted: [String]
+    /// Late hooks recorded as skipped (`strata repair --skip`): never run.
+    public var skipped: [String] = []
 
     public struct EditedHook: Sendable, Hashable, Codable {
         public var id: String
@@ -28,6 +30,8 @@ public struct HookState: Sendable, Hashable, Codable {
             if let record = records[hook.id] {
                 if record.status == "notNeeded" {
                     state.notNeeded.append(hook.id)
+                } else if record.status == "skipped" {
+                    state.skipped.append(hook.id)
                 } else if record.checksum != hook.checksum {
                     state.edited.append(EditedHook(id: hook.id, recordedChecksum: record.checksum, fileChecksum: hook.checksum))
                 } else {
@@ -52,10 +56,12 @@ public struct HookState: Sendable, Hashable, Codable {
                                       found: "file checksum \($0.fileChecksum)") }
     }
 
-    /// Records the hooks with `after` ≤ the creation version as not needed (inside the creation transaction).
+    /// Records the hooks with `after` (or `before`) ≤ the creation version as not needed (inside the creation transaction).
     static func recordNotNeeded(_ db: Database, hooks: HookSet, createdAt version: Int) throws {
         for hook in hooks.hooks where hook.after <= version {
-            try History.recordHook(db, HookRecord(id: hook.id, checksum: hook.checksum, afterVersion: hook.after, modelVersion: version,
+            // A before-hook's record names the model it is checked against (the version below), as when it runs.
+            let model = hook.timing == .before ? hook.modelVersion : version
+            try History.recordHook(db, HookRecord(id: hook.id, checksum: hook.checksum, afterVersion: hook.after, modelVersion: model,
                                                   status: "notNeeded", rowsAffected: 0, finished: History.timestamp(.init()), results: nil))
         }
     }

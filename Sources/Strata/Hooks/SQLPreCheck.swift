@@ -129,13 +129,17 @@ extension HookStep {
 }
 
 extension SQLPreCheck {
-    /// `migrate`'s check before the first step: late hooks on the store's layout, then each step's hooks on
-    /// its destination layout, with the store's own tables, views and triggers.
+    /// `migrate`'s check before the first step: late hooks on the store's layout, then each step's before-hooks
+    /// on its source layout and after-hooks on its destination layout, with the store's own tables, views and triggers.
     static func checkPending(store: Store, metadata: StoreMetadata, steps: [VersionStep], late: [Hook], hooks: HookSet,
                              variables: [String: String], now: Double) throws {
         var groups: [Group] = []
         if !late.isEmpty { groups.append(Group(layout: metadata.layout, hooks: late)) }
-        for step in steps { groups.append(Group(layout: step.destinationLayout, hooks: hooks.hooks(after: step.toVersion))) }
+        for step in steps {
+            // In step order: before-hooks on the version below (its layout), then after-hooks on the step's (SPEC §11.4).
+            groups.append(Group(layout: step.sourceLayout, hooks: hooks.hooks(before: step.toVersion)))
+            groups.append(Group(layout: step.destinationLayout, hooks: hooks.hooks(after: step.toVersion)))
+        }
         guard groups.contains(where: { $0.hooks.contains { $0.steps.contains(where: \.isSQL) } }) else { return }
         let schema = try store.wrap { try store.queue.read { try userSchema($0, layout: metadata.layout) } }
         _ = try check(groups, variables: variables, now: now, userSchema: schema)
@@ -159,14 +163,17 @@ extension SQLPreCheck {
 }
 
 extension SQLPreCheck {
-    /// `lint`'s check: every hook's `sql:` steps on a new store's layout of its version, in run order.
+    /// `lint`'s check: every hook's `sql:` steps on a new store's layout of the model it runs against (N for
+    /// `after: N`, the version below for `before: N`), in run order.
     /// - Returns: errors and warnings, located in the hook files.
     public static func lint(_ hooks: HookSet, models: ModelHistory, variables: [String: String]) -> [Diagnostic] {
         var groups: [Group] = []
         for version in models.versions {
-            let pending = hooks.hooks(after: version)
-            guard let model = models.model(version: version), pending.contains(where: { $0.steps.contains(where: \.isSQL) }) else { continue }
-            groups.append(Group(layout: LayoutBuilder.layout(for: model), hooks: pending))
+            for pending in [hooks.hooks(before: version), hooks.hooks(after: version)] {
+                guard let first = pending.first, let model = HookChecker.model(for: first, in: models),
+                      pending.contains(where: { $0.steps.contains(where: \.isSQL) }) else { continue }
+                groups.append(Group(layout: LayoutBuilder.layout(for: model), hooks: pending))
+            }
         }
         do {
             return try check(groups, variables: variables, now: Date().timeIntervalSince1970)

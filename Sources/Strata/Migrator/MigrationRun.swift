@@ -39,6 +39,8 @@ public enum MigrationRun {
         /// whole file, so on a large store it costs more than an O(1) step such as ADD COLUMN; an app that
         /// migrates on launch may turn it off (SQLite still fails on the pages a step touches).
         public var checkIntegrity = true
+        /// The Swift stages this binary registers (SPEC §11.2); checked against their declarations before anything runs.
+        public var stages = Stages()
 
         public init(now: Double) { self.now = now }
     }
@@ -50,6 +52,8 @@ public enum MigrationRun {
     public static func run(storePath: String, models: ModelHistory, hooks: HookSet, options: Options) throws -> MigrationRunReport {
         let targetModel = try Migrator.targetModel(options.target, in: models)
         let target = targetModel.version
+        let registrationProblems = options.stages.check(against: hooks)
+        if !registrationProblems.isEmpty { throw StageError.registration(registrationProblems) }
         var report = MigrationRunReport(store: storePath, dryRun: options.dryRun, targetVersion: target, now: options.now)
         do {
             try Preflight.checkFile(atPath: storePath, forWriting: !options.dryRun)
@@ -124,6 +128,9 @@ public enum MigrationRun {
         let state = try store.wrap { try store.queue.read { try HookState.read($0, metadata: metadata, hooks: hooks) } }
         report.warnings += state.deleted.map { "hook '\($0)' was applied but its file is gone" }
         if !state.edited.isEmpty { throw MigrationError.drift(DriftReport(storeVersion: metadata.version, items: state.driftItems)) }
+        // A late before-hook can never run: what it was to read is gone (SPEC §11.4).
+        let lateBefore = state.late.filter { hooks.hook(id: $0)?.timing == .before }
+        if !lateBefore.isEmpty { throw LateHooksError(ids: lateBefore, version: metadata.version, before: true) }
         if !state.late.isEmpty && !options.runLateHooks { throw LateHooksError(ids: state.late, version: metadata.version) }
 
         let (planned, steps) = try Migrator.plan(store, history: models, to: target)
@@ -148,6 +155,8 @@ public enum MigrationRun {
                                              audit: options.audit, maxSamples: options.maxSamples,
                                              collectObjectIDs: options.collectObjectIDs)
         hookOptions.progressSink = options.progressSink
+        hookOptions.stages = options.stages
+        hookOptions.isDryRun = options.dryRun
         do {
             try runLate(lateHooks, store: store, metadata: metadata, models: models, options: hookOptions, report: &report)
             var migrationOptions = MigrationOptions()

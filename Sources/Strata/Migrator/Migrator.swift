@@ -74,6 +74,7 @@ public enum Migrator {
         var runs: [MigrationResult.StepRun] = []
         for step in steps {
             let destination = history.model(version: step.toVersion)!
+            let source = history.model(version: step.fromVersion)!
             let started = Date()
             var stepReport: StepReport?
             var warnings: [String] = []
@@ -81,22 +82,33 @@ public enum Migrator {
             do {
                 let skippedAt = try store.wrapMigration {
                     try store.queue.inDatabase { db in
-                        let rawSQL = hooks.hooks(after: step.toVersion).contains { $0.steps.contains(where: \.isSQL) }
+                        // sql: steps never fire foreign-key actions: the step runs with them off (SPEC §11.4).
+                        let rawSQL = (hooks.hooks(before: step.toVersion) + hooks.hooks(after: step.toVersion))
+                            .contains { $0.steps.contains(where: \.isSQL) }
                         return try StepExecutor.transaction(step, on: db, rawSQL: rawSQL) {
+                            // Each hook (or Swift stage) with its audit; one that fails is reported, not committed.
+                            func runHooks(_ list: [Hook], model: Model, layout: StoreLayout) throws {
+                                for hook in list {
+                                    do {
+                                        if let outcome = try HookRunner.run(hook, in: db, model: model, layout: layout,
+                                                                            storeUUID: metadata.storeUUID, options: hookOptions) {
+                                            ran.append(outcome)
+                                        }
+                                    } catch let error as HookViolationError {
+                                        ran.append((error.result, ChangeSet()))
+                                        throw error
+                                    }
+                                }
+                            }
+                            // A declared Swift stage this binary cannot run stops the run before the step (exit 7).
+                            try HookRunner.requireRegistered(hooks.hooks(before: step.toVersion) + hooks.hooks(after: step.toVersion),
+                                                             in: db, stages: hookOptions.stages)
+                            // Before-hooks: on the version below, ahead of the schema changes (SPEC §11.4).
+                            try runHooks(hooks.hooks(before: step.toVersion), model: source, layout: metadata.layout)
                             stepReport = try StepReport.make(step, db: db)
                             warnings = try StepExecutor.apply(step, on: db, storeUUID: metadata.storeUUID, options: options)
                             let after = try StepExecutor.record(step, on: db, from: metadata, destination: destination, started: started)
-                            for hook in hooks.hooks(after: step.toVersion) {
-                                do {
-                                    if let outcome = try HookRunner.run(hook, in: db, model: destination, layout: step.destinationLayout,
-                                                                        storeUUID: metadata.storeUUID, options: hookOptions) {
-                                        ran.append(outcome)
-                                    }
-                                } catch let error as HookViolationError {
-                                    ran.append((error.result, ChangeSet()))
-                                    throw error
-                                }
-                            }
+                            try runHooks(hooks.hooks(after: step.toVersion), model: destination, layout: step.destinationLayout)
                             try options.observer?.stepWillCommit(step, in: db)
                             metadata = after
                         }

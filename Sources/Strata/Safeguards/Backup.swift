@@ -67,7 +67,7 @@ public enum Backup {
         }
         do {
             try TemporaryFiles.createPrivateFile(temporary)   // 0600 while it is written: no window for others
-            try StoreCopy.copy(from: store.queue, to: temporary, progress: progress)
+            try StoreCopy.copy(from: store.queue, to: temporary, durable: true, progress: progress)
         } catch let error as DatabaseError {
             let detail = error.resultCode == .SQLITE_FULL ? "the disk is full" : (error.message ?? "\(error.resultCode)")
             throw PipelineError.backupFailed(path: path, detail: detail)

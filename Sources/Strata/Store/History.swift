@@ -22,12 +22,16 @@ public struct HookRecord: Sendable, Hashable, Codable {
     public var checksum: String
     public var afterVersion: Int
     public var modelVersion: Int
-    /// `applied` or `notNeeded`.
+    /// `applied`, `notNeeded` or `skipped` (a late hook, `strata repair --skip`).
     public var status: String
     public var rowsAffected: Int
     public var finished: String
     /// JSON of the per-step results.
     public var results: String?
+
+    /// `before` for a `before: N` hook: its record names the model below N, which no after-hook's does
+    /// (an after-hook runs on N or, late, on a later version).
+    public var timing: HookTiming { modelVersion < afterVersion ? .before : .after }
 }
 
 public enum History {

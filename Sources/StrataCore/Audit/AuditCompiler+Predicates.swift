@@ -7,7 +7,7 @@ extension AuditCompiler {
         var rules: [AuditRule] = []
         for validation in entity.validation {
             let origin = validation.location ?? SourceLocation(file: "predicate", line: 1, column: 1)
-            let condition: SQLStatement
+            let condition: SQLText
             do {
                 // Compiled on the declaring entity: the rule's text names its properties.
                 condition = try compiler.compile(validation.predicate, entity: entity.name, context: predicateContext, origin: origin)

@@ -34,15 +34,15 @@ public struct BatchPlanner: Sendable {
     func condition(entity: String, predicate: String?, includesSubentities: Bool, context: PredicateContext,
                    origin: SourceLocation?) throws(BatchError) -> (SQLStatement?, argumentsUsed: Int) {
         var parts: [SQLStatement] = []
-        if let filter = compiler.entityFilter(for: entity, includesSubentities: includesSubentities) { parts.append(filter) }
+        if let filter = compiler.entityFilter(for: entity, includesSubentities: includesSubentities) { parts.append(SQLStatement(filter.sql, filter.arguments)) }
         var used = 0
         // An empty predicate is an error (the parser says so, located), never "all rows" (SPEC §10).
         if let predicate {
             do throws(PredicateCompileError) {
-                let (statement, count) = try compiler.compile(predicate, entity: entity, context: context, firstArgument: 0,
-                                                              origin: origin ?? SourceLocation(file: "predicate", line: 1, column: 1))
+                let (statement, count) = try compiler.compileCondition(predicate, entity: entity, context: context, firstArgument: 0,
+                                                                       origin: origin ?? SourceLocation(file: "predicate", line: 1, column: 1))
                 used = count
-                if statement.sql != "1" { parts.append(statement) }
+                if let statement { parts.append(SQLStatement(statement.sql, statement.arguments)) }
             } catch {
                 throw .invalid(error.diagnostic)
             }
@@ -86,7 +86,7 @@ public struct BatchPlanner: Sendable {
                                                                       firstArgument: nextArgument,
                                                                       origin: origin ?? SourceLocation(file: "value", line: 1, column: 1))
                     nextArgument += used
-                    value = statement
+                    value = SQLStatement(statement.sql, statement.arguments)
                 }
                 assignments.append(SQLStatement("\(SQLIdentifier.quote(target)) = \(value.sql)", value.arguments))
             } catch {

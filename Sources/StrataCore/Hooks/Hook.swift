@@ -4,12 +4,15 @@ public enum HookStep: Sendable, Hashable {
     case batchDelete(BatchDeleteRequest)
     /// Raw SQL (SPEC §11.1); which entities it wrote is known only when it ran.
     case sql(SQLStep)
+    /// A Swift stage's declaration: the registered closure runs here (SPEC §11.2).
+    case swiftStage(SwiftStageDeclaration)
 
     public var entity: String {
         switch self {
         case .batchUpdate(let r): return r.entity
         case .batchDelete(let r): return r.entity
         case .sql: return ""
+        case .swiftStage(let s): return s.writes.joined(separator: ", ")
         }
     }
 
@@ -18,16 +21,29 @@ public enum HookStep: Sendable, Hashable {
         case .batchUpdate: return "batchUpdate"
         case .batchDelete: return "batchDelete"
         case .sql: return "sql"
+        case .swiftStage: return "swift"
         }
     }
 }
 
-/// A post-migration hook: a file in `migrations/` that runs exactly once per store, right
-/// after the store reaches version `after`, in the same transaction as that version step.
+/// Where a hook runs in the step that reaches its version: after the schema changes, on that version's model
+/// (`after: N`), or before them, on the model of the version below (`before: N`, SPEC §11.1).
+public enum HookTiming: String, Sendable, Hashable, Codable {
+    case before, after
+}
+
+/// A hook: a file in `migrations/` that runs exactly once per store, in the transaction of the version step
+/// that reaches version `after`, after its schema changes or (`timing` `.before`) before them.
 public struct Hook: Sendable, Hashable {
     /// The explicit `id:`, or the file name without extension.
     public var id: String
+    /// The version N of `after: N` or `before: N`: the hook runs in the step that reaches it.
     public var after: Int
+    /// `after: N` or `before: N`.
+    public var timing: HookTiming = .after
+    /// The model the hook is checked and run against: N for `after: N`, the version below N for `before: N`
+    /// (set when the hook set is loaded against the models).
+    public var modelVersion: Int
     public var description: String?
     public var steps: [HookStep]
     /// `variables:` for the predicates (`$NAME`); `--var` overrides them.
@@ -51,6 +67,7 @@ public struct Hook: Sendable, Hashable {
                 afterLocation: SourceLocation? = nil, idLocation: SourceLocation? = nil) {
         self.id = id
         self.after = after
+        self.modelVersion = after
         self.description = description
         self.steps = steps
         self.variables = variables
@@ -62,6 +79,17 @@ public struct Hook: Sendable, Hashable {
         self.idLocation = idLocation ?? SourceLocation(file: file, line: 1, column: 1)
     }
 
-    /// Hooks run in version order, then id order.
-    public static func runOrder(_ a: Hook, _ b: Hook) -> Bool { (a.after, a.id) < (b.after, b.id) }
+    /// Whether this is a Swift stage's declaration (`swift: true`).
+    public var swiftStage: SwiftStageDeclaration? {
+        if steps.count == 1, case .swiftStage(let declaration) = steps[0] { return declaration }
+        return nil
+    }
+
+    /// `after 4`, `before 4`: how reports name the hook's place.
+    public var place: String { "\(timing.rawValue) \(after)" }
+
+    /// Hooks run in version order, before-hooks first, then id order.
+    public static func runOrder(_ a: Hook, _ b: Hook) -> Bool {
+        (a.after, a.timing == .before ? 0 : 1, a.id) < (b.after, b.timing == .before ? 0 : 1, b.id)
+    }
 }

@@ -3,7 +3,7 @@ import Yams
 
 /// Reads hook files (SPEC §5) into `Hook` values, with located errors.
 public enum HookLoader {
-    static let hookKeys = ["id", "after", "description", "steps", "onViolation", "variables"]
+    static let hookKeys = ["id", "after", "before", "description", "steps", "onViolation", "variables"] + swiftStageKeys
     static let updateKeys = ["entity", "predicate", "arguments", "propertiesToUpdate", "includesSubentities", "resultType"]
     static let deleteKeys = ["entity", "predicate", "arguments", "includesSubentities", "resultType"]
 
@@ -28,7 +28,7 @@ public enum HookLoader {
                                          hint: "save the file as UTF-8")])
         }
         var hook = try load(yaml: text, file: path)
-        hook.checksum = SHA256.hex(Array(data))
+        if hook.swiftStage == nil { hook.checksum = SHA256.hex(Array(data)) }   // a Swift stage's is over its id and revision
         return hook
     }
 
@@ -41,6 +41,7 @@ public enum HookLoader {
         let defaultID = ((r.file as NSString).lastPathComponent as NSString).deletingPathExtension
         var id = defaultID, idLocation = SourceLocation(file: r.file, line: 1, column: 1)
         var after: Int?, afterLocation = r.location(root)
+        var timing = HookTiming.after
         var description: String?
         var steps: [HookStep] = []
         var stepLocations: [SourceLocation] = []
@@ -54,8 +55,9 @@ public enum HookLoader {
                 id = r.string(value, what: "id") ?? id
                 idLocation = r.location(value)
                 if id.isEmpty { r.error("id cannot be empty", at: value) }
-            case "after":
-                after = r.int(value, what: "after", minimum: 1)
+            case "after", "before":
+                if key == "before" { timing = .before }
+                after = r.int(value, what: key, minimum: 1)
                 afterLocation = r.location(value)
             case "description": description = r.string(value, what: "description")
             case "variables": variables = r.stringMap(value, what: "variables") ?? [:]
@@ -83,15 +85,26 @@ public enum HookLoader {
             default: break
             }
         }
-        if !entries.contains(where: { $0.key == "after" }) {
-            r.error("missing 'after'", at: root, hint: "add `after: N`: the model version after which the hook runs")
+        let places = entries.filter { $0.key == "after" || $0.key == "before" }
+        if places.isEmpty {
+            r.error("missing 'after'", at: root, hint: "add `after: N` (runs after the step reaching version N) or `before: N` (before its schema changes)")
+        } else if places.count > 1 {
+            r.error("a hook has either 'after' or 'before', not both", at: places[1].value,
+                    hint: "`before: N` runs before the schema changes of the step reaching N, `after: N` after them")
         }
-        if !sawSteps { r.error("missing 'steps'", at: root, hint: "add a list of batchUpdate / batchDelete steps") }
+        let swiftStage = parseSwiftStage(entries, sawSteps: sawSteps, root: root, &r)
+        let declaresSwift = entries.contains { $0.key == "swift" && ["true", "yes"].contains($0.value.string?.lowercased() ?? "") }
+        if !sawSteps && !declaresSwift {
+            r.error("missing 'steps'", at: root, hint: "add a list of batchUpdate / batchDelete steps")
+        }
+        if let swiftStage { steps = [.swiftStage(swiftStage)] }
         guard let after else { return nil }
         var hook = Hook(id: id, after: after, description: description, steps: steps, variables: variables, onViolation: policy,
                         file: r.file, checksum: SHA256.hex(yaml), source: yaml, afterLocation: afterLocation, idLocation: idLocation)
+        hook.timing = timing
         hook.stepLocations = stepLocations
         hook.plainLiterals = plainLiterals
+        if let swiftStage { hook.checksum = SwiftStageDeclaration.checksum(id: id, revision: swiftStage.revision) }
         return hook
     }
 

@@ -40,6 +40,11 @@ public struct HookRunResult: Sendable, Hashable, Codable {
     public var committed: Bool
     /// Whether it ran as a late hook (`--run-late-hooks`).
     public var late: Bool = false
+    /// `before` for a `before: N` hook (it ran before the step's schema changes); nil for `after: N`.
+    public var timing: HookTiming?
+
+    /// `after v4`, `before v4`.
+    public var place: String { "\(timing == .before ? "before" : "after") v\(after)" }
 
     public var violationCount: Int { audit?.totalViolations ?? 0 }
 

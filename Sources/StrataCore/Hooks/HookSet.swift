@@ -11,8 +11,11 @@ public struct HookSet: Sendable {
 
     public func hook(id: String) -> Hook? { hooks.first { $0.id == id } }
 
-    /// Hooks that run right after the store reaches `version`.
-    public func hooks(after version: Int) -> [Hook] { hooks.filter { $0.after == version } }
+    /// Hooks that run right after the store reaches `version` (`after: version`), in id order.
+    public func hooks(after version: Int) -> [Hook] { hooks.filter { $0.after == version && $0.timing == .after } }
+
+    /// Hooks that run in the step reaching `version`, before its schema changes (`before: version`), in id order.
+    public func hooks(before version: Int) -> [Hook] { hooks.filter { $0.after == version && $0.timing == .before } }
 
     /// Loads every `*.yaml`/`*.yml` file of `directory` and checks each hook against the model of
     /// its `after` version: entities and attributes exist there, predicates and values compile.
@@ -26,7 +29,7 @@ public struct HookSet: Sendable {
         }
         let files = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
             .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
-            .sorted { $0.localizedStandardCompare($1) == .orderedAscending }
+            .sorted(by: FileNameOrder.areInIncreasingOrder)
         var hooks: [Hook] = []
         var diagnostics: [Diagnostic] = []
         var byID: [String: Hook] = [:]
@@ -42,7 +45,11 @@ public struct HookSet: Sendable {
                 byID[hook.id] = hook
                 let problems = HookChecker.check(hook, models: models, variables: variables, warnings: true)
                 diagnostics += problems
-                if !problems.contains(where: { $0.severity == .error }) { hooks.append(hook) }
+                if !problems.contains(where: { $0.severity == .error }), let model = HookChecker.model(for: hook, in: models) {
+                    var checked = hook
+                    checked.modelVersion = model.version
+                    hooks.append(checked)
+                }
             } catch {
                 diagnostics += error.diagnostics
             }
@@ -63,11 +70,24 @@ public enum HookChecker {
     ///   - warnings: whether to add warnings (a literal that reads like an expression) to the errors.
     public static func check(_ hook: Hook, models: ModelHistory, variables: [String: String] = [:],
                              warnings: Bool = false) -> [Diagnostic] {
-        guard let model = models.model(version: hook.after) else {
-            return [Diagnostic(.error, "after: \(hook.after) names no model version", at: hook.afterLocation,
+        guard models.model(version: hook.after) != nil else {
+            return [Diagnostic(.error, "\(hook.timing.rawValue): \(hook.after) names no model version", at: hook.afterLocation,
                                hint: "versions: \(models.versions.map(String.init).joined(separator: ", "))").withSource(hook.source)]
         }
+        guard let model = model(for: hook, in: models) else {
+            return [Diagnostic(.error, "before: \(hook.after) names the lowest model version: no step reaches it", at: hook.afterLocation,
+                               hint: "a before-hook runs in the step that reaches N, on the version below; use `after: \(hook.after)`")
+                .withSource(hook.source)]
+        }
         return check(hook, against: model, variables: variables, warnings: warnings)
+    }
+
+    /// The model a hook is checked and run against: version N for `after: N`, the next version below N for
+    /// `before: N` (SPEC §11.4); nil when there is none.
+    public static func model(for hook: Hook, in models: ModelHistory) -> Model? {
+        guard hook.timing == .before else { return models.model(version: hook.after) }
+        guard models.model(version: hook.after) != nil, let previous = models.versions.filter({ $0 < hook.after }).max() else { return nil }
+        return models.model(version: previous)
     }
 
     /// Checks a hook against one model (a late hook runs against the store's current model): its errors,
@@ -98,6 +118,8 @@ public enum HookChecker {
                     context.arguments = request.arguments
                     _ = try planner.planDelete(request, context: context)
                 case .sql: break
+                case .swiftStage(let declaration):
+                    diagnostics += checkWrites(declaration, against: model).map { $0.withSource(hook.source) }
                 }
             } catch {
                 if case .invalid(var diagnostic) = error {
@@ -113,6 +135,15 @@ public enum HookChecker {
             }
         }
         return diagnostics
+    }
+
+    /// A Swift stage's `writes:` must name entities of the model it runs against.
+    static func checkWrites(_ declaration: SwiftStageDeclaration, against model: Model) -> [Diagnostic] {
+        zip(declaration.writes, declaration.writeLocations).compactMap { name, location in
+            guard model.entity(name) == nil else { return nil }
+            return .error("writes: no entity '\(name)' in model version \(model.version)", at: location,
+                          hint: NameSuggestion.hint(for: name, in: model.entities.map(\.name)))
+        }
     }
 
     /// A plain string assigned to a textual attribute that reads as an expression over the row

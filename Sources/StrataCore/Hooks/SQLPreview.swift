@@ -1,11 +1,11 @@
 /// What `strata diff FROM TO --sql` prints (SPEC §11.4 "Seeing what will run"): each version step's SQL in
-/// run order (the inferred schema changes, then the after-hooks' steps), `sql:` steps expanded for one
-/// layout, with each bound value named in a comment. Nothing runs.
+/// run order (before-hooks' steps, the inferred schema changes, after-hooks' steps; a Swift stage by its id),
+/// `sql:` steps expanded for the layout they run on, with each bound value named in a comment. Nothing runs.
 public enum SQLPreview {
     public struct Section: Sendable, Hashable, Encodable {
         public var fromVersion: Int
         public var toVersion: Int
-        /// `schema` (the inferred changes) or `after-hook`.
+        /// `before-hook`, `schema` (the inferred changes) or `after-hook`.
         public var stage: String
         public var hook: String?
         /// 1-based step of the hook.
@@ -27,26 +27,29 @@ public enum SQLPreview {
         var sections: [Section] = []
         var errors: [Diagnostic] = []
         for step in steps {
-            // Before-hooks, when a history has them, come first (SPEC §11.4); this history's hooks run after.
-            sections.append(Section(fromVersion: step.fromVersion, toVersion: step.toVersion, stage: "schema", hook: nil, step: nil,
-                                    kind: "schema", entity: nil, sql: step.sqlText.map { $0 + ";" }))
-            for hook in hooks.hooks(after: step.toVersion) {
-                let context = hook.variables.merging(variables) { _, cli in cli }
-                for (index, hookStep) in hook.steps.enumerated() {
-                    var section = Section(fromVersion: step.fromVersion, toVersion: step.toVersion, stage: "after-hook", hook: hook.id,
-                                          step: index + 1, kind: hookStep.kind, entity: hookStep.entity.isEmpty ? nil : hookStep.entity,
-                                          sql: [])
-                    if case .sql(let sql) = hookStep {
-                        do {
-                            let expanded = try sql.expanded(layout: step.destinationLayout, variables: context, now: 0)
-                            section.sql = [expanded.annotated]
-                        } catch {
-                            errors.append(error.withSource(hook.source))
+            func add(_ list: [Hook], stage: String, layout: StoreLayout) {
+                for hook in list {
+                    let context = hook.variables.merging(variables) { _, cli in cli }
+                    for (index, hookStep) in hook.steps.enumerated() {
+                        var section = Section(fromVersion: step.fromVersion, toVersion: step.toVersion, stage: stage, hook: hook.id,
+                                              step: index + 1, kind: hookStep.kind,
+                                              entity: hookStep.entity.isEmpty ? nil : hookStep.entity, sql: [])
+                        if case .sql(let sql) = hookStep {
+                            do {
+                                section.sql = [try sql.expanded(layout: layout, variables: context, now: 0).annotated]
+                            } catch {
+                                errors.append(error.withSource(hook.source))
+                            }
                         }
+                        sections.append(section)
                     }
-                    sections.append(section)
                 }
             }
+            // In run order (SPEC §11.4): before-hooks on the version below, the inferred changes, after-hooks.
+            add(hooks.hooks(before: step.toVersion), stage: "before-hook", layout: step.sourceLayout)
+            sections.append(Section(fromVersion: step.fromVersion, toVersion: step.toVersion, stage: "schema", hook: nil, step: nil,
+                                    kind: "schema", entity: nil, sql: step.sqlText.map { $0 + ";" }))
+            add(hooks.hooks(after: step.toVersion), stage: "after-hook", layout: step.destinationLayout)
         }
         if !errors.isEmpty { throw DiagnosticList(errors) }
         return sections
@@ -61,8 +64,13 @@ public enum SQLPreview {
             case "schema":
                 lines.append("-- \(step): inferred changes" + (section.sql.isEmpty ? " (metadata only)" : ""))
             default:
-                let planned = section.entity.map { " \($0) (planned by Strata when it runs)" } ?? ""
-                lines.append("-- \(step): \(section.stage) \(section.hook ?? "") step \(section.step ?? 0): \(section.kind)\(planned)")
+                let what: String
+                switch section.kind {
+                case "sql": what = "sql"
+                case "swift": what = "Swift stage \(section.hook ?? "")" + (section.entity.map { " (writes \($0))" } ?? "")
+                default: what = section.kind + (section.entity.map { " \($0)" } ?? "") + " (planned by Strata when it runs)"
+                }
+                lines.append("-- \(step): \(section.stage) \(section.hook ?? "") step \(section.step ?? 0): \(what)")
             }
             for sql in section.sql {
                 lines.append(sql.hasSuffix("\n") ? String(sql.dropLast()) : sql)

@@ -69,7 +69,7 @@ public enum MappingInference {
                 for change in step.destructiveChanges {
                     let location = locate(change, in: source)
                     diagnostics.append(Diagnostic(.warning, "v\(source.version) → v\(destination.version): \(change.property.map { "\(change.entity).\($0)" } ?? change.entity) is \(change.detail)",
-                                                  at: location, hint: "data is lost when stores migrate; keep it, or move the data in a hook first")
+                                                  at: location, hint: "data is lost when stores migrate; keep it, or move the data first in a `before: \(destination.version)` hook (it reads v\(source.version) before the step drops it)")
                         .withSource(source.source))
                 }
             } catch {

@@ -31,7 +31,7 @@ public struct ModelHistory: Sendable {
         }
         let files = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
             .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
-            .sorted { $0.localizedStandardCompare($1) == .orderedAscending }
+            .sorted(by: FileNameOrder.areInIncreasingOrder)
         guard !files.isEmpty else {
             throw DiagnosticList([.error("no model files (*.yaml, *.yml) in '\(directory)'", hint: "add models/1.yaml")])
         }

@@ -12,7 +12,7 @@ extension PredicateCompiler {
     public func compileValue(_ expression: String, for attribute: String, of entity: String, context: PredicateContext,
                              firstArgument: Int = 0,
                              origin: SourceLocation = SourceLocation(file: "value", line: 1, column: 1))
-        throws(PredicateCompileError) -> (SQLStatement, argumentsUsed: Int) {
+        throws(PredicateCompileError) -> (SQLText, argumentsUsed: Int) {
         do throws(PredicateSyntaxError) {
             let target = try targetAttribute(attribute, of: entity)
             var parser = try PredicateParser(expression, arguments: context.arguments, firstArgument: firstArgument)
@@ -20,8 +20,8 @@ extension PredicateCompiler {
             var translator = PredicateTranslator(model: model, layout: layout, context: context)
             let operand = try translator.operand(parsed, in: translator.root(entity))
             let fragment = try translator.assignment(operand, to: target.attribute, label: "\(entity).\(attribute)")
-            try SQLComplexity.check(fragment.statement)
-            return (fragment.statement, parser.argumentsUsed)
+            try SQLComplexity.check(fragment)
+            return (fragment, parser.argumentsUsed)
         } catch {
             throw PredicateCompileError(error, in: expression, origin: origin)
         }
@@ -61,7 +61,7 @@ extension PredicateCompiler {
 
 extension PredicateTranslator {
     /// The SQL assigning `operand` to an attribute of type `attribute.type`.
-    func assignment(_ operand: Operand, to attribute: Attribute, label: String) throws(PredicateSyntaxError) -> SQLFragment {
+    func assignment(_ operand: Operand, to attribute: Attribute, label: String) throws(PredicateSyntaxError) -> SQLText {
         let type = attribute.type
         switch try scalar(operand, purpose: "as a value") {
         case .literal(let literal, let offset):

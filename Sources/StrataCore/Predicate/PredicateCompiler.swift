@@ -40,7 +40,7 @@ public struct PredicateCompiler: Sendable {
     ///     the string's position inside a hook or model file otherwise).
     /// - Throws: `PredicateCompileError` located at origin + the offending column, with a hint.
     public func compile(_ predicate: String, entity: String, context: PredicateContext,
-                        origin: SourceLocation = SourceLocation(file: "predicate", line: 1, column: 1)) throws(PredicateCompileError) -> SQLStatement {
+                        origin: SourceLocation = SourceLocation(file: "predicate", line: 1, column: 1)) throws(PredicateCompileError) -> SQLText {
         let (statement, used) = try compile(predicate, entity: entity, context: context, firstArgument: 0, origin: origin)
         if used < context.arguments.count {
             throw PredicateCompileError(PredicateSyntaxError(
@@ -53,7 +53,15 @@ public struct PredicateCompiler: Sendable {
 
     /// Compiles a predicate that consumes arguments from `firstArgument` on; returns how many it used.
     public func compile(_ predicate: String, entity: String, context: PredicateContext, firstArgument: Int,
-                        origin: SourceLocation) throws(PredicateCompileError) -> (SQLStatement, argumentsUsed: Int) {
+                        origin: SourceLocation) throws(PredicateCompileError) -> (SQLText, argumentsUsed: Int) {
+        let (condition, used) = try compileCondition(predicate, entity: entity, context: context, firstArgument: firstArgument, origin: origin)
+        return (condition ?? "1", used)
+    }
+
+    /// Like `compile(_:entity:context:firstArgument:origin:)`, but nil when the predicate is always true
+    /// (`TRUEPREDICATE`), so a caller can leave the condition out.
+    func compileCondition(_ predicate: String, entity: String, context: PredicateContext, firstArgument: Int,
+                          origin: SourceLocation) throws(PredicateCompileError) -> (SQLText?, argumentsUsed: Int) {
         do throws(PredicateSyntaxError) {
             guard layout.storage(of: entity) != nil, model.entity(entity) != nil else {
                 throw PredicateSyntaxError("unknown entity '\(entity)'", offset: 0,
@@ -64,9 +72,10 @@ public struct PredicateCompiler: Sendable {
             var translator = PredicateTranslator(model: model, layout: layout, context: context)
             let condition = try translator.predicate(node, in: translator.root(entity))
             // A top-level chain keeps one pair of parentheses, so callers may write `filter AND <sql>`.
-            let fragment = condition.kind == .and || condition.kind == .or ? "(" + condition.fragment + ")" : condition.fragment
-            try SQLComplexity.check(fragment.statement)
-            return (fragment.statement, parser.argumentsUsed)
+            if condition.constant == true { return (nil, parser.argumentsUsed) }
+            let fragment = condition.kind == .and || condition.kind == .or ? condition.fragment.parenthesized : condition.fragment
+            try SQLComplexity.check(fragment)
+            return (fragment, parser.argumentsUsed)
         } catch {
             throw PredicateCompileError(error, in: predicate, origin: origin)
         }
@@ -74,12 +83,11 @@ public struct PredicateCompiler: Sendable {
 
     /// The condition restricting a hierarchy table to the entity (and, when asked, its sub-entities),
     /// over alias `t`; nil when every row of the table qualifies.
-    public func entityFilter(for entity: String, includesSubentities: Bool = true) -> SQLStatement? {
+    public func entityFilter(for entity: String, includesSubentities: Bool = true, alias: String? = tableAlias) -> SQLText? {
         guard let storage = layout.storage(of: entity), storage.isDiscriminated else { return nil }
-        let column = "\(Self.tableAlias).\(SQLIdentifier.quote("_entity"))"
-        if !includesSubentities { return SQLStatement("\(column) = ?", [.text(entity)]) }
+        let column = ColumnName("_entity", qualifier: alias)
+        if !includesSubentities { return "\(column) = \(entity)" }
         if storage.entity == storage.root { return nil }
-        let kinds = storage.kinds
-        return SQLStatement("\(column) IN (\(kinds.map { _ in "?" }.joined(separator: ", ")))", kinds.map(Value.text))
+        return "\(column) IN (" + storage.kinds.map { "\($0)" as SQLText }.joined(separator: ", ") + ")"
     }
 }

@@ -67,13 +67,13 @@ extension PredicateTranslator {
         } else {
             constant = nil
         }
-        let fragment: SQLFragment
+        let fragment: SQLText
         if let constant {
             fragment = .bind(constant)
         } else if op == .divide {
             fragment = "(CAST(" + l.fragment + " AS REAL) / " + r.fragment + ")"
         } else {
-            fragment = "(" + l.fragment + " \(op.rawValue) " + r.fragment + ")"
+            fragment = "(" + l.fragment + " \(keyword: op.rawValue) " + r.fragment + ")"
         }
         return .typed(Typed(fragment: fragment, type: type, nullable: l.nullable || r.nullable, constant: constant,
                             offset: lhs.offset, label: SQLComplexity.label("\(l.label) \(op.rawValue) \(r.label)"),

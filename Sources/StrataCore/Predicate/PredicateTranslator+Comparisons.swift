@@ -42,8 +42,7 @@ extension PredicateTranslator {
         case .none:
             return Condition(fragment: "NOT " + head + condition.fragment + ")", nullable: false)
         case .all:
-            let negated = condition.nullable ? "NOT COALESCE(" + condition.fragment + ", 0)" : "NOT " + wrap(condition.fragment)
-            return Condition(fragment: "NOT " + head + negated + ")", nullable: false)
+            return Condition(fragment: "NOT " + head + negation(condition) + ")", nullable: false)
         }
     }
 
@@ -59,7 +58,7 @@ extension PredicateTranslator {
             }
             if lhsIsNull && rhsIsNull { return op == .equal ? .true : .false }
             let other = lhsIsNull ? rhs : lhs
-            let subject: SQLFragment
+            let subject: SQLText
             switch other {
             case .relationship(let pk, _, _): subject = pk
             case .typed(let t): subject = t.fragment
@@ -95,7 +94,7 @@ extension PredicateTranslator {
             let nullable = isNullable(left) || isNullable(bounds[0]) || isNullable(bounds[1])
             if type == .decimal {
                 return Condition(fragment: "(strata_decimal_compare(" + l + ", " + low + ") >= 0 AND strata_decimal_compare(" + l + ", " + high + ") <= 0)",
-                                 nullable: nullable)
+                                 nullable: nullable, kind: .grouped)
             }
             return Condition(fragment: l + " BETWEEN " + low + " AND " + high, nullable: nullable)
         case .in:
@@ -107,11 +106,11 @@ extension PredicateTranslator {
             var type: AttributeType?
             for item in items { type = try commonType(left, try scalar(item, purpose: "in an IN list"), op: op, opOffset: opOffset) }
             var l = try sqlValue(left, as: type!)
-            var values: [SQLFragment] = []
+            var values: [SQLText] = []
             for item in items { values.append(try sqlValue(item, as: type!)) }
             if type == .decimal {
                 l = .call("strata_decimal", [l])
-                values = values.map { isConstant($0) ? $0 : .call("strata_decimal", [$0]) }
+                values = values.map { $0.boundValue != nil ? $0 : .call("strata_decimal", [$0]) }
             }
             if !options.isEmpty {
                 try requireText(type!, left, "IN")
@@ -123,7 +122,7 @@ extension PredicateTranslator {
                 // One bound JSON array instead of one variable per value: linear, and no limit on the count.
                 return Condition(fragment: l + " IN (SELECT value FROM json_each(" + .bind(.text(json)) + "))", nullable: nullable)
             }
-            return Condition(fragment: l + " IN (" + SQLFragment.joined(values, ", ") + ")", nullable: nullable)
+            return Condition(fragment: l + " IN (" + values.joined(separator: ", ") + ")", nullable: nullable)
         default:
             break
         }
@@ -135,9 +134,9 @@ extension PredicateTranslator {
             try requireText(type, left.isTyped ? left : right, op.rawValue)
             let l = try sqlValue(left, as: type, raw: true), r = try sqlValue(right, as: type, raw: true)
             if op == .matches {
-                let subject = options.diacriticInsensitive ? SQLFragment.call("strata_unaccent", [l]) : l
+                let subject = options.diacriticInsensitive ? SQLText.call("strata_unaccent", [l]) : l
                 let pattern = options.diacriticInsensitive ? foldDiacritics(r) : r
-                if pattern.sql == "?", pattern.arguments.count == 1, case .text(let text) = pattern.arguments[0] {
+                if case .text(let text)? = pattern.boundValue {
                     // Compiled now, with the engine the SQL function uses: a bad pattern fails before any write.
                     do {
                         _ = try MatchesRegex.compile(text, caseInsensitive: options.caseInsensitive)
@@ -158,15 +157,15 @@ extension PredicateTranslator {
             throw PredicateSyntaxError("binary values can only be compared with == or !=", offset: opOffset)
         }
         if type == .decimal {
-            let compare = SQLFragment.call("strata_decimal_compare", [l, r])
+            let compare = SQLText.call("strata_decimal_compare", [l, r])
             switch op {
             case .equal where bothTyped:
-                return Condition(fragment: "(" + l + " IS " + r + " OR " + compare + " = 0)", nullable: nullable)
+                return Condition(fragment: "(" + l + " IS " + r + " OR " + compare + " = 0)", nullable: nullable, kind: .grouped)
             case .equal: return Condition(fragment: compare + " = 0", nullable: nullable)
             case .notEqual where bothTyped:
-                return Condition(fragment: "(" + l + " IS NOT " + r + " AND " + compare + " IS NOT 0)", nullable: false)
+                return Condition(fragment: "(" + l + " IS NOT " + r + " AND " + compare + " IS NOT 0)", nullable: false, kind: .grouped)
             case .notEqual: return Condition(fragment: compare + " IS NOT 0", nullable: false)
-            default: return Condition(fragment: compare + " \(sqlOperator(op)) 0", nullable: nullable)
+            default: return Condition(fragment: compare + " " + sqlOperator(op) + " 0", nullable: nullable)
             }
         }
         if !options.isEmpty {
@@ -178,7 +177,7 @@ extension PredicateTranslator {
         case .equal where bothTyped: return Condition(fragment: l + " IS " + r, nullable: false)
         case .equal: return Condition(fragment: l + " = " + r, nullable: nullable)
         case .notEqual: return Condition(fragment: l + " IS NOT " + r, nullable: false)
-        default: return Condition(fragment: l + " \(sqlOperator(op)) " + r, nullable: nullable)
+        default: return Condition(fragment: l + " " + sqlOperator(op) + " " + r, nullable: nullable)
         }
     }
 
@@ -186,12 +185,12 @@ extension PredicateTranslator {
     static let inlineListLimit = 32
 
     /// The constant values as a JSON array, or nil when one is not a bound integer, real, text or null.
-    static func jsonArray(_ values: [SQLFragment]) -> String? {
+    static func jsonArray(_ values: [SQLText]) -> String? {
         var json = "["
         for (i, value) in values.enumerated() {
-            guard value.sql == "?", value.arguments.count == 1 else { return nil }
+            guard let value = value.boundValue else { return nil }
             if i > 0 { json += "," }
-            switch value.arguments[0] {
+            switch value {
             case .null: json += "null"
             case .integer(let n): json += String(n)
             case .real(let d):
@@ -204,7 +203,7 @@ extension PredicateTranslator {
         return json + "]"
     }
 
-    func sqlOperator(_ op: Comparison.Operator) -> String {
+    func sqlOperator(_ op: Comparison.Operator) -> SQLText {
         switch op {
         case .less: return "<"
         case .lessOrEqual: return "<="
@@ -220,12 +219,10 @@ extension PredicateTranslator {
         return false
     }
 
-    func isConstant(_ f: SQLFragment) -> Bool { f.sql == "?" }
-
     /// `[c]`/`[d]` folding: literals are folded now, column values by a SQL function.
-    func fold(_ f: SQLFragment, _ options: Comparison.Options) -> SQLFragment {
+    func fold(_ f: SQLText, _ options: Comparison.Options) -> SQLText {
         guard !options.isEmpty else { return f }
-        if f.sql == "?", f.arguments.count == 1, case .text(let s) = f.arguments[0] {
+        if case .text(let s)? = f.boundValue {
             return .bind(.text(TextFolding.fold(s, caseInsensitive: options.caseInsensitive,
                                                diacriticInsensitive: options.diacriticInsensitive)))
         }
@@ -235,8 +232,8 @@ extension PredicateTranslator {
         return result
     }
 
-    func foldDiacritics(_ f: SQLFragment) -> SQLFragment {
-        if f.sql == "?", f.arguments.count == 1, case .text(let s) = f.arguments[0] {
+    func foldDiacritics(_ f: SQLText) -> SQLText {
+        if case .text(let s)? = f.boundValue {
             return .bind(.text(TextFolding.removeDiacritics(s)))
         }
         return .call("strata_unaccent", [f])
@@ -288,7 +285,7 @@ extension PredicateTranslator {
 
     /// The operand as SQL, literals coerced to `type` and bound. `raw` keeps string literals as typed
     /// (string-operator patterns are not values of the attribute).
-    func sqlValue(_ operand: Operand, as type: AttributeType, raw: Bool = false) throws(PredicateSyntaxError) -> SQLFragment {
+    func sqlValue(_ operand: Operand, as type: AttributeType, raw: Bool = false) throws(PredicateSyntaxError) -> SQLText {
         switch operand {
         case .typed(let t): return t.fragment
         case .literal(let literal, let offset):

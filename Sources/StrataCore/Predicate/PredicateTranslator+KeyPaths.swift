@@ -64,24 +64,25 @@ extension PredicateTranslator {
     }
 
     /// A column of the object at `position`: `t."name"` when its row is in scope, else a scalar subquery.
-    mutating func columnValue(_ position: Position, _ table: String, _ column: String) -> SQLFragment {
-        if let alias = position.alias { return SQLFragment("\(alias).\(SQLIdentifier.quote(column))") }
+    mutating func columnValue(_ position: Position, _ table: String, _ column: String) -> SQLText {
+        if let alias = position.alias { return "\(ColumnName(column, qualifier: alias))" }
         let a = nextAlias("a")
-        return "(SELECT \(a).\(SQLIdentifier.quote(column)) FROM \(SQLIdentifier.quote(table)) AS \(a) WHERE \(a).\(SQLIdentifier.quote("_pk")) = " + position.pk + ")"
+        return "(SELECT \(ColumnName(column, qualifier: a)) FROM \(TableName(table)) AS \(keyword: a) WHERE \(ColumnName("_pk", qualifier: a)) = "
+            + position.pk + ")"
     }
 
     /// The primary key of the destination of a to-one relationship, as a scalar SQL expression.
-    mutating func toOneTarget(_ position: Position, _ table: String, _ relationship: RelationshipStorage) throws(PredicateSyntaxError) -> SQLFragment {
+    mutating func toOneTarget(_ position: Position, _ table: String, _ relationship: RelationshipStorage) throws(PredicateSyntaxError) -> SQLText {
         switch relationship.kind {
         case .foreignKey:
             return columnValue(position, table, relationship.column)
         case .inverseForeignKey:
             let a = nextAlias("a")
-            return "(SELECT \(a).\(SQLIdentifier.quote("_pk")) FROM \(SQLIdentifier.quote(relationship.table)) AS \(a) WHERE \(a).\(SQLIdentifier.quote(relationship.column)) = "
+            return "(SELECT \(ColumnName("_pk", qualifier: a)) FROM \(TableName(relationship.table)) AS \(keyword: a) WHERE \(ColumnName(relationship.column, qualifier: a)) = "
                 + position.pk + " LIMIT 1)"
         case .joinTable:
             let j = nextAlias("j")
-            return "(SELECT \(j).\(SQLIdentifier.quote(relationship.otherColumn ?? "target")) FROM \(SQLIdentifier.quote(relationship.table)) AS \(j) WHERE \(j).\(SQLIdentifier.quote(relationship.column)) = "
+            return "(SELECT \(ColumnName(relationship.otherColumn ?? "target", qualifier: j)) FROM \(TableName(relationship.table)) AS \(keyword: j) WHERE \(ColumnName(relationship.column, qualifier: j)) = "
                 + position.pk + " LIMIT 1)"
         }
     }
@@ -90,24 +91,27 @@ extension PredicateTranslator {
     mutating func toManySource(_ position: Position, _ relationship: RelationshipStorage, label: String, offset: Int) -> Collection {
         let destinationTable = layout.storage(of: relationship.destination)?.table ?? relationship.destination
         let a = nextAlias("a")
-        let inner = Position(entity: relationship.destination, alias: a, pk: SQLFragment("\(a).\(SQLIdentifier.quote("_pk"))"), label: label)
+        let inner = Position(entity: relationship.destination, alias: a, pk: "\(ColumnName("_pk", qualifier: a))", label: label)
         let empty = KeyPath(variable: nil, components: [], offset: offset)
         switch relationship.kind {
         case .joinTable:
             let j = nextAlias("j")
-            let from = SQLFragment("\(SQLIdentifier.quote(relationship.table)) AS \(j) JOIN \(SQLIdentifier.quote(destinationTable)) AS \(a) ON \(a).\(SQLIdentifier.quote("_pk")) = \(j).\(SQLIdentifier.quote(relationship.otherColumn ?? "target"))")
-            return Collection(from: from, correlation: "\(j).\(SQLIdentifier.quote(relationship.column)) = " + position.pk,
+            let from: SQLText = """
+                \(TableName(relationship.table)) AS \(keyword: j) JOIN \(TableName(destinationTable)) AS \(keyword: a) \
+                ON \(ColumnName("_pk", qualifier: a)) = \(ColumnName(relationship.otherColumn ?? "target", qualifier: j))
+                """
+            return Collection(from: from, correlation: "\(ColumnName(relationship.column, qualifier: j)) = " + position.pk,
                               inner: inner, rest: empty, label: label, offset: offset)
         case .inverseForeignKey, .foreignKey:
-            let from = SQLFragment("\(SQLIdentifier.quote(relationship.table)) AS \(a)")
-            return Collection(from: from, correlation: "\(a).\(SQLIdentifier.quote(relationship.column)) = " + position.pk,
+            let from: SQLText = "\(TableName(relationship.table)) AS \(keyword: a)"
+            return Collection(from: from, correlation: "\(ColumnName(relationship.column, qualifier: a)) = " + position.pk,
                               inner: inner, rest: empty, label: label, offset: offset)
         }
     }
 
     /// `@count`, `@sum.x`, `@avg.x`, `@min.x`, `@max.x` over a collection.
     mutating func aggregate(_ name: String, over c: Collection, path: KeyPath, label: String) throws(PredicateSyntaxError) -> Typed {
-        let head = "(SELECT "
+        let head: SQLText = "(SELECT "
         let tail = " FROM " + c.from + " WHERE " + c.correlation + ")"
         if name == "count" {
             if let extra = path.aggregateComponents.first {
@@ -134,7 +138,7 @@ extension PredicateTranslator {
             return Typed(fragment: head + "AVG(" + value.fragment + ")" + tail, type: .double, nullable: true,
                          constant: nil, offset: path.offset, label: fullLabel)
         default:
-            return Typed(fragment: head + name.uppercased() + "(" + value.fragment + ")" + tail, type: value.type, nullable: true,
+            return Typed(fragment: head + .call(name.uppercased(), [value.fragment]) + tail, type: value.type, nullable: true,
                          constant: nil, offset: path.offset, label: fullLabel)
         }
     }

@@ -18,7 +18,7 @@ struct PredicateTranslator {
     struct Position {
         var entity: String
         var alias: String?
-        var pk: SQLFragment
+        var pk: SQLText
         var label: String
     }
 
@@ -26,12 +26,20 @@ struct PredicateTranslator {
     /// `kind` says which operator is outermost, so chains are spliced flat and parentheses are added
     /// only where SQL's precedence needs them.
     struct Condition {
-        enum Kind { case atom, not, and, or }
-        var fragment: SQLFragment
+        enum Kind {
+            /// A comparison or function call: `NOT` needs parentheses around it.
+            case atom
+            /// One parenthesized group, a subquery or a constant: `NOT` takes it as it is.
+            case grouped
+            case not, and, or
+        }
+        var fragment: SQLText
         var nullable: Bool
         var kind: Kind = .atom
-        static let `true` = Condition(fragment: SQLFragment("1"), nullable: false)
-        static let `false` = Condition(fragment: SQLFragment("0"), nullable: false)
+        /// The condition's truth when known at compile time (`TRUEPREDICATE`, `nil == nil`).
+        var constant: Bool?
+        static let `true` = Condition(fragment: "1", nullable: false, kind: .grouped, constant: true)
+        static let `false` = Condition(fragment: "0", nullable: false, kind: .grouped, constant: false)
     }
 
     /// An exact number: integers never pass through a Double.
@@ -65,7 +73,7 @@ struct PredicateTranslator {
 
     /// A typed SQL value.
     struct Typed {
-        var fragment: SQLFragment
+        var fragment: SQLText
         var type: AttributeType
         var nullable: Bool
         /// The value when known at compile time (it is then bound as `?`).
@@ -96,8 +104,8 @@ struct PredicateTranslator {
     /// A to-many key path waiting for ANY/ALL/NONE: the rows of the destination reachable from the
     /// current object, and the rest of the key path to resolve on them.
     struct Collection {
-        var from: SQLFragment
-        var correlation: SQLFragment
+        var from: SQLText
+        var correlation: SQLText
         var inner: Position
         var rest: KeyPath
         var label: String
@@ -109,7 +117,7 @@ struct PredicateTranslator {
         case literal(Literal, offset: Int)
         case list([Operand], offset: Int)
         /// A to-one relationship itself: only comparable with nil.
-        case relationship(pk: SQLFragment, label: String, offset: Int)
+        case relationship(pk: SQLText, label: String, offset: Int)
         case collection(Collection)
 
         var offset: Int {
@@ -123,7 +131,7 @@ struct PredicateTranslator {
 
     func root(_ entity: String) -> Position {
         let alias = PredicateCompiler.tableAlias
-        return Position(entity: entity, alias: alias, pk: SQLFragment("\(alias).\(SQLIdentifier.quote("_pk"))"), label: entity)
+        return Position(entity: entity, alias: alias, pk: "\(ColumnName("_pk", qualifier: alias))", label: entity)
     }
 
     mutating func nextAlias(_ prefix: String) -> String {
@@ -144,9 +152,9 @@ struct PredicateTranslator {
             let c = try predicate(inner, in: scope)
             return negated ? not(c) : c
         case .and(let terms):
-            return try chain(terms, "AND", kind: .and, in: scope)
+            return try chain(terms, kind: .and, in: scope)
         case .or(let terms):
-            return try chain(terms, "OR", kind: .or, in: scope)
+            return try chain(terms, kind: .or, in: scope)
         case .comparison(let comparison):
             let condition = try self.comparison(comparison, in: scope)
             try SQLComplexity.checkSize(condition.fragment, offset: comparison.opOffset)
@@ -187,11 +195,7 @@ struct PredicateTranslator {
 
     /// `NOT c`, two-valued: a nullable condition is coalesced to false first.
     func not(_ c: Condition) -> Condition {
-        if c.nullable { return Condition(fragment: "NOT COALESCE(" + c.fragment + ", 0)", nullable: false, kind: .not) }
-        switch c.kind {
-        case .atom, .not: return Condition(fragment: "NOT " + wrap(c.fragment), nullable: false, kind: .not)
-        case .and, .or: return Condition(fragment: "NOT (" + c.fragment + ")", nullable: false, kind: .not)
-        }
+        Condition(fragment: negation(c), nullable: false, kind: .not, constant: c.constant.map { !$0 })
     }
 
     /// Terms per parenthesized group of a long chain: SQLite's expression depth grows with a flat
@@ -200,7 +204,7 @@ struct PredicateTranslator {
 
     /// A flat AND/OR chain: nested chains of the same operator are spliced in; an OR inside an AND is
     /// parenthesized (AND binds tighter), nothing else is.
-    mutating func chain(_ terms: [PredicateNode], _ op: String, kind: Condition.Kind,
+    mutating func chain(_ terms: [PredicateNode], kind: Condition.Kind,
                         in scope: Position) throws(PredicateSyntaxError) -> Condition {
         var flat: [PredicateNode] = []
         var pending = terms[...].reversed().map { $0 }
@@ -210,7 +214,7 @@ struct PredicateTranslator {
             flat.append(term)
         }
         if kind == .or { flat = Self.mergingEqualities(flat) }
-        var parts: [SQLFragment] = []
+        var parts: [SQLText] = []
         parts.reserveCapacity(flat.count)
         var nullable = false
         for term in flat {
@@ -219,32 +223,35 @@ struct PredicateTranslator {
             if c.kind == kind {
                 parts.append(c.fragment)
             } else if kind == .and, c.kind == .or {
-                parts.append("(" + c.fragment + ")")
+                parts.append(c.fragment.parenthesized)
             } else {
                 parts.append(c.fragment)
             }
         }
         if parts.count == 1 { return Condition(fragment: parts[0], nullable: nullable, kind: kind) }
-        let separator = " \(op) "
+        let separator: SQLText = kind == .and ? " AND " : " OR "
         while parts.count > Self.chainGroupSize {
-            var grouped: [SQLFragment] = []
+            var grouped: [SQLText] = []
             grouped.reserveCapacity(parts.count / Self.chainGroupSize + 1)
             var i = 0
             while i < parts.count {
                 let slice = Array(parts[i..<min(i + Self.chainGroupSize, parts.count)])
-                grouped.append(slice.count == 1 ? slice[0] : "(" + SQLFragment.joined(slice, separator) + ")")
+                grouped.append(slice.count == 1 ? slice[0] : slice.joined(separator: separator).parenthesized)
                 i += Self.chainGroupSize
             }
             parts = grouped
         }
-        return Condition(fragment: SQLFragment.joined(parts, separator), nullable: nullable, kind: kind)
+        return Condition(fragment: parts.joined(separator: separator), nullable: nullable, kind: kind)
     }
 
-    /// Parenthesizes unless the fragment is already atomic.
-    func wrap(_ f: SQLFragment) -> SQLFragment {
-        if f.sql.first == "(" && f.sql.last == ")" { return f }
-        if f.sql == "1" || f.sql == "0" { return f }
-        return "(" + f + ")"
+    /// `NOT c` as SQL, two-valued: a nullable condition is coalesced to false first; parentheses only
+    /// where the condition is not already one group.
+    func negation(_ c: Condition) -> SQLText {
+        if c.nullable { return "NOT COALESCE(" + c.fragment + ", 0)" }
+        switch c.kind {
+        case .grouped: return "NOT " + c.fragment
+        case .atom, .not, .and, .or: return "NOT " + c.fragment.parenthesized
+        }
     }
 
     // MARK: Expressions

@@ -24,12 +24,13 @@ enum SQLComplexity {
         var height = 0
     }
 
-    /// Scans the SQL text (quoted identifiers skipped) as SQLite's LALR parser would stack it: each
-    /// open parenthesis (with the function name before it), each operator still waiting for its right
-    /// operand (two entries: the left operand and the operator), each pending prefix NOT or EXISTS, and
-    /// a SELECT's clauses. Within one parenthesis group, the tree's height is at most the number of
-    /// operators in it plus the tallest group it contains.
-    static func measure(_ sql: String) -> Measure {
+    /// Walks the statement's pieces as SQLite's LALR parser would stack them: each open parenthesis
+    /// (with the function name before it), each operator still waiting for its right operand (two
+    /// entries: the left operand and the operator), each pending prefix NOT or EXISTS, and a SELECT's
+    /// clauses. Identifiers and bound values are operands by construction; only Strata's own keywords
+    /// and punctuation are read. Within one parenthesis group, the tree's height is at most the number
+    /// of operators in it plus the tallest group it contains.
+    static func measure(_ statement: SQLText) -> Measure {
         // Costs in tenths of a stack entry, measured on SQLite 3.40: a parenthesis 1.1 (91 nest), a
         // function call 3.4 (30 nest), a pending binary operator 2.3, a prefix NOT or EXISTS 1.1, each
         // SELECT clause 2 (EXISTS (SELECT 1 FROM t WHERE …) nests 12 deep).
@@ -58,69 +59,64 @@ enum SQLComplexity {
             depth = stack.reduce(0) { $0 + $1.cost }
             result.nesting = max(result.nesting, depth)
         }
-        let bytes = Array(sql.utf8)
-        var i = 0
         func isWord(_ b: UInt8) -> Bool { (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || (b >= 48 && b <= 57) || b == 95 }
-        while i < bytes.count {
-            let b = bytes[i]
-            switch b {
-            case UInt8(ascii: "\""), UInt8(ascii: "'"):
+        /// Whether the last thing read was a word (a function name stacks with its parenthesis).
+        var afterWord = false
+        for piece in statement.pieces {
+            guard case .text(let text) = piece else { afterWord = false; continue }
+            let bytes = Array(text.utf8)
+            var i = 0
+            while i < bytes.count {
+                let b = bytes[i]
+                if b != UInt8(ascii: " ") && !isWord(b) && b != UInt8(ascii: "(") { afterWord = false }
+                switch b {
+                case UInt8(ascii: "("):
+                    stack.append(Frame(opening: afterWord ? 34 : 11, base: afterWord ? 34 : 11))
+                    afterWord = false
+                    depth = stack.reduce(0) { $0 + $1.cost }
+                    result.nesting = max(result.nesting, depth)
+                case UInt8(ascii: ")"):
+                    if stack.count > 1 {
+                        let frame = stack.removeLast()
+                        let height = frame.operators + frame.tallestChild + 1
+                        stack[stack.count - 1].tallestChild = max(stack[stack.count - 1].tallestChild, height)
+                    }
+                case UInt8(ascii: ","):
+                    stack[stack.count - 1].pending.removeAll()
+                    stack[stack.count - 1].base = stack[stack.count - 1].opening + 23
+                case UInt8(ascii: "="), UInt8(ascii: "<"), UInt8(ascii: ">"):
+                    // `<=`, `>=`, `<>` are one operator.
+                    if i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "=") || bytes[i + 1] == UInt8(ascii: ">") { i += 1 }
+                    binary(4)
+                case UInt8(ascii: "+"), UInt8(ascii: "-"): binary(6)
+                case UInt8(ascii: "*"), UInt8(ascii: "/"): binary(7)
+                case UInt8(ascii: "|"):
+                    if i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "|") { i += 1 }
+                    binary(8)
+                default:
+                    if isWord(b) {
+                        let start = i
+                        while i < bytes.count, isWord(bytes[i]) { i += 1 }
+                        afterWord = true
+                        switch String(decoding: bytes[start..<i], as: UTF8.self).uppercased() {
+                        case "OR": binary(1)
+                        case "AND": binary(2)
+                        case "NOT": prefix(3)
+                        case "EXISTS": prefix(3)
+                        case "IS", "IN", "BETWEEN", "LIKE": binary(4)
+                        case "SELECT", "WHERE", "FROM", "JOIN", "ON":
+                            stack[stack.count - 1].operators += 1
+                            stack[stack.count - 1].pending.removeAll()
+                            stack[stack.count - 1].base += 20
+                            depth = stack.reduce(0) { $0 + $1.cost }
+                            result.nesting = max(result.nesting, depth)
+                        default: break
+                        }
+                        continue
+                    }
+                }
                 i += 1
-                while i < bytes.count {
-                    if bytes[i] == b {
-                        if i + 1 < bytes.count, bytes[i + 1] == b { i += 2; continue }
-                        break
-                    }
-                    i += 1
-                }
-            case UInt8(ascii: "("):
-                // A function call stacks its name too.
-                var j = i - 1
-                while j >= 0, bytes[j] == UInt8(ascii: " ") { j -= 1 }
-                let opening = j >= 0 && isWord(bytes[j]) ? 34 : 11
-                stack.append(Frame(opening: opening, base: opening))
-                depth = stack.reduce(0) { $0 + $1.cost }
-                result.nesting = max(result.nesting, depth)
-            case UInt8(ascii: ")"):
-                if stack.count > 1 {
-                    let frame = stack.removeLast()
-                    let height = frame.operators + frame.tallestChild + 1
-                    stack[stack.count - 1].tallestChild = max(stack[stack.count - 1].tallestChild, height)
-                }
-            case UInt8(ascii: ","):
-                stack[stack.count - 1].pending.removeAll()
-                stack[stack.count - 1].base = stack[stack.count - 1].opening + 23
-            case UInt8(ascii: "="), UInt8(ascii: "<"), UInt8(ascii: ">"):
-                // `<=`, `>=`, `<>` are one operator.
-                if i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "=") || bytes[i + 1] == UInt8(ascii: ">") { i += 1 }
-                binary(4)
-            case UInt8(ascii: "+"), UInt8(ascii: "-"): binary(6)
-            case UInt8(ascii: "*"), UInt8(ascii: "/"): binary(7)
-            case UInt8(ascii: "|"):
-                if i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "|") { i += 1 }
-                binary(8)
-            default:
-                if isWord(b) {
-                    let start = i
-                    while i < bytes.count, isWord(bytes[i]) { i += 1 }
-                    switch String(decoding: bytes[start..<i], as: UTF8.self).uppercased() {
-                    case "OR": binary(1)
-                    case "AND": binary(2)
-                    case "NOT": prefix(3)
-                    case "EXISTS": prefix(3)
-                    case "IS", "IN", "BETWEEN", "LIKE": binary(4)
-                    case "SELECT", "WHERE", "FROM", "JOIN", "ON":
-                        stack[stack.count - 1].operators += 1
-                        stack[stack.count - 1].pending.removeAll()
-                        stack[stack.count - 1].base += 20
-                        depth = stack.reduce(0) { $0 + $1.cost }
-                        result.nesting = max(result.nesting, depth)
-                    default: break
-                    }
-                    continue
-                }
             }
-            i += 1
         }
         let top = stack[0]
         result.height = max(result.height, top.operators + top.tallestChild + 1)
@@ -131,20 +127,21 @@ enum SQLComplexity {
     static let maxLength = 8_000_000
 
     /// Fails, at `offset`, as soon as a fragment outgrows one statement.
-    static func checkSize(_ fragment: SQLFragment, offset: Int) throws(PredicateSyntaxError) {
-        if fragment.sql.utf8.count > maxLength || fragment.arguments.count > maxArguments {
-            throw PredicateSyntaxError("too large once translated to SQL (\(fragment.sql.utf8.count) characters, \(fragment.arguments.count) values)",
+    static func checkSize(_ fragment: SQLText, offset: Int) throws(PredicateSyntaxError) {
+        let length = fragment.sql.utf8.count, values = fragment.arguments.count
+        if length > maxLength || values > maxArguments {
+            throw PredicateSyntaxError("too large once translated to SQL (\(length) characters, \(values) values)",
                                        offset: offset, hint: "simplify the nested expressions")
         }
     }
 
     /// Fails when SQLite could not run the statement.
-    static func check(_ statement: SQLStatement) throws(PredicateSyntaxError) {
+    static func check(_ statement: SQLText) throws(PredicateSyntaxError) {
         if statement.arguments.count > maxArguments {
             throw PredicateSyntaxError("too many values: \(statement.arguments.count) (SQLite takes at most \(maxArguments) in one statement)",
                                        offset: 0, hint: "put long lists of values in one IN {…} list, which has no limit")
         }
-        let m = measure(statement.sql)
+        let m = measure(statement)
         if m.nesting > maxNesting || m.height > maxHeight {
             throw PredicateSyntaxError("too deeply nested for SQLite once translated (parser depth \(m.nesting / 10) of at most \(maxNesting / 10), expression depth \(m.height) of at most \(maxHeight))",
                                        offset: 0, hint: "flatten the predicate: fewer nested parentheses and NOTs, shorter arithmetic chains")

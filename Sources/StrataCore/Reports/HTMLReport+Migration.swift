@@ -70,7 +70,7 @@ extension HTMLReport {
             case .rolledBack: outcome = "<td class=\"failure\">rolled back</td>"
             }
             let cells = [
-                "<td><code>\(esc(hook.id))</code></td>", "<td>v\(hook.after)\(hook.late ? " (late)" : "")</td>",
+                "<td><code>\(esc(hook.id))</code></td>", "<td>\(hook.timing == .before ? hook.place : "v\(hook.after)")\(hook.late ? " (late)" : "")</td>",
                 "<td>" + hook.steps.map { esc(MigrationText.hookStep($0)) }.joined(separator: "<br/>") + "</td>",
                 "<td class=\"num\">\(MigrationText.number(hook.rowsAffected))</td>",
                 "<td class=\"num\">\(hook.audit.map { MigrationText.number($0.totalViolations) } ?? "not audited")</td>", outcome,

@@ -58,7 +58,7 @@ extension MarkdownReport {
             case .rolledBack: outcome = "❌ rolled back"
             }
             let violations = hook.audit.map { MigrationText.number($0.totalViolations) } ?? "not audited"
-            let cells = ["`\(cell(hook.id))`", "v\(hook.after)" + (hook.late ? " (late)" : ""), MigrationText.number(hook.rowsAffected),
+            let cells = ["`\(cell(hook.id))`", (hook.timing == .before ? hook.place : "v\(hook.after)") + (hook.late ? " (late)" : ""), MigrationText.number(hook.rowsAffected),
                          violations, outcome]
             lines.append("| " + cells.joined(separator: " | ") + " |")
         }

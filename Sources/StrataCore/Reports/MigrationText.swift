@@ -44,6 +44,11 @@ enum MigrationText {
         var items = m.hooks.filter(\.late).map(Item.hook)
         var placed = Set(m.hooks.indices.filter { m.hooks[$0].late })
         for step in m.steps {
+            // Before-hooks ran in the step's transaction ahead of its schema changes.
+            for (i, hook) in m.hooks.enumerated() where !placed.contains(i) && hook.after == step.toVersion && hook.timing == .before {
+                items.append(.hook(hook))
+                placed.insert(i)
+            }
             items.append(.step(step))
             for (i, hook) in m.hooks.enumerated() where !placed.contains(i) && hook.after == step.toVersion {
                 items.append(.hook(hook))
@@ -99,12 +104,17 @@ enum MigrationText {
             // Raw SQL counts rows its statements wrote; `entity` lists the entities whose tables it wrote.
             return "sql (\(step.entity.isEmpty ? "wrote no model table" : "wrote " + step.entity)): \(number(step.count)) row\(step.count == 1 ? "" : "s")"
         }
+        if step.kind == "swift" {
+            // A Swift stage: what it declares it writes (audited in full), and what its batch requests matched.
+            let writes = step.entity.isEmpty ? "Swift stage" : "Swift stage (writes \(step.entity))"
+            return step.count == 0 ? writes : writes + ": \(number(step.count)) object\(step.count == 1 ? "" : "s") in batch requests"
+        }
         return "\(step.kind) \(step.entity): \(number(step.count)) object\(step.count == 1 ? "" : "s")"
     }
 
-    /// `hook favorite-recent-recipes (after v4)`, `(after v4, late)` for a late hook.
+    /// `hook favorite-recent-recipes (after v4)`, `(after v4, late)` for a late hook, `(before v4)` for a before-hook.
     static func hookName(_ hook: HookRunResult) -> String {
-        "hook \(hook.id) (after v\(hook.after)\(hook.late ? ", late" : ""))"
+        "hook \(hook.id) (\(hook.place)\(hook.late ? ", late" : ""))"
     }
 
     /// `0 violations`, or `not audited` when the run used `--audit none`.

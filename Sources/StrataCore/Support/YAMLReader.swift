@@ -18,7 +18,7 @@ struct YAMLReader {
         do {
             // The basic resolver: every scalar is text; Strata reads values by their attribute type, so the
             // implicit typing (regex matching of every scalar) is work without use.
-            return try Yams.compose(yaml: text, .basic)
+            return try Yams.compose(yaml: text, .basic, .default, .utf8)
         } catch let error as YamlError {
             diagnostics.append(syntaxDiagnostic(error))
             return nil

@@ -81,6 +81,7 @@ struct MigrateCommand: StrataSubcommand {
         options.forceBackup = force
         options.lockTimeout = lockTimeout
         options.checkIntegrity = !skipIntegrityCheck
+        options.stages = StrataMain.stages
         options.onLockWait = GlobalOptions.lockWaitNote(path, output)
         options.progressSink = global.noProgress ? nil : TerminalProgressBar.standardError()
         let result: MigrationRunReport

@@ -20,6 +20,8 @@ struct StatusCommand: StrataSubcommand {
         let hooks = try HookSet.load(directory: global.migrations, models: history, variables: global.variableValues)
         let status = try StoreStatus.read(store: store, history: history, hooks: hooks)
         output.json(status)
+        let lateBefore = status.lateHooks.filter { hooks.hook(id: $0)?.timing == .before }
+        let lateAfter = status.lateHooks.filter { !lateBefore.contains($0) }
         output.result("""
             store:    \(status.path)
             uuid:     \(status.storeUUID)
@@ -28,7 +30,8 @@ struct StatusCommand: StrataSubcommand {
             drift:    \(status.drift.isEmpty ? "none" : "\(status.drift.count) item(s)")
             pending:  \(status.pendingVersions.isEmpty ? "no versions" : "versions " + status.pendingVersions.map(String.init).joined(separator: ", ")); \
             \(status.pendingHooks.isEmpty ? "no hooks" : "hooks " + status.pendingHooks.joined(separator: ", "))\
-            \(status.lateHooks.isEmpty ? "" : "; late hooks " + status.lateHooks.joined(separator: ", ") + " (need --run-late-hooks)")
+            \(lateAfter.isEmpty ? "" : "; late hooks " + lateAfter.joined(separator: ", ") + " (need --run-late-hooks)")\
+            \(lateBefore.isEmpty ? "" : "; late before-hooks " + lateBefore.joined(separator: ", ") + " (never run: strata repair --skip ID)")
             """)
         for item in status.drift { output.result("  drift: \(item)") }
         // `--check` reports the first condition that applies (SPEC §8), each with the code `migrate` gives it:
@@ -41,6 +44,9 @@ struct StatusCommand: StrataSubcommand {
             for d in refusal.diagnostics { output.diagnostic(d) }
             output.setExitCode(.notInferable)
         } else if check && status.hasPendingWork {
+            // A declared Swift stage this binary does not register is work it cannot do (SPEC §11.2): named.
+            let unregistered = StrataMain.stages.unregistered(in: status.pendingHooks.compactMap(hooks.hook(id:)))
+            if !unregistered.isEmpty { for d in StageError.notRegistered(ids: unregistered).diagnostics { output.diagnostic(d) } }
             output.setExitCode(.pendingWork)
         }
     }

@@ -1,23 +1,35 @@
 import ArgumentParser
 import Strata
 
-/// `strata repair`: re-record the checksums of applied hooks whose files were edited.
+/// `strata repair`: re-record the checksums of applied hooks whose files were edited; with `--skip ID`, record
+/// late hooks as skipped.
 struct RepairCommand: StrataSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "repair",
-        abstract: "Accept edited hook files (after a person checked the edit): re-record their checksums.")
+        abstract: "Accept edited hook files (after a person checked the edit): re-record their checksums.",
+        discussion: "With --skip ID, record a late hook (its version passed before it appeared) as skipped instead; it never runs.")
 
     @OptionGroup var global: GlobalOptions
 
     @OptionGroup var locking: LockOptions
 
+    @Option(name: .long, help: ArgumentHelp("Record this late hook as skipped (repeatable); a late before-hook can never run.", valueName: "ID"))
+    var skip: [String] = []
+
     struct Document: Encodable { var repaired: [HookState.EditedHook] }
+    struct SkipDocument: Encodable { var skipped: [String] }
 
     func run(output: Output) async throws {
         let models = try global.loadModels(output)
         let hooks = try HookSet.load(directory: global.migrations, models: models, variables: global.variableValues)
         let (store, lock) = try global.openLocked(lockTimeout: locking.lockTimeout, output: output)
         defer { lock.release() }
+        if !skip.isEmpty {
+            let skipped = try HookState.skip(skip, store: store, hooks: hooks)
+            output.json(SkipDocument(skipped: skipped))
+            for id in skipped { output.line("recorded \(id) as skipped: it will never run on this store") }
+            return
+        }
         let repaired = try HookState.repair(store, hooks: hooks)
         output.json(Document(repaired: repaired))
         if repaired.isEmpty { output.line("no edited hooks") }

@@ -26,7 +26,7 @@ struct HistoryCommand: StrataSubcommand {
         }
         for h in hooks {
             lines.append((h.finished, h.afterVersion, 1, h.id,
-                          "\(h.finished)  hook     \(h.id) after v\(h.afterVersion): \(h.status)\(h.status == "applied" ? ", \(h.rowsAffected) row(s)" : "")"))
+                          "\(h.finished)  hook     \(h.id) \(h.timing.rawValue) v\(h.afterVersion): \(h.status)\(h.status == "applied" ? ", \(h.rowsAffected) row(s)" : "")"))
         }
         lines.sort { ($0.finished, $0.version, $0.order, $0.id) < ($1.finished, $1.version, $1.order, $1.id) }
         output.resultLines(lines.map(\.text))

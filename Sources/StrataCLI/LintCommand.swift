@@ -14,6 +14,8 @@ struct LintCommand: StrataSubcommand {
         var versions: [Int]
         var hooks: Int
         var diagnostics: [JSONDiagnostic]
+        /// Declared Swift stages this binary does not register (not an error: the application's own `strata` runs them).
+        var unregisteredStages: [String]
     }
 
     /// What `lint` finds: the versions and hooks read, and every diagnostic. `refusals` counts the errors that are
@@ -26,10 +28,12 @@ struct LintCommand: StrataSubcommand {
         var refusals = 0
         var stepRefusals: [Diagnostic] = []
         var files: [String: Int] = [:]
+        /// Declared Swift stages (`swift: true`) that the binary does not register, with their files.
+        var unregisteredStages: [(id: String, file: String)] = []
     }
 
     /// The lint of a models and a migrations directory (also run by `strata import coredata`).
-    static func lint(models: String, migrations: String, variables: [String: String]) -> Outcome {
+    static func lint(models: String, migrations: String, variables: [String: String], stages: Stages = Stages()) -> Outcome {
         var outcome = Outcome()
         do {
             let history = try ModelHistory.load(directory: models)
@@ -44,6 +48,9 @@ struct LintCommand: StrataSubcommand {
                 let hooks = try HookSet.load(directory: migrations, models: history, variables: variables)
                 outcome.hooks = hooks.hooks.count
                 outcome.diagnostics += hooks.warnings
+                outcome.diagnostics += stages.check(against: hooks)
+                let unregistered = Set(stages.unregistered(in: hooks.hooks))
+                outcome.unregisteredStages = hooks.hooks.filter { unregistered.contains($0.id) }.map { ($0.id, $0.file) }
                 outcome.diagnostics += SQLPreCheck.lint(hooks, models: history, variables: variables)
             } catch {
                 outcome.diagnostics += error.diagnostics
@@ -55,12 +62,19 @@ struct LintCommand: StrataSubcommand {
     }
 
     func run(output: Output) async throws {
-        let outcome = Self.lint(models: global.models, migrations: global.migrations, variables: global.variableValues)
+        let outcome = Self.lint(models: global.models, migrations: global.migrations, variables: global.variableValues,
+                                stages: StrataMain.stages)
         let (diagnostics, versions, hookCount) = (outcome.diagnostics, outcome.versions, outcome.hooks)
         for d in diagnostics { output.diagnostic(d) }
+        for stage in outcome.unregisteredStages {
+            // Not an error: the application's own `strata` (StrataCLI with its stages) runs it.
+            output.note("note: \(stage.file) declares Swift stage '\(stage.id)', which this binary does not register; "
+                        + "its declaration is checked, its code is not (run the application's own `strata` to lint and run it)")
+        }
         let errors = diagnostics.filter { $0.severity == .error }.count
         let warnings = diagnostics.count - errors
-        output.json(Document(ok: errors == 0, versions: versions, hooks: hookCount, diagnostics: diagnostics.map(JSONDiagnostic.init)))
+        output.json(Document(ok: errors == 0, versions: versions, hooks: hookCount, diagnostics: diagnostics.map(JSONDiagnostic.init),
+                             unregisteredStages: outcome.unregisteredStages.map(\.id)))
         output.result("\(global.models): \(versions.count) model version(s)\(versions.isEmpty ? "" : " (" + versions.map(String.init).joined(separator: ", ") + ")"), \(global.migrations): \(hookCount) hook(s), \(errors) error(s), \(warnings) warning(s)")
         // One condition, one exit code (SPEC §10): a step that cannot be inferred is 4, as in `diff` and
         // `migrate`. Invalid input comes first: it is 2 whenever any other error is found, since a step's

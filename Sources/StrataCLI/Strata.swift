@@ -3,8 +3,11 @@ import Foundation
 import Strata
 
 /// `strata`: schema migrations, batch operations and validation audits for SQLite stores.
-struct StrataCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+///
+/// An application builds its own `strata`, with its Swift stages registered, from a `main.swift` of one line:
+/// `await StrataCommand.main(stages: stages)` (SPEC §11.2).
+public struct StrataCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
         commandName: "strata",
         abstract: "Versioned models, inferred migrations, exactly-once post-migration hooks and validation audits for SQLite.",
         version: StrataVersion.current,
@@ -23,6 +26,13 @@ struct StrataCommand: AsyncParsableCommand {
             InitCommand.self,
         ]
     )
+
+    public init() {}
+
+    /// Runs the command line with `stages` registered, then exits with the documented code.
+    public static func main(stages: Stages) async -> Never {
+        await StrataMain.main(stages: stages)
+    }
 }
 
 /// A command that does work: it reads the global options and writes through the `Output` it is given.
@@ -36,9 +46,15 @@ extension StrataSubcommand {
     func run() async throws { try await run(output: Output(global)) }
 }
 
-@main
 enum StrataMain {
-    static func main() async {
+    /// The stages of the running binary: none for the stock `strata`.
+    @TaskLocal static var stages = Stages()
+
+    static func main(stages: Stages) async -> Never {
+        await $stages.withValue(stages) { await run() }
+    }
+
+    private static func run() async -> Never {
         SignalCleanup.install()   // SIGINT/SIGTERM remove a dry run's snapshot and temporary files, then exit 130/143
         let arguments = Array(CommandLine.arguments.dropFirst())
         // Until the arguments parse, the output is what they ask for as far as a scan can tell,

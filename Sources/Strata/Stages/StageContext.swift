@@ -1,0 +1,124 @@
+import Foundation
+import GRDB
+
+/// What a Swift stage's closure gets (SPEC §11.2): the store inside its step's transaction, the run's
+/// `$NOW` and `--var` values, and the layout recorded at the version the stage runs on (the version below N
+/// for `before: N`, N for `after: N`). Everything it does commits or rolls back with the step.
+///
+/// ```swift
+/// stages.register("split-full-names", revision: "1") { ctx in
+///     let person = try ctx.table("Person"), first = try ctx.column("firstName", of: "Person")
+///     try ctx.execute("UPDATE \(person) SET \(first) = trim(\(first)) WHERE \(first) IS NOT NULL")
+///     try ctx.batchUpdate(BatchUpdateRequest(entity: "Person", propertiesToUpdate: ["checked": .literal("true")]))
+/// }
+/// ```
+public final class StageContext {
+    /// The engine a stage runs on.
+    public enum Engine: String, Sendable { case sqlite, postgresql }
+
+    /// The stage's id.
+    public let id: String
+    /// `$NOW` as Strata stores dates: seconds since 1970, the same instant hook predicates see (`--now` pins it).
+    public let now: Double
+    /// The `--var` values by name.
+    public let variables: [String: String]
+    /// The store's layout at the model version the stage runs on (table and column names).
+    public let layout: StoreLayout
+    /// The model the stage runs on.
+    public let model: Model
+    public let engine: Engine
+    /// Whether this is a dry run: the work happens on a private snapshot and is thrown away.
+    public let isDryRun: Bool
+    /// The GRDB database, inside the step's transaction (SQLite only). Do not commit, roll back or open
+    /// savepoints around the step: the step's transaction is Strata's.
+    public let database: Database
+
+    let storeUUID: String
+    let context: PredicateContext
+    let recordTouched: Bool
+    let collectObjectIDs: Bool
+    /// What the batch requests made through this context changed.
+    var changes = ChangeSet()
+    /// The rows the batch requests matched.
+    var rowsAffected = 0
+
+    init(id: String, model: Model, layout: StoreLayout, storeUUID: String, context: PredicateContext, isDryRun: Bool,
+         recordTouched: Bool, collectObjectIDs: Bool, database: Database) {
+        self.id = id
+        self.model = model
+        self.layout = layout
+        self.storeUUID = storeUUID
+        self.context = context
+        self.now = context.now
+        self.variables = context.variables
+        self.isDryRun = isDryRun
+        self.recordTouched = recordTouched
+        self.collectObjectIDs = collectObjectIDs
+        self.engine = .sqlite
+        self.database = database
+        changes.hasObjectIDs = collectObjectIDs
+    }
+
+    /// `$NOW` as a `Date`.
+    public var nowDate: Date { Date(timeIntervalSince1970: now) }
+
+    /// Runs SQL (one or more statements) with bound arguments.
+    public func execute(sql: String, arguments: StatementArguments = StatementArguments()) throws {
+        try database.execute(sql: sql, arguments: arguments)
+    }
+
+    /// Runs one statement built as an `SQLText` (names quoted by their types, values bound).
+    public func execute(_ sql: SQLText) throws {
+        let (text, arguments) = sql.rendered(for: .sqlite)
+        try database.execute(sql: text, arguments: StatementArguments(arguments.map(\.databaseValue)))
+    }
+
+    /// The table of `entity` in the recorded layout (a sub-entity's is its root's).
+    /// - Throws: `StageError.unknownName` when the model has no such entity.
+    public func table(_ entity: String) throws -> TableName {
+        guard let storage = layout.storage(of: entity) else { throw StageError.unknownName(stage: id, name: entity) }
+        return TableName(storage.table)
+    }
+
+    /// The column of attribute `property` of `entity` in the recorded layout.
+    /// - Throws: `StageError.unknownName` when the entity has no such attribute.
+    public func column(_ property: String, of entity: String) throws -> ColumnName {
+        guard let column = layout.storage(of: entity)?.attributeColumns[property] else {
+            throw StageError.unknownName(stage: id, name: "\(entity).\(property)")
+        }
+        return ColumnName(column)
+    }
+
+    /// Rows of a query.
+    public func fetchAll(sql: String, arguments: StatementArguments = StatementArguments()) throws -> [Row] {
+        try Row.fetchAll(database, sql: sql, arguments: arguments)
+    }
+
+    /// The first row of a query, if any.
+    public func fetchOne(sql: String, arguments: StatementArguments = StatementArguments()) throws -> Row? {
+        try Row.fetchOne(database, sql: sql, arguments: arguments)
+    }
+
+    /// A batch update on the stage's model, as a hook step runs it (its rows are audited after the stage).
+    @discardableResult
+    public func batchUpdate(_ request: BatchUpdateRequest) throws -> BatchResult {
+        let result = try BatchExecutor.execute(request, in: database, model: model, layout: layout, storeUUID: storeUUID,
+                                               context: context, recordTouched: recordTouched, collectObjectIDs: collectObjectIDs)
+        record(result)
+        return result
+    }
+
+    /// A batch delete on the stage's model (delete rules applied), as a hook step runs it.
+    @discardableResult
+    public func batchDelete(_ request: BatchDeleteRequest) throws -> BatchResult {
+        let result = try BatchExecutor.execute(request, in: database, model: model, layout: layout, storeUUID: storeUUID,
+                                               context: context, recordTouched: recordTouched, collectObjectIDs: collectObjectIDs)
+        record(result)
+        return result
+    }
+
+    private func record(_ result: BatchResult) {
+        changes.merge(result.changes)
+        rowsAffected += result.count
+    }
+}
