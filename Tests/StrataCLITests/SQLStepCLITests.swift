@@ -197,6 +197,31 @@ import StrataTestSupport
         }
     }
 
+    @Test func aBeforeHooksSQLRunsOnTheVersionBelowAndComesFirst() throws {
+        let before = "id: early\nbefore: 2\nsteps:\n  - sql: |\n      UPDATE {{Recipe}} SET {{Recipe.servings}} = {{Recipe.servings}} + 50;\n"
+        let dir = try Self.project(hook: Self.hook("INSERT INTO {{Chef}} ({{Chef.name}}) SELECT {{Recipe.name}} FROM {{Recipe}} WHERE {{Recipe.servings}} > 50;"))
+        let path = try Self.v1Store(dir)
+        try before.write(toFile: dir + "/migrations/early.yaml", atomically: true, encoding: .utf8)
+        let diff = try CLI.run(["diff", "1", "2", "--sql", "--store", "app.sqlite"], in: dir)
+        #expect(diff.status == 0, "\(diff.stderr)")
+        let comments = diff.stdout.split(separator: "\n").filter { $0.hasPrefix("--") }
+        #expect(comments == ["-- v1 → v2: before-hook early step 1: sql", "-- v1 → v2: inferred changes", "-- v1 → v2: after-hook fix step 1: sql"])
+        let run = try CLI.run(["migrate", "--store", "app.sqlite"], in: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try E2E.rows(path, #"SELECT "name" FROM "Chef" ORDER BY "_pk""#) == ["a", "b", "c"])
+        // Before v2 there is no Chef: named in a before-hook, it is exit 2 at the placeholder, in lint as in migrate.
+        let dir2 = try Self.project(hook: Self.hook("UPDATE {{Recipe}} SET {{Recipe.servings}} = 1;"))
+        let path2 = try Self.v1Store(dir2)
+        try "id: early\nbefore: 2\nsteps:\n  - sql: DELETE FROM {{Chef}}\n".write(toFile: dir2 + "/migrations/early.yaml", atomically: true, encoding: .utf8)
+        let hashes = E2E.storeHashes(path2)
+        for args in [["lint"], ["migrate", "--store", "app.sqlite"]] {
+            let refused = try CLI.run(args, in: dir2)
+            #expect(refused.status == 2)
+            #expect(refused.stderr.contains("migrations/early.yaml:4:22: error: unknown entity 'Chef' in an sql: placeholder"), "\(refused.stderr)")
+        }
+        #expect(E2E.storeHashes(path2) == hashes)
+    }
+
     @Test func diffSQLPrintsTheStepsSQLInRunOrderForTheStoresLayout() throws {
         let dir = try Self.project(hook: Self.update)
         _ = try Self.v1Store(dir, extra: ["--var", "KEEP=b"])
