@@ -172,6 +172,18 @@ import Testing
         }
     }
 
+    @Test func aNULCharacterIsAnErrorNotALoop() throws {
+        let layout = LayoutBuilder.layout(for: try Self.model())
+        let hook = try HookLoader.load(yaml: "id: h\nafter: 1\nsteps:\n  - sql: \"UPDATE {{Step}} SET text = 'a';\\0 DELETE FROM {{Step}};\"\n",
+                                       file: "m/h.yaml")
+        do {
+            _ = try SQLPreCheck.check([SQLPreCheck.Group(layout: layout, hooks: [hook])], variables: [:], now: 0)
+            Issue.record("no error")
+        } catch let error as DiagnosticList {
+            #expect(error.diagnostics.map(\.message) == ["the SQL text contains a NUL character"])
+        }
+    }
+
     @Test func lintWarnsWhenASubEntitysTableIsWrittenWithoutItsFilter() throws {
         let layout = LayoutBuilder.layout(for: try Self.model())
         let bare = try Self.hook("UPDATE {{Dessert}} SET {{Dessert.sweetness}} = 1;")

@@ -59,7 +59,11 @@ enum SQLStepRunner {
                     }
                     throw located(.invalid, "SQL error: \(String(cString: sqlite3_errmsg(connection)))")
                 }
-                guard let statement else { continue }   // only white space or comments
+                guard let statement else {
+                    // Only white space or comments, or a NUL character, where SQLite stops reading.
+                    guard offset > start else { throw located(.invalid, "the SQL text contains a NUL character") }
+                    continue
+                }
                 defer { sqlite3_finalize(statement) }
                 // This statement's values: the `?` Strata wrote between its start and its tail.
                 let own = expanded.valueOffsets.indices.filter { start <= expanded.valueOffsets[$0] && expanded.valueOffsets[$0] < offset }

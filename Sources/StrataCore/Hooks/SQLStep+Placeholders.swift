@@ -74,6 +74,8 @@ extension SQLStep {
         for (piece, offset) in try pieces() {
             switch piece {
             case .sql(let sql):
+                // The one place users' text becomes SQL text: an `sql:` step is SQL the user wrote to run as
+                // written. Names and values that Strata supplies still go in as identifiers and bound values.
                 result.append(SQLText(pieces: [.text(sql)]), source: offset, isText: true)
             case .placeholder(let placeholder):
                 let at = location(atUTF8Offset: offset)
