@@ -172,6 +172,17 @@ import Testing
         }
     }
 
+    @Test func whatAnEarlierStepCreatedIsThereForALaterStepsPreCheck() throws {
+        let layout = LayoutBuilder.layout(for: try Self.model())
+        let first = try Self.hook("CREATE TABLE keep (n TEXT);\nCREATE TEMP TABLE scratch (n TEXT);\nINSERT INTO keep SELECT {{Recipe.name}} FROM {{Recipe}};")
+        var second = try Self.hook("UPDATE {{Recipe}} SET {{Recipe.rating}} = 1 WHERE {{Recipe.name}} IN (SELECT n FROM keep UNION SELECT n FROM scratch);")
+        second.id = "later"
+        let groups = [SQLPreCheck.Group(layout: layout, hooks: [first]), SQLPreCheck.Group(layout: layout, hooks: [second])]
+        #expect(try SQLPreCheck.check(groups, variables: [:], now: 0).isEmpty)
+        // Alone, the later step names a table nothing created: exit 2 at its statement.
+        #expect(throws: DiagnosticList.self) { try SQLPreCheck.check([groups[1]], variables: [:], now: 0) }
+    }
+
     @Test func aNULCharacterIsAnErrorNotALoop() throws {
         let layout = LayoutBuilder.layout(for: try Self.model())
         let hook = try HookLoader.load(yaml: "id: h\nafter: 1\nsteps:\n  - sql: \"UPDATE {{Step}} SET text = 'a';\\0 DELETE FROM {{Step}};\"\n",

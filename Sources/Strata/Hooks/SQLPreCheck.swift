@@ -35,6 +35,9 @@ public enum SQLPreCheck {
                              userSchema: [String] = []) throws -> [Diagnostic] {
         var errors: [Diagnostic] = []
         var warnings: [Diagnostic] = []
+        // What users' SQL creates (tables of their own, temporary ones: the run keeps one connection) is there
+        // for the later steps' hooks too.
+        var carried = userSchema
         for group in groups where group.hooks.contains(where: { $0.steps.contains(where: \.isSQL) }) {
             var config = Configuration()
             config.foreignKeysEnabled = false   // as during a step
@@ -43,7 +46,7 @@ public enum SQLPreCheck {
             try queue.inDatabase { db in
                 try StoreMetadata.createTables(db)
                 for statement in SchemaSQL.createStatements(for: group.layout) { try db.execute(sql: statement) }
-                for statement in userSchema { try? db.execute(sql: statement) }
+                for statement in carried { try? db.execute(sql: statement) }
                 let authorizer = SQLAuthorizer.install(on: db, layout: group.layout)
                 try limitingWork(db) {
                     try db.inTransaction(.immediate) {
@@ -65,6 +68,7 @@ public enum SQLPreCheck {
                                 }
                             }
                         }
+                        carried = try Self.userSchema(db, layout: group.layout) + Self.userSchema(db, layout: group.layout, temporary: true)
                         return .rollback
                     }
                 }
@@ -147,13 +151,16 @@ extension SQLPreCheck {
 
     /// The `CREATE` statements of what the user added to the store: tables (not the model's, not Strata's),
     /// their indexes, views and triggers (those on model tables too: they write when a step writes).
-    static func userSchema(_ db: Database, layout: StoreLayout) throws -> [String] {
+    /// - Parameter temporary: read the connection's temporary objects instead (replayed as ordinary ones).
+    static func userSchema(_ db: Database, layout: StoreLayout, temporary: Bool = false) throws -> [String] {
         let modelTables = Set(layout.tables.map { $0.name.lowercased() })
-        let rows = try Row.fetchAll(db, sql: """
-            SELECT "type", "tbl_name", "sql" FROM "sqlite_master"
+        let master = TableName(temporary ? "sqlite_temp_master" : "sqlite_master")
+        let query: SQLText = """
+            SELECT "type", "tbl_name", "sql" FROM \(master)
             WHERE "sql" IS NOT NULL AND "name" NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND "tbl_name" NOT LIKE 'strata\\_%' ESCAPE '\\'
             ORDER BY CASE "type" WHEN 'table' THEN 0 WHEN 'index' THEN 1 WHEN 'view' THEN 2 ELSE 3 END, "rowid"
-            """)
+            """
+        let rows = try Row.fetchAll(db, sql: query.sql)
         return rows.compactMap { row -> String? in
             let type: String = row[0], table: String = row[1]
             if type != "trigger" && modelTables.contains(table.lowercased()) { return nil }
