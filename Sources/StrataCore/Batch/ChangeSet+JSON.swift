@@ -6,6 +6,15 @@ extension ChangeSet {
     public func jsonData() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(["updated": updated.mapValues { $0.map(\.uri) }, "deleted": deleted.mapValues { $0.map(\.uri) }])
+        let document = Document(updated: updated.mapValues { $0.map(\.uri) }, deleted: deleted.mapValues { $0.map(\.uri) },
+                                invalidated: invalidated.isEmpty ? nil : invalidated)
+        return try encoder.encode(document)
+    }
+
+    /// `invalidated` (entities an `sql:` step wrote) only when there are some, so files without it keep their shape.
+    private struct Document: Encodable {
+        var updated: [String: [String]]
+        var deleted: [String: [String]]
+        var invalidated: [String]?
     }
 }

@@ -12,10 +12,20 @@ public struct ChangeSet: Sendable, Hashable, Codable {
     public var deletedCounts: [String: Int] = [:]
     /// Whether `updated` and `deleted` list the IDs.
     public var hasObjectIDs = false
+    /// Entities whose objects may all have changed (an `sql:` step wrote their tables), sorted: an application
+    /// refetches every object of these entities.
+    public var invalidated: [String] = []
 
     public init() {}
 
-    public var isEmpty: Bool { updatedCounts.values.allSatisfy { $0 == 0 } && deletedCounts.values.allSatisfy { $0 == 0 } }
+    public var isEmpty: Bool {
+        updatedCounts.values.allSatisfy { $0 == 0 } && deletedCounts.values.allSatisfy { $0 == 0 } && invalidated.isEmpty
+    }
+
+    /// Marks entities as invalidated (kept sorted, each once).
+    public mutating func invalidate(_ entities: some Sequence<String>) {
+        invalidated = Array(Set(invalidated).union(entities)).sorted()
+    }
 
     /// Adds one ID (and its count).
     public mutating func add(updated id: ObjectID) {
@@ -57,6 +67,7 @@ public struct ChangeSet: Sendable, Hashable, Codable {
         for (k, v) in other.updatedCounts { updatedCounts[k, default: 0] += v }
         for (k, v) in other.deletedCounts { deletedCounts[k, default: 0] += v }
         hasObjectIDs = hasObjectIDs && other.hasObjectIDs
+        invalidate(other.invalidated)
         normalize()
     }
 }

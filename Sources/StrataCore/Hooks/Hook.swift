@@ -2,6 +2,8 @@
 public enum HookStep: Sendable, Hashable {
     case batchUpdate(BatchUpdateRequest)
     case batchDelete(BatchDeleteRequest)
+    /// Raw SQL (SPEC §11.1); which entities it wrote is known only when it ran.
+    case sql(SQLStep)
     /// A Swift stage's declaration: the registered closure runs here (SPEC §11.2).
     case swiftStage(SwiftStageDeclaration)
 
@@ -9,6 +11,7 @@ public enum HookStep: Sendable, Hashable {
         switch self {
         case .batchUpdate(let r): return r.entity
         case .batchDelete(let r): return r.entity
+        case .sql: return ""
         case .swiftStage(let s): return s.writes.joined(separator: ", ")
         }
     }
@@ -17,6 +20,7 @@ public enum HookStep: Sendable, Hashable {
         switch self {
         case .batchUpdate: return "batchUpdate"
         case .batchDelete: return "batchDelete"
+        case .sql: return "sql"
         case .swiftStage: return "swift"
         }
     }

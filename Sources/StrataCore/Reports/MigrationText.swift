@@ -100,6 +100,10 @@ enum MigrationText {
 
     /// `batchUpdate Recipe: 83 objects`
     static func hookStep(_ step: HookStepResult) -> String {
+        if step.kind == "sql" {
+            // Raw SQL counts rows its statements wrote; `entity` lists the entities whose tables it wrote.
+            return "sql (\(step.entity.isEmpty ? "wrote no model table" : "wrote " + step.entity)): \(number(step.count)) row\(step.count == 1 ? "" : "s")"
+        }
         if step.kind == "swift" {
             // A Swift stage: what it declares it writes (audited in full), and what its batch requests matched.
             let writes = step.entity.isEmpty ? "Swift stage" : "Swift stage (writes \(step.entity))"
