@@ -1,12 +1,16 @@
-/// One step of a hook: a declared batch update or batch delete.
+/// One step of a hook: a declared batch update, delete or insert, or a relationship link.
 public enum HookStep: Sendable, Hashable {
     case batchUpdate(BatchUpdateRequest)
     case batchDelete(BatchDeleteRequest)
+    case batchInsert(BatchInsertRequest)
+    case setRelationship(SetRelationshipRequest)
 
     public var entity: String {
         switch self {
         case .batchUpdate(let r): return r.entity
         case .batchDelete(let r): return r.entity
+        case .batchInsert(let r): return r.entity
+        case .setRelationship(let r): return r.entity
         }
     }
 
@@ -14,6 +18,8 @@ public enum HookStep: Sendable, Hashable {
         switch self {
         case .batchUpdate: return "batchUpdate"
         case .batchDelete: return "batchDelete"
+        case .batchInsert: return "batchInsert"
+        case .setRelationship: return "setRelationship"
         }
     }
 }

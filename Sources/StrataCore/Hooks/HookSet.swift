@@ -89,6 +89,10 @@ public enum HookChecker {
                 case .batchDelete(let request):
                     context.arguments = request.arguments
                     _ = try planner.planDelete(request, context: context)
+                case .batchInsert(let request):
+                    _ = try BatchInsertPlanner(model: model, layout: planner.layout).plan(request, context: context)
+                case .setRelationship(let request):
+                    _ = try RelationshipLinkPlanner(model: model, layout: planner.layout).plan(request, context: context)
                 }
             } catch {
                 if case .invalid(var diagnostic) = error {
