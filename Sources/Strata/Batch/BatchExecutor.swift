@@ -100,6 +100,9 @@ enum BatchExecutor {
         if error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             return .violation(code: 1551, message: "the batch would break a uniqueness constraint: \(message)")
         }
+        if error.extendedResultCode == .SQLITE_CONSTRAINT_FOREIGNKEY {
+            return .violation(code: 1700, message: "the batch would leave a dangling reference: \(message)")
+        }
         if message.contains("is out of range for") || message.contains("is not an integer, for") {
             return .violation(code: message.hasPrefix("-") ? 1620 : 1610, message: message)
         }

@@ -62,13 +62,18 @@ extension JSONReport {
     }
 
     func changes(_ changes: ChangeSet) -> [String: Any] {
-        [
+        var object: [String: Any] = [
             "hasObjectIDs": changes.hasObjectIDs,
             "updated": changes.updated.mapValues { $0.map(\.uri) },
             "deleted": changes.deleted.mapValues { $0.map(\.uri) },
             "updatedCounts": changes.updatedCounts,
             "deletedCounts": changes.deletedCounts,
         ]
+        if !changes.insertedCounts.isEmpty {   // batch inserts only
+            object["inserted"] = changes.inserted.mapValues { $0.map(\.uri) }
+            object["insertedCounts"] = changes.insertedCounts
+        }
+        return object
     }
 
     /// A value's `Codable` form as a JSON object (absent optionals are missing: callers add the nulls).

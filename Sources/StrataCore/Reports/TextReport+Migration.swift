@@ -68,6 +68,6 @@ extension TextReport {
     func changeLines(_ changes: ChangeSet) -> [String] {
         let entities = MigrationText.changedEntities(changes)
         if entities.isEmpty { return ["No objects changed."] }
-        return ["Changed objects:"] + entities.map { "  \($0.entity): " + MigrationText.changeCounts(updated: $0.updated, deleted: $0.deleted) }
+        return ["Changed objects:"] + entities.map { "  \($0.entity): " + MigrationText.changeCounts(updated: $0.updated, deleted: $0.deleted, inserted: $0.inserted) }
     }
 }
