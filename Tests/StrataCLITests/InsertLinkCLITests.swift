@@ -48,7 +48,7 @@ import StrataTestSupport
           Tag:
             attributes:
               name: { type: string, optional: false }
-              uses: { type: int16, default: 0, optional: false }
+              uses: { type: int16, default: 0, optional: false, max: 10 }
             uniqueness: [[name]]
         """
     /// The README's example: the legacy `authorID` becomes the real `author` relationship.
@@ -158,6 +158,25 @@ import StrataTestSupport
             .write(toFile: dir + "/migrations/tags.yaml", atomically: true, encoding: .utf8)
         #expect(try CLI.run(["migrate", "--store", "app.sqlite"], in: dir).status == 0)
         #expect(try E2E.rows(dir + "/app.sqlite", #"SELECT "name", "uses" FROM "Tag" ORDER BY "_pk""#) == ["x|0", "new|0"])
+    }
+
+    @Test func insertedRowsAreAuditedBeforeCommit() throws {
+        let hook = """
+            id: big-tag
+            after: 2
+            steps:
+              - batchInsert: { entity: Tag, objects: [ { name: big, uses: 50 } ] }
+            """
+        let dir = try project(hooks: ["big": hook])
+        let failed = try CLI.run(["migrate", "--store", "app.sqlite", "--format", "json"], in: dir)
+        #expect(failed.status == 3)
+        #expect(failed.stdout.contains("\"code\" : 1610") || failed.stdout.contains("\"code\":1610"), "\(failed.stdout)")
+        #expect(try version(dir) == ["1"])
+        #expect(try E2E.rows(dir + "/app.sqlite", #"SELECT count(*) FROM "Tag""#) == ["1"])
+        try (hook + "\nonViolation: warn\n").write(toFile: dir + "/migrations/big.yaml", atomically: true, encoding: .utf8)
+        let warned = try CLI.run(["migrate", "--store", "app.sqlite"], in: dir)
+        #expect(warned.status == 0, "\(warned.stderr)")
+        #expect(try E2E.rows(dir + "/app.sqlite", #"SELECT "name", "uses" FROM "Tag" ORDER BY "_pk""#) == ["x|0", "big|50"])
     }
 
     @Test func anAmbiguousMatchRollsBackEvenUnderWarnNamingBothSides() throws {
