@@ -84,7 +84,25 @@ import Testing
         let updated = try await f.store.execute(update, context: now, model: f.model)
         #expect(updated.count == 0 && updated.objectIDs == [])
         #expect(updated.changes.updated["Article"]?.map(\.primaryKey) == [1])
-        #expect(try f.rows(#"SELECT "title", "code", "words" FROM "Content" ORDER BY "_pk""#) == ["renamed|5|100", "other|6|100"])
+        #expect(try f.rows(#"SELECT "title", "code", "words" FROM "Content" ORDER BY "_pk""#) == ["renamed|5|1", "other|6|100"])
+    }
+
+    @Test func fromInsertsHonourOnConflict() async throws {
+        let f = try LinkFixture.make()
+        try f.execute(#"INSERT INTO "Content" ("_pk", "_entity", "title", "code", "words") VALUES (1, 'Note', 'old', 10, 1)"#)
+        var request = BatchInsertRequest(entity: "Article", from: BatchInsertSource(entity: "User", predicate: "userID != nil"),
+                                         values: ["title": "name", "code": "userID"])
+        request.onConflict = .ignore
+        #expect(try await f.store.execute(request, context: now, model: f.model).count == 2)
+        #expect(try f.rows(#"SELECT "_pk", "_entity", "title", "code" FROM "Content" ORDER BY "_pk""#)
+                == ["1|Note|old|10", "3|Article|bob|20", "4|Article|cy|30"])   // a skipped row's _pk is never used
+        request.onConflict = .update
+        request.resultType = .objectIDs
+        let updated = try await f.store.execute(request, context: now, model: f.model)
+        #expect(updated.count == 0)
+        #expect(updated.changes.updated.mapValues { $0.map(\.primaryKey) } == ["Note": [1], "Article": [3, 4]])
+        #expect(try f.rows(#"SELECT "_pk", "_entity", "title", "code", "words" FROM "Content" ORDER BY "_pk""#)
+                == ["1|Note|ann|10|1", "3|Article|bob|20|100", "4|Article|cy|30|100"])
     }
 
     @Test(arguments: [

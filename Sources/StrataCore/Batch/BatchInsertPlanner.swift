@@ -115,6 +115,7 @@ public struct BatchInsertPlanner: Sendable {
             throw .invalid(.error("\(source.arguments.count) arguments given but the insert uses \(next)",
                                   hint: "remove the extra arguments or add %@ placeholders"))
         }
+        let named = columns
         for (column, value) in try defaults(for: request.entity, given: Set(request.values.keys), origin: nil) {
             columns.append(ColumnName(column))
             values.append(.bind(value))
@@ -124,7 +125,7 @@ public struct BatchInsertPlanner: Sendable {
         sql += " FROM \(TableName(sourceStorage.table)) AS t WHERE "
         sql += condition.map { SQLText(compiled: $0).parenthesized } ?? "1"
         sql += " ORDER BY t.\(ColumnName("_pk"))"
-        return sql + conflictClause(request.onConflict, table: storage.table, setting: columns)
+        return sql + conflictClause(request.onConflict, table: storage.table, setting: named)
     }
 
     func insertRow(_ row: [String: UpdateValue], request: BatchInsertRequest, storage: EntityStorage, context: PredicateContext,
@@ -150,13 +151,14 @@ public struct BatchInsertPlanner: Sendable {
                 throw .invalid(error.diagnostic)
             }
         }
+        let named = columns
         for (column, value) in try defaults(for: request.entity, given: Set(row.keys), origin: nil) {
             columns.append(ColumnName(column))
             values.append(.bind(value))
         }
         var sql: SQLText = "INSERT INTO \(TableName(storage.table)) "
         sql += columns.isEmpty ? "(\(ColumnName("_pk"))) VALUES (NULL)" : "(\(columns)) VALUES (" + values.joined(separator: ", ") + ")"
-        return sql + conflictClause(request.onConflict, table: storage.table, setting: columns)
+        return sql + conflictClause(request.onConflict, table: storage.table, setting: named)
     }
 
     /// One value of a literal row.
@@ -197,7 +199,7 @@ public struct BatchInsertPlanner: Sendable {
     }
 
     /// `ON CONFLICT …` for the uniqueness constraints of `table`: nothing (fail), `DO NOTHING` (ignore), or one
-    /// `DO UPDATE SET` of the inserted columns per unique index (update).
+    /// `DO UPDATE SET` of the columns the insert names (not the defaults it fills) per unique index (update).
     func conflictClause(_ policy: BatchInsertConflictPolicy, table: String, setting columns: [ColumnName]) -> SQLText {
         switch policy {
         case .fail: return ""
