@@ -123,6 +123,30 @@ import StrataTestSupport
                 == ["link-post-authors|applied|3", "summarize-posts|applied|6"])
     }
 
+    /// A run killed in the middle of the step (its journal growing while the link rewrites the posts) leaves a
+    /// consistent store: at v1 with no hook effects, or at v2 with all of them; the rerun completes them once.
+    @Test func aRunKilledMidStepCompletesOnRerunExactlyOnce() throws {
+        let dir = try project(hooks: ["link": Self.linkAuthors, "summarize": Self.summarize])
+        let path = dir + "/app.sqlite"
+        try E2E.execute(path, """
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100000)
+            INSERT INTO "Post" ("authorID", "title") SELECT 10 * (1 + i % 3), 'post ' || i FROM n
+            """)
+        let child = try E2E.Child(["migrate", "--store", "app.sqlite", "--no-progress"], in: dir)
+        while child.process.isRunning, (CrashSafetyCLITests.journal(path)?.size ?? 0) < 200_000 { usleep(1_000) }
+        child.kill()
+        #expect(try E2E.rows(path, "PRAGMA integrity_check") == ["ok"])
+        let version = try version(dir)
+        let markers = try E2E.rows(path, #"SELECT count(*) FROM "strata_hooks""#)
+        #expect((version, markers) == (["1"], ["0"]) || (version, markers) == (["2"], ["2"]), "\(version) \(markers)")
+        let rerun = try CLI.run(["migrate", "--store", "app.sqlite"], in: dir)
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(try E2E.rows(path, #"SELECT count(*) FROM "Post" WHERE "author" IS NOT NULL"#) == ["100003"])
+        #expect(try E2E.rows(path, #"SELECT count(*) FROM "Summary""#) == ["100004"])
+        #expect(try E2E.rows(path, #"SELECT count(*) FROM "Tag""#) == ["3"])
+        #expect(try E2E.rows(path, #"SELECT count(*) FROM "strata_hooks" WHERE "status" = 'applied'"#) == ["2"])
+    }
+
     @Test func dryRunCountsEqualTheRealRunsAndWriteNothing() throws {
         let dir = try project(hooks: ["link": Self.linkAuthors, "summarize": Self.summarize])
         let before = E2E.storeHashes(dir + "/app.sqlite")
