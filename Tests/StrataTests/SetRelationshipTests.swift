@@ -130,6 +130,16 @@ import Testing
         #expect(results[0].count > 1)
     }
 
+    @Test(arguments: [AuditMode.none, .touched])
+    func everyMatchPairMustBeEqual(audit: AuditMode) async throws {
+        let f = try LinkFixture.make()
+        try f.execute(#"INSERT INTO "Content" ("_pk", "_entity", "title", "code", "words") VALUES (1, 'Article', 'bob', 20, 1), (2, 'Article', 'x', 30, 1), (3, 'Article', 'ann', 10, 1)"#)
+        let request = SetRelationshipRequest(entity: "Article", relationship: "author", match: [("code", "userID"), ("title", "name")])
+        let result = try await f.store.execute(request, context: now, model: f.model, audit: audit)
+        #expect(result.count == 2)
+        #expect(try f.rows(#"SELECT "_pk", "author" FROM "Content" ORDER BY "_pk""#) == ["1|2", "2|nil", "3|1"])
+    }
+
     @Test func planIsOneUpdateWithACorrelatedLookup() throws {
         let f = try LinkFixture.make()
         let request = SetRelationshipRequest(entity: "Post", relationship: "author", match: [("authorID", "userID")])
