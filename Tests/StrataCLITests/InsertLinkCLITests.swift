@@ -235,7 +235,7 @@ import StrataTestSupport
     @Test(arguments: [
         ("values: { text: \"$source.authorID\" }", "migrations/bad.yaml:7:24: error: Summary.text is string, but $source.authorID is int64"),
         ("values: { position: 1 }", "migrations/bad.yaml:5:15: error: Summary.text is not optional and has no default"),
-        ("values: { text: \"$source.title\", post: \"$source.summaries\" }", "migrations/bad.yaml:7:47: error: Summary.post is a relationship to Post; give $source or a to-one key path of it"),
+        ("values: { text: \"$source.title\", post: \"$source.summaries\" }", "migrations/bad.yaml:7:47: error: '$source.summaries' is a to-many relationship; Summary.post takes one object"),
         ("values: { text: \"$source.titl\" }", "migrations/bad.yaml:7:32: error: Post has no attribute 'titl' (did you mean 'title'?)"),
     ])
     func lintLocatesBatchInsertErrors(line: String, expected: String) throws {

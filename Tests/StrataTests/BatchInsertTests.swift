@@ -111,7 +111,8 @@ import Testing
         ("Note", ["title": "$source.userID"], "Note.title is string, but $source.userID is int64"),
         ("Note", ["nope": "1"], "Note has no attribute 'nope'"),
         ("User", ["posts": "$source"], "'posts' is a to-many relationship of User"),
-        ("Article", ["author": "$source.groups"], "Article.author is a relationship to User"),
+        ("Article", ["author": "$source.groups"], "'$source.groups' is a to-many relationship; Article.author takes one object"),
+        ("Article", ["author": "$source.name"], "Article.author is a relationship to User; give $source or a to-one key path of it"),
         ("Note", ["title": "$source"], "$source is an object"),
     ])
     func invalidInsertsAreRefusedBeforeAnythingRuns(entity: String, values: [String: String], message: String) throws {

@@ -75,7 +75,12 @@ extension PredicateCompiler {
                 case .null:
                     return (SQLStatement("NULL"), parser.argumentsUsed)
                 case .keyPath(let path):
-                    guard case .relationship(let linked, _, _) = try translator.operand(parsed, in: row) else {
+                    let operand = try translator.operand(parsed, in: row)
+                    if case .collection(let c) = operand {
+                        throw PredicateSyntaxError("'\(c.label)' is a to-many relationship; \(label) takes one object", offset: path.offset,
+                                                   hint: "give $source or a to-one key path of it")
+                    }
+                    guard case .relationship(let linked, _, _) = operand else {
                         throw PredicateSyntaxError("\(label) is a relationship to \(destination); give $source or a to-one key path of it",
                                                    offset: path.offset, hint: "e.g. recipe: \"$source\" or recipe: \"$source.recipe\"")
                     }
