@@ -71,6 +71,17 @@ enum HookRunner {
                 preconditionFailure("sql steps run above")
             case .swiftStage:
                 preconditionFailure("a Swift stage runs through runStage")
+            case .batchInsert(let request):
+                return try BatchExecutor.execute(request, in: db, model: model, layout: layout, storeUUID: storeUUID,
+                                                 context: context, recordTouched: record, collectObjectIDs: options.collectObjectIDs)
+            case .setRelationship(let request):
+                do {
+                    return try BatchExecutor.execute(request, in: db, model: model, layout: layout, storeUUID: storeUUID,
+                                                     context: context, recordTouched: record, collectObjectIDs: options.collectObjectIDs)
+                } catch var error as RelationshipAmbiguityError {
+                    error.hook = hook.id
+                    throw error   // rolls the step back whatever onViolation says (SPEC §11.4)
+                }
             }
             }
             changes.merge(batch.changes)

@@ -120,6 +120,10 @@ public enum HookChecker {
                 case .sql: break
                 case .swiftStage(let declaration):
                     diagnostics += checkWrites(declaration, against: model).map { $0.withSource(hook.source) }
+                case .batchInsert(let request):
+                    _ = try BatchInsertPlanner(model: model, layout: planner.layout).plan(request, context: context)
+                case .setRelationship(let request):
+                    _ = try RelationshipLinkPlanner(model: model, layout: planner.layout).plan(request, context: context)
                 }
             } catch {
                 if case .invalid(var diagnostic) = error {

@@ -69,7 +69,7 @@ extension TextReport {
         let entities = MigrationText.changedEntities(changes)
         let invalidated = changes.invalidated.isEmpty ? [] : ["Invalidated by sql: steps (refetch every object): " + changes.invalidated.joined(separator: ", ")]
         if entities.isEmpty { return invalidated.isEmpty ? ["No objects changed."] : invalidated }
-        return ["Changed objects:"] + entities.map { "  \($0.entity): " + MigrationText.changeCounts(updated: $0.updated, deleted: $0.deleted) }
+        return ["Changed objects:"] + entities.map { "  \($0.entity): " + MigrationText.changeCounts(updated: $0.updated, deleted: $0.deleted, inserted: $0.inserted) }
             + invalidated
     }
 }
