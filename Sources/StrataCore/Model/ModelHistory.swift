@@ -27,7 +27,7 @@ public struct ModelHistory: Sendable {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw DiagnosticList([.error("models directory '\(directory)' does not exist",
-                                         hint: "pass --models DIR or run from the project's root")])
+                                         hint: "check the path (a relative one starts at the current directory)")])
         }
         let files = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
             .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
