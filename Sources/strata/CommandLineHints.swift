@@ -4,11 +4,13 @@ import Strata
 /// The command line's hints for library errors: the library's hints name its API (`Store.open(at:models:)`),
 /// the command line's name its flags and commands (`--create`, `--store`, `strata adopt`).
 enum CommandLineHints {
-    /// `error`'s diagnostics, the first one's hint worded for the command line when the library's is not.
+    /// `error`'s diagnostics, the first one worded for the command line when the library's names its API.
     static func diagnostics(for error: StrataError) -> [Diagnostic] {
         if let run = error as? MigrationRunError { return diagnostics(for: run.underlying) }
         var diagnostics = error.diagnostics
-        if let hint = hint(for: error), !diagnostics.isEmpty { diagnostics[0].hint = hint }
+        guard !diagnostics.isEmpty else { return diagnostics }
+        if let hint = hint(for: error) { diagnostics[0].hint = hint }
+        if let message = message(for: error) { diagnostics[0].message = message }
         return diagnostics
     }
 
@@ -17,6 +19,20 @@ enum CommandLineHints {
         case StoreError.missing: return "check the path, or pass --create to create a new store there"
         case StoreError.notADatabase, StorePathError.notARegularFile: return "check --store (or STRATA_STORE)"
         case StoreError.notAdopted: return "baseline it with `strata adopt --version N` first"
+        case PipelineError.storeBusy(_, _, let holder, _): return PipelineError.busyHint(holder: holder, raise: "--lock-timeout")
+        case PipelineError.databaseBusy: return "retry when the other writer is done, or raise --lock-timeout"
+        case PipelineError.backupExists: return "choose another --backup path, remove the file, or pass --force to overwrite it"
+        case is LateHooksError:
+            return "check the hook against today's data, then run `strata migrate --run-late-hooks`; a renamed hook file without `id:` is a new hook"
+        case is BatchViolationError: return "fix the predicate or the values, or pass --on-violation warn to commit and report"
+        default: return nil
+        }
+    }
+
+    static func message(for error: StrataError) -> String? {
+        switch error {
+        case MigrationError.targetBelowCurrent(let current, let target): return "--to \(target) is below the store's version \(current)"
+        case MigrationError.unknownVersion(let version, _): return "--to \(version): there is no model version \(version)"
         default: return nil
         }
     }
