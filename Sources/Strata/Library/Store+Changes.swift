@@ -16,16 +16,13 @@ extension Store {
     /// }
     /// ```
     ///
-    /// The sequence starts with the call (changes committed after it are delivered, none before), buffers what
-    /// the consumer has not read yet, and ends when the consuming task is cancelled.
+    /// The subscription starts with the call (changes committed after it are delivered, none before) and ends
+    /// when the sequence and its iterator are gone or the consuming task is cancelled; what the consumer has
+    /// not read yet is buffered. Iterate it once.
     /// - Parameter includingObjectIDs: change sets carry the changed objects' IDs (default), even for requests
     ///   whose result type asks for a count; false keeps counts only, so memory stays flat for huge batches.
-    public func changes(includingObjectIDs: Bool = true) -> AsyncStream<ChangeSet> {
-        let observers = changeObservers
-        return AsyncStream { continuation in
-            let token = observers.add(wantsObjectIDs: includingObjectIDs) { continuation.yield($0) }
-            continuation.onTermination = { _ in observers.remove(token) }
-        }
+    public func changes(includingObjectIDs: Bool = true) -> StoreChanges {
+        StoreChanges(subscription: StoreChanges.Subscription(observers: changeObservers, wantsObjectIDs: includingObjectIDs))
     }
 
     /// Migrates this open store to the newest model (or `options.target`) under the store's lock, waited for
