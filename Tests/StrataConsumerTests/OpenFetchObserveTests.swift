@@ -11,9 +11,7 @@ import Testing
         private(set) var names: [String] = []
 
         func refresh(from store: Store) throws {
-            names = try store.fetchAll("Recipe", where: "favorite == true", sortedBy: [PropertySort("name")]).compactMap {
-                if case .text(let name)? = $0["name"] { return name } else { return nil }
-            }
+            names = try store.fetchAll("Recipe", where: "favorite == true", sortedBy: [PropertySort("name")]).compactMap { $0.string("name") }
         }
     }
 
@@ -44,6 +42,9 @@ import Testing
             let store = try await Store.open(database: pool, models: models, hooks: hooks, options: options)
             #expect(store.migration?.toVersion == 4)
             #expect(store.migration?.hooks.map(\.id) == ["purge-abandoned-drafts", "favorite-recent-recipes"])
+
+            let used = try store.fetchAll("Recipe", sortedBy: [PropertySort("lastUsed", ascending: false)]).map { $0.date("lastUsed") }
+            #expect(used == [Date(timeIntervalSince1970: ConsumerTests.now - 2 * 86_400), Date(timeIntervalSince1970: ConsumerTests.now - 90 * 86_400)])
 
             let model = await FavoritesModel()
             try await model.refresh(from: store)

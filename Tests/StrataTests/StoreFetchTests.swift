@@ -27,6 +27,8 @@ import StrataTestSupport
         #expect(all[1].id == ObjectID(storeUUID: uuid, entity: "Book", primaryKey: 2))
         #expect(all[1]["pages"] == .integer(412))
         #expect(all[0]["pages"] == nil)   // not an attribute of Item
+        #expect(all[1].string("title") == "Dune" && all[1].int("pages") == 412 && all[1].double("rank") == 5)
+        #expect(all[1].string("rank") == nil && all[0].int("pages") == nil)
 
         #expect(try store.fetchAll("Item", includesSubentities: false).map(\.id.primaryKey) == [1, 3])
         #expect(try store.fetchAll("Book").map(\.id.primaryKey) == [2, 4])

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One object read by ``Store/fetch(_:where:arguments:sortedBy:limit:includesSubentities:context:_:)``: its ID
 /// and its attributes by name, as stored.
 ///
@@ -23,6 +25,33 @@ public struct FetchedObject: Sendable, Hashable {
 
     /// The value of an attribute; nil when the object's entity has no such attribute.
     public subscript(_ property: String) -> Value? { values[property] }
+
+    /// A `string` attribute's text; nil for nil (or another storage class).
+    public func string(_ property: String) -> String? {
+        if case .text(let text)? = values[property] { return text }
+        return nil
+    }
+
+    /// An integer attribute's value (`int16`/`int32`/`int64`); nil for nil.
+    public func int(_ property: String) -> Int64? {
+        if case .integer(let value)? = values[property] { return value }
+        return nil
+    }
+
+    /// A `double`/`float` attribute's value (an integer stored in it too); nil for nil.
+    public func double(_ property: String) -> Double? {
+        switch values[property] {
+        case .real(let value)?: return value
+        case .integer(let value)?: return Double(value)
+        default: return nil
+        }
+    }
+
+    /// A `bool` attribute's value (stored 0/1); nil for nil.
+    public func bool(_ property: String) -> Bool? { int(property).map { $0 != 0 } }
+
+    /// A `date` attribute's value (stored as seconds since 1970); nil for nil.
+    public func date(_ property: String) -> Date? { double(property).map(Date.init(timeIntervalSince1970:)) }
 }
 
 /// A sort key of a fetch: an attribute, ascending or descending. Ties (and the end of the list) are broken by
