@@ -101,6 +101,8 @@ import StrataTestSupport
         let created = try await Store.open(at: TestStore.directory() + "/new.sqlite", models: models, options: StoreOpenTests.options())
         try created.write { try $0.execute(sql: #"INSERT INTO "Recipe" ("_pk", "name", "portions", "rating") VALUES (1, 'Soup', 4, 3)"#) }
 
+        let names = try [migrated, created].map { try $0.column(for: "Recipe", property: "portions") }
+        #expect(names == ["portions", "portions"])   // a rename is a column rename on the migrated store
         for store in [migrated, created] {
             let table = try store.table(for: "Recipe")
             let column = try store.column(for: "Recipe", property: "portions")
