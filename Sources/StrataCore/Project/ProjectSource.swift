@@ -42,7 +42,7 @@ public struct ProjectSource: Sendable {
 
     /// The folder to read, checked to exist; nil for YAML texts.
     /// - Throws: `DiagnosticList` naming the folder (library terms: no command-line flags) when it is missing.
-    func folder(what: String, required: Bool) throws(DiagnosticList) -> String? {
+    func folder(what: String) throws(DiagnosticList) -> String? {
         let path: String
         let hint: String
         switch location {
@@ -56,7 +56,6 @@ public struct ProjectSource: Sendable {
         }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue { return path }
-        if !required { return nil }
         throw DiagnosticList([.error("the \(what) folder \(description) does not exist", hint: hint)])
     }
 
@@ -64,14 +63,14 @@ public struct ProjectSource: Sendable {
     /// - Throws: `DiagnosticList`: a missing folder, no model file, or every error of every file.
     public func loadModels() throws(DiagnosticList) -> ModelHistory {
         if case .yaml(let files) = location { return try ModelHistory.load(yaml: files) }
-        return try ModelHistory.load(directory: try folder(what: "models", required: true)!)
+        return try ModelHistory.load(directory: try folder(what: "models")!)
     }
 
-    /// The hooks of the source, checked against `models`; a missing folder is no hooks (a project may have none).
-    /// - Throws: `DiagnosticList` with every error of every file.
+    /// The hooks of the source, checked against `models`. A folder named here must exist: a missing one is a
+    /// packaging mistake more often than an app without hooks (which passes no hook source at all).
+    /// - Throws: `DiagnosticList`: a missing folder, or every error of every file.
     public func loadHooks(models: ModelHistory, variables: [String: String] = [:]) throws(DiagnosticList) -> HookSet {
         if case .yaml(let files) = location { return try HookSet.load(yaml: files, models: models, variables: variables) }
-        guard let folder = try folder(what: "hooks", required: false) else { return HookSet(hooks: []) }
-        return try HookSet.load(directory: folder, models: models, variables: variables)
+        return try HookSet.load(directory: try folder(what: "hooks")!, models: models, variables: variables)
     }
 }
