@@ -109,4 +109,24 @@ import StrataTestSupport
         let store = try await Store.open(database: pool, models: StoreOpenTests.models, options: StoreOpenTests.options())
         #expect(try store.metadata().version == 2)
     }
+
+    @Test func anotherProcessHoldingTheLockIsWaitedForWithoutBlocking() async throws {
+        let path = TestStore.directory() + "/app.sqlite"
+        let pool = try DatabasePool(path: path, configuration: Self.prepared())
+        // flock(1) in another process holds the lock while its child `cat` reads stdin: closing the pipe ends both.
+        let input = Pipe()
+        let holder = try PipelineSupport.spawn("/usr/bin/flock", [StoreLock.lockPath(forStore: path), "cat"], stdin: input)
+        #expect(Wait.until {
+            guard let lock = try? StoreLock.acquire(storePath: path, timeout: 0) else { return true }
+            lock.release()
+            return false
+        }, "flock never took the lock")
+        var options = StoreOpenTests.options()
+        options.lockTimeout = 30
+        options.onLockWait = { _ in try? input.fileHandleForWriting.close() }   // released once we wait (an event)
+        let store = try await Store.open(database: pool, models: StoreOpenTests.models, options: options)
+        #expect(store.migration?.waitedForLock == true)
+        #expect(store.migration?.created == true)
+        holder.waitUntilExit()
+    }
 }
