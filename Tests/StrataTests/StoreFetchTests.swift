@@ -37,7 +37,8 @@ import StrataTestSupport
         #expect(try store.fetchAll("Item", sortedBy: [PropertySort("title", ascending: false)], limit: 2).map(\.id.primaryKey) == [1, 3])
         #expect(try store.fetchAll("Item", limit: 0).isEmpty)
         // $NOW and variables come from the context.
-        let context = PredicateContext(variables: ["MIN": "5"], now: 0)
+        let context = PredicateContext(variables: ["MIN": "5"], now: Date(timeIntervalSince1970: 86_400))
+        #expect(context.now == 86_400 && context.nowDate == Date(timeIntervalSince1970: 86_400))
         #expect(try store.fetchAll("Item", where: "rank >= $MIN", context: context).map(\.id.primaryKey) == [2, 3])
     }
 
