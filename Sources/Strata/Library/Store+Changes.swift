@@ -33,7 +33,7 @@ extension Store {
     @discardableResult
     public func migrate(models: ProjectSource, hooks: ProjectSource? = nil,
                         options: OpenOptions = OpenOptions()) async throws -> MigrationRunReport {
-        let project = try Project(models: models, hooks: hooks, options: options)
+        let project = try await Self.offThread { try Project(models: models, hooks: hooks, options: options) }
         let lock = try await StoreLock.wait(forStore: path, timeout: options.lockTimeout, pollInterval: options.pollInterval,
                                             onWait: options.onLockWait)
         defer { lock.release() }

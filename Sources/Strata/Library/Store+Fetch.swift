@@ -120,12 +120,12 @@ extension Store {
         if let limit { tail += " LIMIT \(limit)" }
         // The bridge to the predicate compiler's statements (until it returns SQLText): each part rendered for
         // SQLite, texts and bound values kept in order.
-        var parts = [SQLStatement(head.sql, head.arguments)]
+        var parts = [head.sqliteStatement]
         for (i, condition) in conditions.enumerated() {
             parts.append(SQLStatement(i == 0 ? " WHERE " : " AND ", []))
             parts.append(condition)
         }
-        parts.append(SQLStatement(tail.sql, tail.arguments))
+        parts.append(tail.sqliteStatement)
         return (SQLStatement(parts.map(\.sql).joined(), parts.flatMap(\.arguments)), storage)
     }
 

@@ -26,7 +26,7 @@ extension Store {
     ///   `MigrationRunError` when a step or hook fails (the store stays at the version it reached).
     public static func open(at path: String, models: ProjectSource, hooks: ProjectSource? = nil,
                             options: OpenOptions = OpenOptions()) async throws -> Store {
-        let project = try Project(models: models, hooks: hooks, options: options)
+        let project = try await offThread { try Project(models: models, hooks: hooks, options: options) }
         do {
             try Preflight.checkFile(atPath: path, forWriting: true)
         } catch StoreError.missing(let missing) where missing == path && options.createIfMissing {
@@ -67,11 +67,11 @@ extension Store {
     ///   when the database holds tables but no store, and the errors of ``open(at:models:hooks:options:)``.
     public static func open(database: some DatabaseWriter, models: ProjectSource, hooks: ProjectSource? = nil,
                             options: OpenOptions = OpenOptions()) async throws -> Store {
-        let project = try Project(models: models, hooks: hooks, options: options)
+        let project = try await offThread { try Project(models: models, hooks: hooks, options: options) }
         let path = database.path
         guard FileManager.default.fileExists(atPath: path) else { throw StoreSetupError.notAFile(path: path) }
         try Preflight.checkFile(atPath: path, forWriting: true)
-        try checkPrepared(database, path: path)
+        try await offThread { try checkPrepared(database, path: path) }
         let lock = try await StoreLock.wait(forStore: path, timeout: options.lockTimeout, pollInterval: options.pollInterval,
                                             onWait: options.onLockWait)
         defer { lock.release() }
@@ -97,10 +97,10 @@ extension Store {
 
     /// Refuses a database whose connections lack Strata's functions or have foreign keys off.
     static func checkPrepared(_ database: some DatabaseWriter, path: String) throws {
-        let probe: SQLText = "SELECT strata_length(\(Value.text("")))"
-        let foreignKeys: SQLText = "PRAGMA foreign_keys"
+        let probe = ("SELECT strata_length(\(Value.text("")))" as SQLText).sqliteStatement
+        let foreignKeys = ("PRAGMA foreign_keys" as SQLText).sqliteStatement
         do {
-            _ = try database.read { try Row.fetchOne($0, sql: probe.sql, arguments: SQLStatement(probe.sql, probe.arguments).statementArguments) }
+            _ = try database.read { try Row.fetchOne($0, sql: probe.sql, arguments: probe.statementArguments) }
         } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
             throw StoreSetupError.notPrepared(path: path)
         }
@@ -116,7 +116,7 @@ extension Store {
         let userTables: SQLText = """
             SELECT count(*) FROM sqlite_master WHERE name NOT LIKE \(Value.text("sqlite\\_%")) ESCAPE \(Value.text("\\"))
             """
-        let count = SQLStatement(userTables.sql, userTables.arguments)
+        let count = userTables.sqliteStatement
         return try wrapMigration {
             try queue.writeWithoutTransaction { db -> String? in
                 var created: String?
