@@ -19,6 +19,7 @@ enum CommandLineHints {
         case StoreError.missing: return "check the path, or pass --create to create a new store there"
         case StoreError.notADatabase, StorePathError.notARegularFile: return "check --store (or STRATA_STORE)"
         case StoreError.notAdopted: return "baseline it with `strata adopt --version N` first"
+        case StoreError.exists: return "run `strata migrate` on it, or baseline it with `strata adopt --version N` if it is not a store yet"
         case PipelineError.storeBusy(_, _, let holder, _): return PipelineError.busyHint(holder: holder, raise: "--lock-timeout")
         case PipelineError.databaseBusy: return "retry when the other writer is done, or raise --lock-timeout"
         case PipelineError.backupExists: return "choose another --backup path, remove the file, or pass --force to overwrite it"

@@ -94,7 +94,5 @@ public enum StoreCreator {
         return metadata
     }
 
-    static func exists(_ path: String) -> StoreError {
-        StoreError.other("'\(path)' already exists; use `strata adopt` to baseline an existing database")
-    }
+    static func exists(_ path: String) -> StoreError { StoreError.exists(path: path) }
 }

@@ -16,6 +16,8 @@ public enum StoreError: StrataError, Sendable {
     case notAdopted(path: String)
     /// Any other SQLite failure, with the statement.
     case sqlite(message: String, sql: String?)
+    /// A store was to be created where a file already is.
+    case exists(path: String)
     /// The store has a hot journal and cannot be read without a write.
     case hotJournal(path: String)
     case other(String)
@@ -24,7 +26,7 @@ public enum StoreError: StrataError, Sendable {
         switch self {
         case .missing, .missingDirectory, .notADatabase: return .invalidInput
         case .notAdopted: return .drift
-        case .corrupt, .readOnly, .sqlite, .hotJournal, .other: return .runtimeFailure
+        case .corrupt, .readOnly, .sqlite, .hotJournal, .exists, .other: return .runtimeFailure
         }
     }
 
@@ -48,6 +50,8 @@ public enum StoreError: StrataError, Sendable {
         case .hotJournal(let path):
             return [.error("'\(path)' has a hot rollback journal (a writer died mid-transaction)",
                            hint: "run `strata status` or `strata migrate` (a real run) once to recover it, then retry the dry run")]
+        case .exists(let path):
+            return [.error("'\(path)' already exists", hint: "open it instead, or adopt it first if it is not a store yet (StoreAdoption.adopt)")]
         case .other(let message):
             return [.error(message)]
         }
