@@ -36,8 +36,10 @@ import StrataTestSupport
     }
 
     @Test func noPublicTypeTakesAGRDBName() throws {
-        let grdb = Self.root + "/.build/checkouts/GRDB.swift/GRDB"
-        try #require(FileManager.default.fileExists(atPath: grdb), "GRDB's checkout is where `swift build` puts it")
+        // GRDB's checkout, in the build folder this test was built in (`.build`, or another `--scratch-path` here).
+        let folders = ((try? FileManager.default.contentsOfDirectory(atPath: Self.root)) ?? []).filter { $0.hasPrefix(".build") }.sorted()
+        let grdb = try #require(folders.map { Self.root + "/" + $0 + "/checkouts/GRDB.swift/GRDB" }
+                                    .first { FileManager.default.fileExists(atPath: $0) }, "no GRDB checkout under \(folders)")
         let grdbTypes = Self.publicTypes(under: grdb)
         #expect(grdbTypes.contains("SQL"))
         #expect(Self.strataTypes.intersection(grdbTypes).sorted() == [])
