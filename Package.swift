@@ -3,7 +3,8 @@ import PackageDescription
 
 let package = Package(
     name: "Strata",
-    platforms: [.macOS(.v13)],
+    // GRDB 7.10.0's minimums, so an app on any of them can add Strata next to its own GRDB.
+    platforms: [.iOS(.v13), .macOS(.v10_15), .tvOS(.v13), .watchOS(.v7)],
     products: [
         .library(name: "Strata", targets: ["Strata"]),
         .library(name: "StrataCLI", targets: ["StrataCLI"]),

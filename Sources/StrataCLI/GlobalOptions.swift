@@ -65,7 +65,7 @@ struct GlobalOptions: ParsableArguments {
 
     /// Loads `--models`, printing warnings to stderr.
     func loadModels(_ output: Output) throws -> ModelHistory {
-        let history = try ModelHistory.load(directory: models)
+        let history = try CommandLineHints.loadModels(directory: models)
         for warning in history.warnings { output.diagnostic(warning) }
         return history
     }

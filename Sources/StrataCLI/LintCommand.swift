@@ -36,7 +36,7 @@ struct LintCommand: StrataSubcommand {
     static func lint(models: String, migrations: String, variables: [String: String], stages: Stages = Stages()) -> Outcome {
         var outcome = Outcome()
         do {
-            let history = try ModelHistory.load(directory: models)
+            let history = try CommandLineHints.loadModels(directory: models)
             outcome.versions = history.versions
             outcome.files = Dictionary(history.models.map { ($0.file, $0.version) }, uniquingKeysWith: { a, _ in a })
             outcome.diagnostics += history.warnings

@@ -108,7 +108,7 @@ final class Output: @unchecked Sendable {
         var diagnostics: [Diagnostic]
         if let strata = error as? StrataError {
             code = strata.exitCode
-            diagnostics = strata.diagnostics
+            diagnostics = CommandLineHints.diagnostics(for: strata)
         } else if let cleanExit = error as? CleanExit {
             _ = cleanExit
             print(StrataCommand.fullMessage(for: error))

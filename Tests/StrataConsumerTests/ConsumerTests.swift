@@ -63,7 +63,7 @@ import Testing
 
             // v1 → v4: the untitled, never-used draft is purged after v3; the recipe used two days ago
             // becomes a favorite after v4.
-            var options = MigrationRun.Options(now: Self.now)
+            var options = MigrationRun.Options(now: Date(timeIntervalSince1970: Self.now))
             options.collectObjectIDs = true
             let report = try MigrationRun.run(storePath: path, models: models, hooks: hooks, options: options)
             #expect(report.fromVersion == 1)

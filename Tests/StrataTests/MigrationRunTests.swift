@@ -62,8 +62,8 @@ import Testing
         options.target = 2
         _ = try MigrationRun.run(storePath: path, models: models, hooks: hooks, options: options)
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
-        for (target, message) in [(1, "error: --to 1 is below the store's version 2\nhint: Strata migrates forward only; restore a backup to go back"),
-                                  (9, "error: --to 9: there is no model version 9\nhint: versions: 1, 2, 3, 4")] {
+        for (target, message) in [(1, "error: the target version 1 is below the store's version 2\nhint: Strata migrates forward only; restore a backup to go back"),
+                                  (9, "error: the target version 9 has no model\nhint: versions: 1, 2, 3, 4")] {
             for dryRun in [false, true] {
                 options.target = target
                 options.dryRun = dryRun

@@ -35,7 +35,7 @@ import Testing
         #expect(error?.pipelineExit == .invalidInput)
         #expect(error?.pipelineMessage == """
             error: the backup file '\(target)' already exists
-            hint: choose another --backup path, remove the file, or pass --force to overwrite it
+            hint: choose another backup path, remove the file, or allow overwriting it (forceBackup)
             """)
         #expect(FileManager.default.contents(atPath: target) == Data("precious".utf8))
 

@@ -40,7 +40,7 @@ import StrataTestSupport
         let message = error?.pipelineMessage ?? ""
         #expect(message.contains("error: the store '\(store)' is busy: pid \(getpid()) on host \(LockHolder.current.host)"))
         #expect(message.contains("holds '\(store)-strata.lock' (waited 0.3s)"))
-        #expect(message.contains("raise --lock-timeout"))
+        #expect(message.contains("raise the lock timeout"))
     }
 
     @Test func waiterGetsTheLockWhenTheHolderReleasesAndKnowsItWaited() throws {

@@ -14,7 +14,11 @@ import Testing
         let path = TestStore.directory() + "/app.sqlite"
         let noFile = #expect(throws: StoreError.self) { try Preflight.checkFile(atPath: path, forWriting: true) }
         #expect(noFile?.pipelineExit == .invalidInput)
-        #expect(noFile?.pipelineMessage.contains("pass --create") == true)
+        // The library's words, not the command line's (no `--create`): CommandLineHints adds the flag.
+        #expect(noFile?.pipelineMessage == """
+            error: no store at '\(path)'
+            hint: check the path, or create the store (Store.open(at:models:) creates a missing one)
+            """)
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 

@@ -112,7 +112,12 @@ import Testing
         let model = try ModelLoader.load(yaml: "version: 1\nentities:\n  A: {}\n", file: "m.yaml")
         let dir = TestStore.directory()
         try Data("hello".utf8).write(to: URL(fileURLWithPath: dir + "/x.sqlite"))
-        #expect(throws: StoreError.self) { try StoreCreator.create(at: dir + "/x.sqlite", model: model) }
+        let exists = #expect(throws: StoreError.self) { try StoreCreator.create(at: dir + "/x.sqlite", model: model) }
+        // Library terms: no command named (the CLI words it with `strata adopt`).
+        #expect(exists?.description == """
+            error: '\(dir)/x.sqlite' already exists
+            hint: open it instead, or adopt it first if it is not a store yet (StoreAdoption.adopt)
+            """)
         #expect(try String(contentsOfFile: dir + "/x.sqlite", encoding: .utf8) == "hello")
         do {
             try StoreCreator.create(at: dir + "/missing/x.sqlite", model: model)

@@ -7,7 +7,7 @@ public struct BatchViolationError: StrataError, Sendable {
         let rules = result.audit?.violated.map { "  - \($0.code.rawValue) \($0.subject) \($0.rule): \($0.count)" } ?? []
         return [.error("the batch \(result.kind.rawValue) on \(result.entity) broke the model's rules (\(result.audit?.totalViolations ?? 0) violation(s)); it was rolled back\n"
                        + rules.joined(separator: "\n"),
-                       hint: "fix the predicate or the values, or pass --on-violation warn to commit and report")]
+                       hint: "fix the predicate or the values, or use onViolation: .warn to commit and report")]
     }
     public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
 }

@@ -31,6 +31,12 @@ public final class ChangeObservers: @unchecked Sendable {
         return entries.values.contains { $0.wantsObjectIDs }
     }
 
+    /// Whether no observer is registered.
+    var isEmpty: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return entries.isEmpty
+    }
+
     /// Calls every observer with the change set (in registration order), unless it is empty.
     public func publish(_ changes: ChangeSet) {
         guard !changes.isEmpty else { return }

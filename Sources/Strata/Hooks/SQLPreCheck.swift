@@ -10,7 +10,7 @@ import SQLite3
 /// in an empty in-memory store with its step's layout, under the `SQLAuthorizer`, inside a transaction that
 /// is rolled back, with a limit on the work each statement may do. Used by `migrate` before the first step
 /// and by `lint`.
-public enum SQLPreCheck {
+package enum SQLPreCheck {
     /// Hooks that run on one layout, in run order.
     public struct Group: Sendable {
         public var layout: StoreLayout

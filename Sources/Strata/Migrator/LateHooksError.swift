@@ -20,7 +20,7 @@ public struct LateHooksError: StrataError, Sendable {
                            hint: "what a before-hook reads is gone after its step; record it as skipped with `strata repair --skip ID`")]
         }
         return [.error("late hook(s) \(ids.map { "'\($0)'" }.joined(separator: ", ")): the store already passed their version by migrating (it is at version \(version))",
-                hint: "check the hook against today's data, then run `strata migrate --run-late-hooks`; a renamed hook file without `id:` is a new hook")]
+                hint: "check the hook against today's data, then migrate with late hooks allowed (runLateHooks); a renamed hook file without `id:` is a new hook")]
     }
     public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
 }

@@ -39,10 +39,10 @@ public enum MigrationError: StrataError, Sendable {
     public var diagnostics: [Diagnostic] {
         switch self {
         case .targetBelowCurrent(let current, let target):
-            return [.error("--to \(target) is below the store's version \(current)",
+            return [.error("the target version \(target) is below the store's version \(current)",
                            hint: "Strata migrates forward only; restore a backup to go back")]
         case .unknownVersion(let v, let available):
-            return [.error("--to \(v): there is no model version \(v)",
+            return [.error("the target version \(v) has no model",
                            hint: "versions: \(available.map(String.init).joined(separator: ", "))")]
         case .violations(let from, let to, let violations):
             return violations.map { v in

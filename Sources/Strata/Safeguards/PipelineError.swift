@@ -33,15 +33,14 @@ public enum PipelineError: StrataError, Sendable {
         case let .storeBusy(storePath, lockPath, holder, timeout):
             let who = holder.map { "\($0)" } ?? "another process"
             return [.error("the store '\(storePath)' is busy: \(who) holds '\(lockPath)' (waited \(Self.seconds(timeout)))",
-                           hint: "wait for that run to finish, or raise --lock-timeout; if \(holder == nil ? "the holder" : "that process") "
-                               + "is gone, the lock is already free (the OS releases it when a process dies)")]
+                           hint: Self.busyHint(holder: holder, raise: "the lock timeout"))]
         case let .newerThanModels(path, storeVersion, newestModel):
             return [.error("the store '\(path)' is at version \(storeVersion), newer than the newest model (\(newestModel)): "
                            + "it was written by a later app version",
                            hint: "deploy the model files of version \(storeVersion) (or later); Strata never migrates a store backwards")]
         case .backupExists(let path):
             return [.error("the backup file '\(path)' already exists",
-                           hint: "choose another --backup path, remove the file, or pass --force to overwrite it")]
+                           hint: "choose another backup path, remove the file, or allow overwriting it (forceBackup)")]
         case let .backupFailed(path, detail):
             return [.error("could not write the backup '\(path)': \(detail); the store was not changed",
                            hint: "check that the backup's directory exists, is writable and has room for a copy of the store")]
@@ -50,7 +49,7 @@ public enum PipelineError: StrataError, Sendable {
                            hint: "free disk space (a table rebuild needs room for a second copy of the table) and rerun")]
         case .databaseBusy(let path):
             return [.error("the store '\(path)' is busy: another connection holds its write lock; nothing was written",
-                           hint: "retry when the other writer is done, or raise --lock-timeout")]
+                           hint: "retry when the other writer is done, or raise the lock timeout")]
         case let .lockFailed(lockPath, detail):
             return [.error("could not lock '\(lockPath)': \(detail)",
                            hint: "the lock file lives next to the store; check that its directory is writable")]
@@ -58,6 +57,13 @@ public enum PipelineError: StrataError, Sendable {
     }
 
     public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
+
+    /// The hint of ``storeBusy(storePath:lockPath:holder:timeout:)``, `raise` naming the timeout (the library's
+    /// option, or the command line's flag).
+    public static func busyHint(holder: LockHolder?, raise: String) -> String {
+        "wait for that run to finish, or raise \(raise); if \(holder == nil ? "the holder" : "that process") "
+            + "is gone, the lock is already free (the OS releases it when a process dies)"
+    }
 
     /// Maps an error thrown while writing `path` to the error a person can act on:
     /// `SQLITE_FULL` (from SQLite itself or from a batch statement of a hook or `strata batch`) becomes

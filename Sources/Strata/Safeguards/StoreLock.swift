@@ -95,28 +95,44 @@ public final class StoreLock: @unchecked Sendable {
         let fd = try openLockFile(lockPath, storePath: storePath)
         let start = Date()
         var waited = false
-        while true {
-            if flock(fd, LOCK_EX | LOCK_NB) == 0 { break }
-            let code = errno
-            guard code == EWOULDBLOCK || code == EINTR else {
-                close(fd)
-                throw PipelineError.lockFailed(lockPath: lockPath, detail: String(cString: strerror(code)))
-            }
-            if code == EINTR { continue }
+        while try !attempt(fd, lockPath: lockPath) {
             if !waited {
                 waited = true
                 onWait?(readHolder(fd: fd))
             }
             let elapsed = Date().timeIntervalSince(start)
-            if elapsed >= timeout {
-                let holder = readHolder(fd: fd)
-                close(fd)
-                throw PipelineError.storeBusy(storePath: storePath, lockPath: lockPath, holder: holder, timeout: timeout)
-            }
+            if elapsed >= timeout { throw busy(fd, storePath: storePath, lockPath: lockPath, timeout: timeout) }
             let pause = max(0.001, min(pollInterval, timeout - elapsed))
             usleep(useconds_t(pause * 1_000_000))
         }
-        // We hold the lock: name ourselves for whoever waits next (the file is a lock record, checked above).
+        return claim(fd, waited: waited)
+    }
+
+    /// One try at the lock on an open lock file: true when taken, false when another holder has it.
+    /// - Throws: ``PipelineError/lockFailed(lockPath:detail:)`` for OS errors (the file is closed).
+    static func attempt(_ fd: Int32, lockPath: String) throws -> Bool {
+        while true {
+            if flock(fd, LOCK_EX | LOCK_NB) == 0 { return true }
+            let code = errno
+            if code == EINTR { continue }
+            guard code == EWOULDBLOCK else {
+                close(fd)
+                throw PipelineError.lockFailed(lockPath: lockPath, detail: String(cString: strerror(code)))
+            }
+            return false
+        }
+    }
+
+    /// The timeout error, naming the current holder; closes the lock file.
+    static func busy(_ fd: Int32, storePath: String, lockPath: String, timeout: TimeInterval) -> PipelineError {
+        let holder = readHolder(fd: fd)
+        close(fd)
+        return PipelineError.storeBusy(storePath: storePath, lockPath: lockPath, holder: holder, timeout: timeout)
+    }
+
+    /// The lock just taken on `fd`, its file naming us for whoever waits next (the file is a lock record,
+    /// checked when opened).
+    static func claim(_ fd: Int32, waited: Bool) -> StoreLock {
         let text = Array(LockHolder.current.fileText.utf8)
         _ = text.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
         _ = ftruncate(fd, off_t(text.count))
@@ -176,7 +192,7 @@ public final class StoreLock: @unchecked Sendable {
         fd = -1
     }
 
-    private static func readHolder(fd: Int32) -> LockHolder? {
+    static func readHolder(fd: Int32) -> LockHolder? {
         var buffer = [UInt8](repeating: 0, count: 1024)
         let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
         guard count > 0 else { return nil }

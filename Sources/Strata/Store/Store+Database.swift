@@ -1,10 +1,13 @@
 import GRDB
 
-/// The escape hatch to GRDB: the only public API of Strata that hands out a GRDB `Database`.
+/// The escape hatch to GRDB: the only public API of Strata that hands out a GRDB `Database` (GRDB's types
+/// appear elsewhere only where an app hands Strata its own database: ``Store/prepare(_:)`` and
+/// ``Store/open(database:models:hooks:options:)``).
 ///
 /// Everything else in Strata speaks in its own types; use these two for queries Strata does not offer,
-/// with GRDB's API (`SQL` literals, `Row`, records). The connection is Strata's own: foreign keys on and
-/// Strata's SQL functions registered. Neither call takes Strata's store lock; a write that must not
+/// with GRDB's API (`SQL` literals, `Row`, records), naming tables and columns with ``Store/table(for:)`` and
+/// ``Store/column(for:property:)``. The connection is Strata's own or the app's prepared one: foreign keys on
+/// and Strata's SQL functions registered. Neither call takes Strata's store lock; a write that must not
 /// interleave with `strata migrate` or `strata batch` opens the store with ``Store/openLocked(path:lockTimeout:onWait:)``.
 extension Store {
     /// Runs `body` in a read-only transaction and returns its result.

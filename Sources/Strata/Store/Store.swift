@@ -13,13 +13,17 @@ import GRDB
 /// ```
 public final class Store: Sendable {
     public let path: String
-    /// The connection. All access to SQLite goes through it; outside this module, through ``read(_:)`` and
-    /// ``write(_:)``.
-    let queue: DatabaseQueue
+    /// The connection: Strata's own `DatabaseQueue`, or the application's `DatabaseQueue` or `DatabasePool`
+    /// (``open(database:models:hooks:options:)``). All access to SQLite goes through it; outside this module,
+    /// through ``read(_:)`` and ``write(_:)``.
+    let queue: any DatabaseWriter
+    /// What opening the store migrated (``open(at:models:hooks:options:)``); nil for the other ways to open one.
+    public let migration: MigrationRunReport?
 
-    init(path: String, queue: DatabaseQueue) {
+    init(path: String, queue: any DatabaseWriter, migration: MigrationRunReport? = nil) {
         self.path = path
         self.queue = queue
+        self.migration = migration
     }
 
     /// Opens an existing store.

@@ -51,19 +51,11 @@ public enum StoreCreator {
             TemporaryFiles.removeDatabase(temporary)
             SignalCleanup.unregister(registered)
         }
-        let started = Date()
-        let layout = LayoutBuilder.layout(for: model)
-        let metadata = StoreMetadata(storeUUID: UUID().uuidString.lowercased(), model: model, layout: layout,
-                                     createdAtVersion: model.version)
         do {
             let building = try Store.connect(path: temporary)
             try building.queue.inDatabase { db in
                 try db.inTransaction(.immediate) {
-                    try StoreMetadata.createTables(db)
-                    for statement in SchemaSQL.createStatements(for: layout) { try db.execute(statement) }
-                    try metadata.write(db)
-                    try History.record(db, kind: "create", from: nil, to: model.version, started: started, finished: Date())
-                    try inTransaction(db, metadata)
+                    try build(db, model: model, inTransaction: inTransaction)
                     return .commit
                 }
             }
@@ -86,7 +78,21 @@ public enum StoreCreator {
         return try Store.open(path: given)
     }
 
-    static func exists(_ path: String) -> StoreError {
-        StoreError.other("'\(path)' already exists; use `strata adopt` to baseline an existing database")
+    /// Builds a store on `db`, inside the caller's transaction: Strata's tables, the model's tables and
+    /// indexes, the metadata, a `create` history row, then `inTransaction`.
+    @discardableResult
+    static func build(_ db: Database, model: Model, inTransaction: (Database, StoreMetadata) throws -> Void) throws -> StoreMetadata {
+        let started = Date()
+        let layout = LayoutBuilder.layout(for: model)
+        let metadata = StoreMetadata(storeUUID: UUID().uuidString.lowercased(), model: model, layout: layout,
+                                     createdAtVersion: model.version)
+        try StoreMetadata.createTables(db)
+        for statement in SchemaSQL.createStatements(for: layout) { try db.execute(statement) }
+        try metadata.write(db)
+        try History.record(db, kind: "create", from: nil, to: model.version, started: started, finished: Date())
+        try inTransaction(db, metadata)
+        return metadata
     }
+
+    static func exists(_ path: String) -> StoreError { StoreError.exists(path: path) }
 }

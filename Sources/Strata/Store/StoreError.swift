@@ -2,7 +2,7 @@ import GRDB
 
 /// Errors about the store file itself and SQLite.
 public enum StoreError: StrataError, Sendable {
-    /// No file at the path (and `--create` was not given).
+    /// No store at the path (and creating one was not asked for).
     case missing(path: String)
     /// The directory of the path does not exist.
     case missingDirectory(path: String)
@@ -16,6 +16,8 @@ public enum StoreError: StrataError, Sendable {
     case notAdopted(path: String)
     /// Any other SQLite failure, with the statement.
     case sqlite(message: String, sql: String?)
+    /// A store was to be created where a file already is.
+    case exists(path: String)
     /// The store has a hot journal and cannot be read without a write.
     case hotJournal(path: String)
     case other(String)
@@ -24,36 +26,43 @@ public enum StoreError: StrataError, Sendable {
         switch self {
         case .missing, .missingDirectory, .notADatabase: return .invalidInput
         case .notAdopted: return .drift
-        case .corrupt, .readOnly, .sqlite, .hotJournal, .other: return .runtimeFailure
+        case .corrupt, .readOnly, .sqlite, .hotJournal, .exists, .other: return .runtimeFailure
         }
     }
 
     public var diagnostics: [Diagnostic] {
         switch self {
         case .missing(let path):
-            return [.error("no store at '\(path)'", hint: "check the path, or pass --create to create a new store there")]
+            return [.error("no store at '\(path)'", hint: StoreError.missingHint)]
         case .missingDirectory(let path):
             return [.error("the directory of '\(path)' does not exist", hint: "create the directory or fix the path")]
         case .notADatabase(let path):
-            return [.error("'\(path)' is not an SQLite database", hint: "check --store (or STRATA_STORE)")]
+            return [.error("'\(path)' is not an SQLite database", hint: StoreError.pathHint)]
         case .corrupt(let path, let detail):
             return [.error("the store '\(path)' is corrupt: \(detail)",
                            hint: "restore it from a backup; Strata will not migrate a corrupt store")]
         case .readOnly(let path):
             return [.error("the store '\(path)' is read-only", hint: "check the permissions of the file and its directory")]
         case .notAdopted(let path):
-            return [.error("'\(path)' has no Strata metadata", hint: "baseline it with `strata adopt --version N` first")]
+            return [.error("'\(path)' has no Strata metadata", hint: StoreError.notAdoptedHint)]
         case .sqlite(let message, let sql):
             return [.error("SQLite: \(message)" + (sql.map { " (in: \($0))" } ?? ""))]
         case .hotJournal(let path):
             return [.error("'\(path)' has a hot rollback journal (a writer died mid-transaction)",
                            hint: "run `strata status` or `strata migrate` (a real run) once to recover it, then retry the dry run")]
+        case .exists(let path):
+            return [.error("'\(path)' already exists", hint: "open it instead, or adopt it first if it is not a store yet (StoreAdoption.adopt)")]
         case .other(let message):
             return [.error(message)]
         }
     }
 
     public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
+
+    /// The library's hints speak in its own terms; the command line replaces them with its flags.
+    static let missingHint = "check the path, or create the store (Store.open(at:models:) creates a missing one)"
+    static let pathHint = "check the store's path"
+    static let notAdoptedHint = "baseline it first, at the version its schema matches (StoreAdoption.adopt)"
 
     /// Maps a GRDB error to the store error a person can act on (`SQLITE_FULL`: `PipelineError.diskFull`).
     static func from(_ error: Error, path: String) -> Error {

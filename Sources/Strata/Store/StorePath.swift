@@ -139,7 +139,7 @@ public enum StorePathError: StrataError, Sendable {
     public var diagnostics: [Diagnostic] {
         switch self {
         case let .notARegularFile(path, kind):
-            return [.error("the store '\(path)' is a \(kind), not a regular file", hint: "check --store (or STRATA_STORE)")]
+            return [.error("the store '\(path)' is a \(kind), not a regular file", hint: StoreError.pathHint)]
         case let .protectedOutput(option, path, what):
             return [.error("\(option) '\(path)' is \(what); Strata never writes over it",
                            hint: "choose another \(option) path")]

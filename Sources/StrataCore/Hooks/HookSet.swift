@@ -30,13 +30,30 @@ public struct HookSet: Sendable {
         let files = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
             .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
             .sorted(by: FileNameOrder.areInIncreasingOrder)
+        let paths = files.map { directory.hasSuffix("/") ? directory + $0 : directory + "/" + $0 }
+        return try assemble(paths.map { path in Result { () throws(DiagnosticList) in try HookLoader.load(path: path) } },
+                            models: models, variables: variables)
+    }
+
+    /// Loads hooks from YAML texts (file name → text, in file-name order), checked like ``load(directory:models:variables:)``.
+    /// The name is the hook's recorded file; its `id:` (or, without one, the name) identifies it in the store.
+    public static func load(yaml files: [String: String], models: ModelHistory,
+                            variables: [String: String] = [:]) throws(DiagnosticList) -> HookSet {
+        let names = files.keys.sorted(by: FileNameOrder.areInIncreasingOrder)
+        return try assemble(names.map { name in Result { () throws(DiagnosticList) in try HookLoader.load(yaml: files[name]!, file: name) } },
+                            models: models, variables: variables)
+    }
+
+    /// The set of loaded files (in file order), each checked against the models; a duplicate id is an error at
+    /// the later file.
+    static func assemble(_ loaded: [Result<Hook, DiagnosticList>], models: ModelHistory,
+                         variables: [String: String]) throws(DiagnosticList) -> HookSet {
         var hooks: [Hook] = []
         var diagnostics: [Diagnostic] = []
         var byID: [String: Hook] = [:]
-        for name in files {
-            let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
+        for result in loaded {
             do {
-                let hook = try HookLoader.load(path: path)
+                let hook = try result.get()
                 if let earlier = byID[hook.id] {
                     diagnostics.append(Diagnostic(.error, "hook id '\(hook.id)' is already used by \(earlier.file)", at: hook.idLocation,
                                                   hint: "give each hook its own `id:`").withSource(hook.source))

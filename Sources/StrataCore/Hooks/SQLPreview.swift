@@ -1,7 +1,7 @@
 /// What `strata diff FROM TO --sql` prints (SPEC §11.4 "Seeing what will run"): each version step's SQL in
 /// run order (before-hooks' steps, the inferred schema changes, after-hooks' steps; a Swift stage by its id),
 /// `sql:` steps expanded for the layout they run on, with each bound value named in a comment. Nothing runs.
-public enum SQLPreview {
+package enum SQLPreview {
     public struct Section: Sendable, Hashable, Encodable {
         public var fromVersion: Int
         public var toVersion: Int

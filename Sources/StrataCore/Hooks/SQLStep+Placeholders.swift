@@ -1,7 +1,7 @@
 import Foundation
 
 /// `{{…}}` placeholders of an `sql:` step, and the step's text expanded for one store layout.
-public enum SQLPlaceholder: Sendable, Hashable {
+package enum SQLPlaceholder: Sendable, Hashable {
     /// `{{Entity}}`: the entity's table (a sub-entity's root table).
     case table(entity: String)
     /// `{{Entity.property}}`: the column of an attribute or of a to-one stored on the entity's table.
@@ -14,14 +14,14 @@ public enum SQLPlaceholder: Sendable, Hashable {
 
 extension SQLStep {
     /// A piece of the step's text: SQL as written, or a placeholder; `offset` is its UTF-8 offset in `text`.
-    public enum Piece: Sendable, Hashable {
+    package enum Piece: Sendable, Hashable {
         case sql(String)
         case placeholder(SQLPlaceholder)
     }
 
     /// The text cut into SQL and placeholders.
     /// - Throws: an unterminated `{{` or an empty or malformed placeholder, located in the hook file.
-    public func pieces() throws(Diagnostic) -> [(piece: Piece, offset: Int)] {
+    package func pieces() throws(Diagnostic) -> [(piece: Piece, offset: Int)] {
         let bytes = Array(text.utf8)
         var result: [(Piece, Int)] = []
         var start = 0, i = 0
@@ -69,7 +69,7 @@ extension SQLStep {
     ///   - layout: the store's recorded layout at the hook's version (a new store's when there is none).
     ///   - variables: `--var` values over the hook's `variables:`; `now` is `$NOW`.
     /// - Throws: an unknown entity, property or variable, located at its placeholder in the hook file.
-    public func expanded(layout: StoreLayout, variables: [String: String], now: Double) throws(Diagnostic) -> ExpandedSQL {
+    package func expanded(layout: StoreLayout, variables: [String: String], now: Double) throws(Diagnostic) -> ExpandedSQL {
         var result = ExpandedSQL()
         for (piece, offset) in try pieces() {
             switch piece {
@@ -142,7 +142,7 @@ extension SQLStep {
 }
 
 /// An `sql:` step's text for one layout, with the way back from the SQLite text to the hook file.
-public struct ExpandedSQL: Sendable, Hashable {
+package struct ExpandedSQL: Sendable, Hashable {
     /// The whole step: text as written, quoted names, bound values.
     public private(set) var text = SQLText()
     /// For each piece, in order: its UTF-8 offset in the SQLite text, in the step's text, and whether it is

@@ -2,7 +2,7 @@
 /// ``divisionScale`` fractional digits, `round` half away from zero; a result with more than
 /// ``maxSignificantDigits`` significant digits is nil. Pure, so the SQL functions and the compiler's
 /// constant folding agree.
-public enum DecimalArithmetic {
+package enum DecimalArithmetic {
     public static let divisionScale = 20
     public static let maxSignificantDigits = 38
 

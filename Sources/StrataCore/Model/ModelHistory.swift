@@ -27,7 +27,7 @@ public struct ModelHistory: Sendable {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw DiagnosticList([.error("models directory '\(directory)' does not exist",
-                                         hint: "pass --models DIR or run from the project's root")])
+                                         hint: "check the path (a relative one starts at the current directory)")])
         }
         let files = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
             .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
@@ -37,9 +37,31 @@ public struct ModelHistory: Sendable {
         }
         // Files load in parallel (parsing is pure); results keep file order.
         let paths = files.map { directory.hasSuffix("/") ? directory + $0 : directory + "/" + $0 }
-        let results = Parallel.map(paths.count) { index -> Result<Model, DiagnosticList> in
+        return try assemble(Parallel.map(paths.count) { index -> Result<Model, DiagnosticList> in
             do throws(DiagnosticList) { return .success(try ModelLoader.load(path: paths[index])) } catch { return .failure(error) }
-        }
+        })
+    }
+
+    /// Loads models from YAML texts (file name → text, in file-name order); the names locate diagnostics.
+    ///
+    /// ```swift
+    /// let models = try ModelHistory.load(yaml: ["1.yaml": "version: 1\nentities:\n  Note:\n    attributes:\n      text: { type: string }\n"])
+    /// ```
+    /// - Throws: `DiagnosticList` with every error of every text, as ``load(directory:)``.
+    public static func load(yaml files: [String: String]) throws(DiagnosticList) -> ModelHistory {
+        guard !files.isEmpty else { throw DiagnosticList([.error("no model texts given", hint: "give at least version 1's YAML")]) }
+        let names = files.keys.sorted(by: FileNameOrder.areInIncreasingOrder)
+        return try assemble(Parallel.map(names.count) { index -> Result<Model, DiagnosticList> in
+            do throws(DiagnosticList) {
+                return .success(try ModelLoader.load(yaml: files[names[index]]!, file: names[index]))
+            } catch {
+                return .failure(error)
+            }
+        })
+    }
+
+    /// The history of loaded files (in file order): every error, a version declared twice at the later file.
+    static func assemble(_ results: [Result<Model, DiagnosticList>]) throws(DiagnosticList) -> ModelHistory {
         var models: [Model] = []
         var diagnostics: [Diagnostic] = []
         for result in results {

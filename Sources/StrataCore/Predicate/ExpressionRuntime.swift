@@ -1,7 +1,7 @@
 /// What the expression functions do to one value (SPEC §11.1 Functions, §11.4 Expression typing).
 /// Pure: the SQL functions Strata registers call these per row, and the compiler folds literals
 /// with them, so a literal and a stored value convert the same way.
-public enum ExpressionRuntime {
+package enum ExpressionRuntime {
     // MARK: Casts
 
     /// `to(value)` for a value stored as `from`'s storage class; `.null` when it does not convert.
