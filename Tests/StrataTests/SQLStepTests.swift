@@ -128,7 +128,7 @@ import Testing
         let layout = LayoutBuilder.layout(for: model)
         let queue = try DatabaseQueue()
         try queue.inDatabase { db in
-            for statement in SchemaSQL.createStatements(for: layout) { try db.execute(sql: statement) }
+            for statement in SchemaSQL.createStatements(for: layout) { try db.execute(statement) }
             try db.execute(sql: #"CREATE TABLE "log" ("x"); CREATE TRIGGER "t" AFTER INSERT ON "log" BEGIN INSERT INTO "Step" ("text") VALUES (new."x"); END"#)
             let authorizer = SQLAuthorizer.install(on: db, layout: layout)
             let step = try Self.step(try Self.hook("INSERT INTO log VALUES ('a'), ('b');\nSELECT count(*) FROM {{Recipe}};"))
@@ -147,7 +147,7 @@ import Testing
         let layout = LayoutBuilder.layout(for: try Self.model())
         let queue = try DatabaseQueue()
         try queue.inDatabase { db in
-            for statement in SchemaSQL.createStatements(for: layout) { try db.execute(sql: statement) }
+            for statement in SchemaSQL.createStatements(for: layout) { try db.execute(statement) }
             let authorizer = SQLAuthorizer.install(on: db, layout: layout)
             let unique = try Self.step(try Self.hook("INSERT INTO {{Step}} (_pk) VALUES (1);\nINSERT INTO {{Step}} (_pk) VALUES (1);"))
             do {

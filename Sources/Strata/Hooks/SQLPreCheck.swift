@@ -45,7 +45,7 @@ public enum SQLPreCheck {
             let queue = try DatabaseQueue(configuration: config)
             try queue.inDatabase { db in
                 try StoreMetadata.createTables(db)
-                for statement in SchemaSQL.createStatements(for: group.layout) { try db.execute(sql: statement) }
+                for statement in SchemaSQL.createStatements(for: group.layout) { try db.execute(statement) }
                 for statement in carried { try? db.execute(sql: statement) }
                 let authorizer = SQLAuthorizer.install(on: db, layout: group.layout)
                 try limitingWork(db) {
