@@ -194,6 +194,7 @@ import StrataTestSupport
         let ran = try Self.run(["migrate", "--store", "app.sqlite", "--run-late-hooks"], in: dir, stages: "no-copy-codes")
         #expect(ran.status == 0, "\(ran.stderr)")
         #expect(ran.stdout.contains("hook mark-notes (after v2, late): Swift stage (writes Item)"))
+        #expect(ran.stdout.contains("Invalidated by raw SQL (sql: steps, Swift stages; refetch every object): Item"))
         #expect(try ExampleData.query(store, #"SELECT count(*) FROM "Item" WHERE "note" = '+'"#) == 30)
         #expect(try Self.run(["migrate", "--store", "app.sqlite", "--run-late-hooks"], in: dir, stages: "no-copy-codes").status == 0)
         #expect(try ExampleData.query(store, #"SELECT count(*) FROM "Item" WHERE "note" LIKE '%++'"#) == 0)

@@ -82,7 +82,7 @@ import Testing
         for report in [dry, real] {
             let stage = try #require(report.hooks.first { $0.id == "rate-soups" })
             #expect(stage.steps.map(\.kind) == ["swift"] && stage.rowsAffected == 1)
-            #expect(stage.audit?.scope == "entities" && stage.audit?.entities == ["Recipe"])
+            #expect(stage.audit?.entities == ["Recipe"])   // its `writes:`, audited in full
         }
         let store = try Store.open(path: path, readOnly: true)
         #expect(try store.queue.read { try Int.fetchOne($0, sql: #"SELECT "rating" FROM "Recipe" WHERE "name" = 'Soup'"#) } == 5)
@@ -121,5 +121,43 @@ import Testing
             #expect(error.underlying.exitCode == .pendingWork)
             #expect(error.report.toVersion == 3)   // the steps before it ran
         }
+    }
+
+    @Test func whatAStagesSQLWritesIsAuditedAndInvalidatedEvenWhenUndeclared() throws {
+        let declaration = "id: rate-soups\nafter: 4\nswift: true\nrevision: \"3\"\nonViolation: warn\n"   // no `writes:`
+        let (path, models, hooks) = try Self.project(["rate-soups.yaml": declaration])
+        var stages = Stages()
+        stages.register("rate-soups", revision: "3") { ctx in
+            try ctx.execute(sql: #"INSERT INTO "Chef" ("name", "email") VALUES ('Ann', 'not an address')"#)
+        }
+        var options = MigrationRun.Options(now: MigrationRunTests.now)
+        options.stages = stages
+        let report = try MigrationRun.run(storePath: path, models: models, hooks: hooks, options: options)
+        let stage = try #require(report.hooks.first { $0.id == "rate-soups" })
+        #expect(stage.steps.map(\.entity) == ["Chef"])
+        #expect(stage.audit?.entities == ["Chef"])
+        #expect(stage.audit?.violated.map { "\($0.entity).\($0.property ?? ""):\($0.count)" } == ["Chef.email:1"])
+        #expect(report.changes.invalidated == ["Chef"])
+    }
+
+    @Test func aStagesSQLRunsUnderTheAuthorizerOfSQLSteps() throws {
+        let (path, models, hooks) = try Self.project(["rate-soups.yaml": Self.declaration])
+        var stages = Stages()
+        stages.register("rate-soups", revision: "3") { ctx in
+            try ctx.execute(sql: #"UPDATE "Recipe" SET "rating" = 1"#)
+            try ctx.execute(sql: "PRAGMA foreign_keys = ON")
+        }
+        var options = MigrationRun.Options(now: MigrationRunTests.now)
+        options.stages = stages
+        do {
+            _ = try MigrationRun.run(storePath: path, models: models, hooks: hooks, options: options)
+            Issue.record("the run should fail")
+        } catch let error as MigrationRunError {
+            #expect(error.underlying.exitCode == .runtimeFailure)
+            #expect(error.underlying.diagnostics.first?.message
+                    == "Swift stage 'rate-soups' threw: refused: PRAGMA foreign_keys is refused in sql: steps; its step was rolled back")
+        }
+        let store = try Store.open(path: path, readOnly: true)
+        #expect(try store.queue.read { try Int.fetchOne($0, sql: #"SELECT count(*) FROM "Recipe" WHERE "rating" = 1"#) } == 0)
     }
 }

@@ -92,12 +92,12 @@ enum HookRunner {
         try SQLStepRunner.checkForeignKeys(of: hook, writes: rawWrites, in: db)
         var audit: AuditResult?
         if let declaration = hook.swiftStage {
-            let (step, stageChanges) = try runStage(hook, in: db, model: model, layout: layout, storeUUID: storeUUID,
-                                                    context: context, options: options)
+            let (step, stageChanges, stageWritten) = try runStage(hook, in: db, model: model, layout: layout, storeUUID: storeUUID,
+                                                                  context: context, options: options)
             steps.append(step)
             changes.merge(stageChanges)
-            audit = try Auditor.afterStage(declaration, in: db, mode: options.audit, model: model, layout: layout,
-                                           storeUUID: storeUUID, context: context, maxSamples: options.maxSamples)
+            audit = try Auditor.afterStage(declaration, writing: stageWritten, in: db, mode: options.audit, model: model,
+                                           layout: layout, storeUUID: storeUUID, context: context, maxSamples: options.maxSamples)
         } else {
             audit = try Auditor.afterBatch(in: db, mode: options.audit, model: model, layout: layout, storeUUID: storeUUID,
                                            context: context, maxSamples: options.maxSamples)

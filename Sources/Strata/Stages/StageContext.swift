@@ -29,8 +29,9 @@ public final class StageContext {
     public let engine: Engine
     /// Whether this is a dry run: the work happens on a private snapshot and is thrown away.
     public let isDryRun: Bool
-    /// The GRDB database, inside the step's transaction (SQLite only). Do not commit, roll back or open
-    /// savepoints around the step: the step's transaction is Strata's.
+    /// The GRDB database, inside the step's transaction (SQLite only), under the authorizer of `sql:` steps:
+    /// transaction control, savepoints, ATTACH, PRAGMA, schema changes of the model's tables and writes to
+    /// Strata's tables are refused (the stage then fails, exit 1).
     public let database: Database
 
     let storeUUID: String
@@ -42,8 +43,12 @@ public final class StageContext {
     /// The rows the batch requests matched.
     var rowsAffected = 0
 
+    /// Armed while the stage's code runs; Strata's own batch statements run unarmed.
+    let authorizer: SQLAuthorizer?
+
     init(id: String, model: Model, layout: StoreLayout, storeUUID: String, context: PredicateContext, isDryRun: Bool,
-         recordTouched: Bool, collectObjectIDs: Bool, database: Database) {
+         recordTouched: Bool, collectObjectIDs: Bool, database: Database, authorizer: SQLAuthorizer? = nil) {
+        self.authorizer = authorizer
         self.id = id
         self.model = model
         self.layout = layout
@@ -101,6 +106,9 @@ public final class StageContext {
     /// A batch update on the stage's model, as a hook step runs it (its rows are audited after the stage).
     @discardableResult
     public func batchUpdate(_ request: BatchUpdateRequest) throws -> BatchResult {
+        let armed = authorizer?.armed ?? false
+        authorizer?.armed = false   // Strata's own statements (its temporary tables included)
+        defer { authorizer?.armed = armed }
         let result = try BatchExecutor.execute(request, in: database, model: model, layout: layout, storeUUID: storeUUID,
                                                context: context, recordTouched: recordTouched, collectObjectIDs: collectObjectIDs)
         record(result)
@@ -110,6 +118,9 @@ public final class StageContext {
     /// A batch delete on the stage's model (delete rules applied), as a hook step runs it.
     @discardableResult
     public func batchDelete(_ request: BatchDeleteRequest) throws -> BatchResult {
+        let armed = authorizer?.armed ?? false
+        authorizer?.armed = false
+        defer { authorizer?.armed = armed }
         let result = try BatchExecutor.execute(request, in: database, model: model, layout: layout, storeUUID: storeUUID,
                                                context: context, recordTouched: recordTouched, collectObjectIDs: collectObjectIDs)
         record(result)
