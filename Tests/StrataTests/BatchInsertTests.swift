@@ -105,6 +105,25 @@ import Testing
                 == ["1|Note|ann|10|1", "3|Article|bob|20|100", "4|Article|cy|30|100"])
     }
 
+    /// Wallet.owner is the side of a one-to-one whose link is stored on User's row: the insert sets it there.
+    @Test func aOneToOneStoredOnTheOtherSideIsLinkedAfterTheInsert() async throws {
+        let f = try LinkFixture.make()
+        try f.execute(#"INSERT INTO "Wallet" ("_pk", "label") VALUES (1, 'old')"#)
+        let from = BatchInsertRequest(entity: "Wallet", from: BatchInsertSource(entity: "User", predicate: "userID != nil"),
+                                      values: ["label": "name", "owner": "$source"])
+        #expect(try await f.store.execute(from, context: now, model: f.model).count == 3)
+        #expect(try f.rows(#"SELECT "_pk", "label" FROM "Wallet" ORDER BY "_pk""#) == ["1|old", "2|ann", "3|bob", "4|cy"])
+        #expect(try f.rows(#"SELECT "_pk", "wallet" FROM "User" ORDER BY "_pk""#) == ["1|2", "2|3", "3|4", "4|nil"])
+
+        let objects = BatchInsertRequest(entity: "Wallet", objects: [["label": .literal("dee's"), "owner": .literal("4")], ["label": .literal("none")]])
+        #expect(try await f.store.execute(objects, context: now, model: f.model).count == 2)
+        #expect(try f.rows(#"SELECT "_pk", "wallet" FROM "User" ORDER BY "_pk""#) == ["1|2", "2|3", "3|4", "4|5"])
+
+        var merging = from
+        merging.onConflict = .ignore
+        #expect(throws: BatchError.self) { _ = try BatchInsertPlanner(model: f.model, layout: f.layout).plan(merging, context: now) }
+    }
+
     @Test(arguments: [
         ("Content", ["title": "$source.name"], "Content is abstract"),
         ("Post", ["authorID": "$source.userID"], "Post.title is not optional and has no default"),

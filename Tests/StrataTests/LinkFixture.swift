@@ -31,6 +31,12 @@ enum LinkFixture {
             relationships:
               posts:  { destination: Post, toMany: true, ordered: true, inverse: author }
               groups: { destination: Group, toMany: true, inverse: members }
+              wallet: { destination: Wallet, inverse: owner }
+          Wallet:
+            attributes:
+              label: { type: string }
+            relationships:
+              owner: { destination: User, inverse: wallet }
           Admin:
             parent: User
           Post:

@@ -24,10 +24,15 @@ extension BatchExecutor {
         try run(plan.statements.first?.sql ?? "INSERT") {
             let highWater: SQLText = "SELECT max(coalesce((SELECT \"seq\" FROM \"sqlite_sequence\" WHERE \"name\" = \(plan.table)), 0), "
                 + "coalesce((SELECT max(\(pk)) FROM \(table)), 0))"
-            let before = recordTouched || wantIDs || updates ? try fetchOne(Int64.self, highWater, db) ?? 0 : 0
+            let linksOthers = !plan.sourceLinks.isEmpty || plan.rowLinks.contains { !$0.isEmpty } || request.dictionaryHandler != nil && !plan.linkColumns.isEmpty
+            let before = recordTouched || wantIDs || updates || linksOthers ? try fetchOne(Int64.self, highWater, db) ?? 0 : 0
             // Existing rows an `onConflict: update` changed: listed by RETURNING (the new rows are above `before`).
             var updated: [(Int64, String)] = []
-            func insert(_ statement: SQLText) throws {
+            func insert(_ statement: SQLText, links: [SQLText] = []) throws {
+                try insertOne(statement)
+                for link in links { try execute(link, db) }
+            }
+            func insertOne(_ statement: SQLText) throws {
                 if updates {
                     let returning: SQLText = statement + " RETURNING \(pk)" + (plan.isDiscriminated ? ", \(ColumnName("_entity"))" : "")
                     let (sql, arguments) = returning.rendered()
@@ -41,18 +46,26 @@ extension BatchExecutor {
                     count += db.changesCount
                 }
             }
-            for statement in plan.statements { try insert(statement) }
+            for (i, statement) in plan.statements.enumerated() { try insert(statement, links: i < plan.rowLinks.count ? plan.rowLinks[i] : []) }
             if let handler = request.dictionaryHandler {
                 while true {
                     var row: [String: Value] = [:]
                     if handler(&row) { break }
-                    try insert(try planner.insertRow(row.mapValues(UpdateValue.value), request: request, context: context))
+                    let (statement, links) = try planner.insertRow(row.mapValues(UpdateValue.value), request: request, context: context)
+                    try insert(statement, links: links)
                 }
             }
+            for link in plan.sourceLinks { try execute(planner.linkStatement(link, table: plan.table, above: before), db) }
             let inserted: SQLText = "FROM \(table) WHERE \(pk) > \(before)"
             if updates { count = try fetchOne(Int.self, "SELECT count(*) " + inserted, db) ?? 0 }
             if recordTouched {
                 try execute("INSERT OR IGNORE INTO \(RelationshipLinkPlanner.touchedTable) (\"table\", \"pk\") SELECT \(plan.table), \(pk) " + inserted, db)
+                if linksOthers {
+                    // Destinations of one-to-ones stored on their side that now point at a new object.
+                    for link in plan.linkColumns {
+                        try execute("INSERT OR IGNORE INTO \(RelationshipLinkPlanner.touchedTable) (\"table\", \"pk\") SELECT \(link.table), \(pk) FROM \(TableName(link.table)) WHERE \(ColumnName(link.column)) > \(before)", db)
+                    }
+                }
                 for (key, _) in updated {
                     try execute("INSERT OR IGNORE INTO \(RelationshipLinkPlanner.touchedTable) (\"table\", \"pk\") VALUES (\(plan.table), \(key))", db)
                 }

@@ -23,7 +23,8 @@ public struct BatchInsertPlanner: Sendable {
             guard request.objects.isEmpty, request.dictionaryHandler == nil else {
                 throw .invalid(.error("a batch insert takes either objects or from:, not both", hint: "split it into two steps"))
             }
-            plan.statements = [try insertSelect(request, source: source, storage: storage, context: context)]
+            plan.statements = [try insertSelect(request, source: source, storage: storage, context: context, sourceLinks: &plan.sourceLinks)]
+            plan.rowLinks = [[]]
         } else {
             if request.objects.isEmpty && request.dictionaryHandler == nil {
                 throw .invalid(.error("batchInsert on \(request.entity) needs objects: or from:",
@@ -31,16 +32,30 @@ public struct BatchInsertPlanner: Sendable {
             }
             for (i, row) in request.objects.enumerated() {
                 let origins = i < request.objectOrigins.count ? request.objectOrigins[i] : [:]
-                plan.statements.append(try insertRow(row, request: request, storage: storage, context: context, origins: origins))
+                let (insert, links) = try insertRow(row, request: request, storage: storage, context: context, origins: origins)
+                plan.statements.append(insert)
+                plan.rowLinks.append(links)
             }
         }
+        plan.linkColumns = storage.relationships.values.filter { $0.kind == .inverseForeignKey && !$0.isToMany }
+            .map { BatchInsertPlan.LinkColumn(table: $0.table, column: $0.column) }.sorted { ($0.table, $0.column) < ($1.table, $1.column) }
         return plan
     }
 
-    /// The `INSERT … VALUES` of one row (a literal object or one the handler filled).
+    /// The `INSERT … VALUES` of one row (a literal object or one the handler filled), and the updates that link it
+    /// from the destinations of one-to-ones stored on their side (`last_insert_rowid()`, right after the insert).
     public func insertRow(_ row: [String: UpdateValue], request: BatchInsertRequest, context: PredicateContext,
-                          origins: [String: SourceLocation] = [:]) throws(BatchError) -> SQLText {
+                          origins: [String: SourceLocation] = [:]) throws(BatchError) -> (insert: SQLText, links: [SQLText]) {
         try insertRow(row, request: request, storage: try storage(of: request.entity), context: context, origins: origins)
+    }
+
+    /// For a `from:` insert: the update that points each destination of a one-to-one stored on its side at the new
+    /// object made from its source row. The new objects are the rows above `before`, made in source `_pk` order.
+    public func linkStatement(_ link: BatchInsertPlan.SourceLink, table: String, above before: Int64) -> SQLText {
+        let pk = ColumnName("_pk")
+        return "UPDATE \(TableName(link.table)) AS x SET \(ColumnName(link.column)) = n.\"newpk\" FROM (SELECT \(pk) AS \"newpk\", "
+            + "row_number() OVER (ORDER BY \(pk)) AS \"k\" FROM \(TableName(table)) WHERE \(pk) > \(before)) AS n JOIN ("
+            + link.targets + ") AS s ON s.\"k\" = n.\"k\" WHERE x.\(pk) = s.\"target\""
     }
 
     // MARK: Pieces
@@ -78,7 +93,7 @@ public struct BatchInsertPlanner: Sendable {
 
     /// `INSERT INTO "T" (…) SELECT … FROM "S" AS t WHERE … ORDER BY t."_pk"`: the one statement of a `from:` insert.
     func insertSelect(_ request: BatchInsertRequest, source: BatchInsertSource, storage: EntityStorage,
-                      context: PredicateContext) throws(BatchError) -> SQLText {
+                      context: PredicateContext, sourceLinks: inout [BatchInsertPlan.SourceLink]) throws(BatchError) -> SQLText {
         let sourceStorage = try BatchPlanner(model: model, layout: layout).storage(of: source.entity)
         var context = context
         context.arguments = source.arguments
@@ -88,6 +103,7 @@ public struct BatchInsertPlanner: Sendable {
         var next = used
         var columns: [ColumnName] = []
         var values: [SQLText] = []
+        var links: [(table: String, column: String, value: SQLText)] = []
         if storage.isDiscriminated {
             columns.append(ColumnName("_entity"))
             values.append("\(request.entity)")
@@ -105,8 +121,12 @@ public struct BatchInsertPlanner: Sendable {
                     request.values[name]!, for: name, of: request.entity, source: source.entity, context: context,
                     firstArgument: next, origin: origin ?? SourceLocation(file: "value", line: 1, column: 1))
                 next += count
-                columns.append(ColumnName(target.column))
-                values.append(statement)
+                if case .inverseToOne(let table, let column, _) = target {
+                    links.append((table, column, statement))
+                } else {
+                    columns.append(ColumnName(target.column))
+                    values.append(statement)
+                }
             } catch {
                 throw .invalid(error.diagnostic)
             }
@@ -125,13 +145,23 @@ public struct BatchInsertPlanner: Sendable {
         sql += " FROM \(TableName(sourceStorage.table)) AS t WHERE "
         sql += condition.map { $0.parenthesized } ?? "1"
         sql += " ORDER BY t.\(ColumnName("_pk"))"
+        if !links.isEmpty && request.onConflict != .fail {
+            throw .invalid(.error("\(request.entity) has a one-to-one stored on the other side (\(links.map(\.column).joined(separator: ", "))): an insert that sets it cannot skip or merge rows",
+                                  hint: "remove onConflict, or link the objects afterwards with a setRelationship step"))
+        }
+        let whereClause = condition.map { $0.parenthesized } ?? "1"
+        sourceLinks = links.map { link in
+            BatchInsertPlan.SourceLink(table: link.table, column: link.column,
+                                       targets: "SELECT " + link.value + " AS \"target\", row_number() OVER (ORDER BY t.\(ColumnName("_pk"))) AS \"k\" FROM \(TableName(sourceStorage.table)) AS t WHERE " + whereClause)
+        }
         return sql + conflictClause(request.onConflict, table: storage.table, setting: named)
     }
 
     func insertRow(_ row: [String: UpdateValue], request: BatchInsertRequest, storage: EntityStorage, context: PredicateContext,
-                   origins: [String: SourceLocation]) throws(BatchError) -> SQLText {
+                   origins: [String: SourceLocation]) throws(BatchError) -> (insert: SQLText, links: [SQLText]) {
         var columns: [ColumnName] = []
         var values: [SQLText] = []
+        var links: [SQLText] = []
         if storage.isDiscriminated {
             columns.append(ColumnName("_entity"))
             values.append("\(request.entity)")
@@ -145,8 +175,16 @@ public struct BatchInsertPlanner: Sendable {
                 } catch {
                     throw PredicateCompileError(error, in: name, origin: request.keyOrigins[name] ?? origin ?? SourceLocation(file: "value", line: 1, column: 1))
                 }
-                columns.append(ColumnName(target.column))
-                values.append(try rowValue(row[name]!, name: name, target: target, entity: request.entity, context: context, origin: origin))
+                let value = try rowValue(row[name]!, name: name, target: target, entity: request.entity, context: context, origin: origin)
+                if case .inverseToOne(let table, let column, _) = target {
+                    // The destination (if any) points at the new row; a nil leaves every destination as it is.
+                    if value.boundValue != .null {
+                        links.append("UPDATE \(TableName(table)) SET \(ColumnName(column)) = last_insert_rowid() WHERE \(ColumnName("_pk")) = " + value)
+                    }
+                } else {
+                    columns.append(ColumnName(target.column))
+                    values.append(value)
+                }
             } catch {
                 throw .invalid(error.diagnostic)
             }
@@ -158,7 +196,11 @@ public struct BatchInsertPlanner: Sendable {
         }
         var sql: SQLText = "INSERT INTO \(TableName(storage.table)) "
         sql += columns.isEmpty ? "(\(ColumnName("_pk"))) VALUES (NULL)" : "(\(columns)) VALUES (" + values.joined(separator: ", ") + ")"
-        return sql + conflictClause(request.onConflict, table: storage.table, setting: named)
+        if !links.isEmpty && request.onConflict != .fail {
+            throw .invalid(.error("\(request.entity) has a one-to-one stored on the other side: an insert that sets it cannot skip or merge rows",
+                                  hint: "remove onConflict, or link the objects afterwards with a setRelationship step"))
+        }
+        return (sql + conflictClause(request.onConflict, table: storage.table, setting: named), links)
     }
 
     /// One value of a literal row.
@@ -166,7 +208,7 @@ public struct BatchInsertPlanner: Sendable {
                   context: PredicateContext, origin: SourceLocation?) throws(PredicateCompileError) -> SQLText {
         let location = origin ?? SourceLocation(file: "value", line: 1, column: 1)
         switch target {
-        case .toOne(_, let destination):
+        case .toOne(_, let destination), .inverseToOne(_, _, let destination):
             // A to-one relationship takes the destination's primary key (or nil); the audit reports a dangling one (1700).
             switch value {
             case .value(.null), .value(.integer): return .bind(value.storageValue!)
@@ -230,4 +272,23 @@ public struct BatchInsertPlan: Sendable, Hashable {
     public var onConflict: BatchInsertConflictPolicy
     /// One `INSERT … SELECT` (`from:`), or one `INSERT … VALUES` per literal row.
     public var statements: [SQLText]
+    /// After each statement of `statements`: the updates linking the new row from one-to-ones stored on the other side.
+    public var rowLinks: [[SQLText]] = []
+    /// For `from:`: the one-to-ones stored on the destination's side that the insert sets (`linkStatement`).
+    public var sourceLinks: [SourceLink] = []
+    /// Every column of another table that holds a one-to-one to this entity (destination rows a link may change).
+    public var linkColumns: [LinkColumn] = []
+
+    /// A one-to-one of a `from:` insert stored on the destination's row: `targets` selects, per source row in
+    /// `_pk` order, the destination's `_pk` as `"target"` and the row's rank as `"k"`.
+    public struct SourceLink: Sendable, Hashable {
+        public var table: String
+        public var column: String
+        public var targets: SQLText
+    }
+
+    public struct LinkColumn: Sendable, Hashable {
+        public var table: String
+        public var column: String
+    }
 }

@@ -6,10 +6,12 @@ extension PredicateCompiler {
         case attribute(column: String, Attribute)
         /// A to-one relationship stored on the inserted row: its column and destination entity.
         case toOne(column: String, destination: String)
+        /// The non-storing side of a one-to-one: the link is `column` of the destination's `table`, set after the insert.
+        case inverseToOne(table: String, column: String, destination: String)
 
         public var column: String {
             switch self {
-            case .attribute(let column, _), .toOne(let column, _): return column
+            case .attribute(let column, _), .toOne(let column, _), .inverseToOne(_, let column, _): return column
             }
         }
     }
@@ -26,10 +28,7 @@ extension PredicateCompiler {
                 throw PredicateSyntaxError("'\(name)' is a to-many relationship of \(entity); an insert sets attributes and to-one relationships only",
                                            offset: 0, hint: "link the objects afterwards with a setRelationship step")
             }
-            guard link.kind == .foreignKey else {
-                throw PredicateSyntaxError("'\(name)' of \(entity) is stored on the \(link.destination) side of a one-to-one; an insert cannot set it",
-                                           offset: 0, hint: "set the inverse relationship on \(link.destination), or use a setRelationship step")
-            }
+            if link.kind == .inverseForeignKey { return .inverseToOne(table: link.table, column: link.column, destination: link.destination) }
             return .toOne(column: link.column, destination: link.destination)
         }
         let attribute = try targetAttribute(name, of: entity)
@@ -67,7 +66,7 @@ extension PredicateCompiler {
                 let fragment = try translator.assignment(operand, to: attribute, label: label)
                 try SQLComplexity.check(fragment)
                 return (fragment, parser.argumentsUsed)
-            case .toOne(_, let destination):
+            case .toOne(_, let destination), .inverseToOne(_, _, let destination):
                 let (pk, found, offset): (SQLText, String?, Int)
                 switch parsed {
                 case .variable("source", let o):
