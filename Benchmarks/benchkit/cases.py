@@ -9,6 +9,7 @@ case that have one must agree, so a faster wrong answer cannot pass unnoticed).
 import datetime
 import os
 import sqlite3
+import subprocess
 
 from . import data
 
@@ -456,5 +457,53 @@ class CoreDataImport(Case):
         ]
 
 
+def _ratings(work):
+    return query(work, 'SELECT count(*), total("rating"), total("_pk" * "rating") FROM "Recipe"')
+
+
+class SQLStep(MigratorCase):
+    id = "sql-step"
+    title = "sql: hook step (UPDATE of every recipe)"
+    strata_command = ("strata migrate --to 4 --skip-integrity-check --audit none from a v3 store (Benchmarks/models-addcolumn) "
+                      "with one hook after 4: sql: UPDATE {{Recipe}} SET {{Recipe.rating}} = ({{Recipe.rating}} + 1) % 6")
+    anchors_text = ("the same ALTER TABLE and UPDATE in one transaction in the sqlite3 shell; "
+                    "strata migrate --to 4 without the hook (the step's own cost)")
+    hook = ("id: rotate-ratings\nafter: 4\nsteps:\n  - sql: |\n"
+            "      UPDATE {{Recipe}} SET {{Recipe.rating}} = ({{Recipe.rating}} + 1) % 6;\n")
+    sql = ('BEGIN; ALTER TABLE "Recipe" ADD COLUMN "favorite" INTEGER DEFAULT 0; '
+           'UPDATE "Recipe" SET "rating" = ("rating" + 1) % 6; COMMIT;')
+
+    def migrations(self):
+        directory = os.path.join(os.path.dirname(self.env.work_dir), "migrations-sql-step")
+        os.makedirs(directory, exist_ok=True)
+        with open(os.path.join(directory, "rotate-ratings.yaml"), "w") as f:
+            f.write(self.hook)
+        return directory
+
+    def unavailable(self):
+        reason = self.env.migrator_unavailable()
+        if reason:
+            return reason
+        lint = subprocess.run([self.env.strata, "lint", "--models", self.env.model_dir("addcolumn"),
+                               "--migrations", self.migrations()], capture_output=True, text=True)
+        if lint.returncode != 0:
+            first = next((l for l in lint.stderr.splitlines() if l.strip()), "")
+            return f"sql: hook steps not available in this build ({first})"
+        return None
+
+    def run_args(self, migrations):
+        skip = ["--skip-integrity-check"] if "--skip-integrity-check" in (self.env.help("migrate") or "") else []
+        return self.strata("migrate", "--store", "{work}", "--models", self.env.model_dir("addcolumn"),
+                           "--migrations", migrations, "--to", "4", "--audit", "none", *skip)
+
+    def commands(self, n):
+        store = self.env.store("v3", n)
+        return [
+            Command("strata", "strata", self.run_args(self.migrations()), store, fingerprint=_ratings),
+            Command("sqlite3 shell", "anchor", self.env.shell("{work}", self.sql), store, fingerprint=_ratings),
+            Command("strata without the hook", "anchor", self.run_args(self.env.empty_dir), store),
+        ]
+
+
 ALL = [BatchUpdateCount, BatchUpdateAudited, BatchUpdateIDs, BatchDelete, AddColumn, ExampleStep, Rebuild, Audit, DryRun, ModelPlan,
-       LintHistory, CoreDataImport]
+       LintHistory, CoreDataImport, SQLStep]

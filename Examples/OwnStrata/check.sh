@@ -3,7 +3,9 @@
 # the Swift stage runs once in the step to v2; the stock `strata` (first argument, optional) refuses with 7.
 set -euo pipefail
 cd "$(dirname "$0")"
-swift build --scratch-path .build-example --product own-strata 2>&1 | tail -1
+build() { swift build --scratch-path .build-example --product own-strata 2>&1 | tail -1; }
+# A kept build folder can miss that a file of the Strata package (a path dependency) was deleted: start clean then.
+build || { rm -rf .build-example; build; }
 own="$PWD/.build-example/debug/own-strata"
 stock="${1:-}"
 work=$(mktemp -d)

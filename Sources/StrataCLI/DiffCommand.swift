@@ -12,6 +12,9 @@ struct DiffCommand: StrataSubcommand {
     @Argument(help: "The source model version.") var from: Int
     @Argument(help: "The destination model version.") var to: Int
 
+    @Flag(name: .long, help: "Print the SQL of each step in run order, hooks' sql: steps expanded for --store's layout (nothing is written).")
+    var sql = false
+
     struct Document: Encodable {
         var from: Int
         var to: Int
@@ -36,6 +39,7 @@ struct DiffCommand: StrataSubcommand {
         guard from <= to else {
             throw Diagnostic.error("FROM (\(from)) is above TO (\(to))", hint: "migrations only go forward: strata diff \(to) \(from)")
         }
+        if sql { return try printSQL(history: history, output: output) }
         let steps: [VersionStep]
         do { steps = try MappingInference.plan(models: history.models, from: from, to: to) } catch { throw error }
         output.json(Document(from: from, to: to, steps: steps.map {

@@ -51,6 +51,7 @@ struct LintCommand: StrataSubcommand {
                 outcome.diagnostics += stages.check(against: hooks)
                 let unregistered = Set(stages.unregistered(in: hooks.hooks))
                 outcome.unregisteredStages = hooks.hooks.filter { unregistered.contains($0.id) }.map { ($0.id, $0.file) }
+                outcome.diagnostics += SQLPreCheck.lint(hooks, models: history, variables: variables)
             } catch {
                 outcome.diagnostics += error.diagnostics
             }

@@ -4,7 +4,8 @@ import StrataCLI
 
 // An application's own `strata`, for the end-to-end tests of Swift stages (StagesCLITests): the stock CLI with
 // the stages below registered. `FIXTURE_STAGES` (comma-separated) adds registrations that the tests need to
-// see refused (a duplicate, a revision mismatch, an undeclared stage) or that misbehave (one that throws).
+// see refused (a duplicate, a revision mismatch, an undeclared stage) or that misbehave (one that throws), or
+// leaves copy-codes out (`no-copy-codes`).
 let environment = ProcessInfo.processInfo.environment
 let extra = Set((environment["FIXTURE_STAGES"] ?? "").split(separator: ",").map(String.init))
 let pause = environment["FIXTURE_PAUSE"].flatMap(Double.init)
@@ -15,10 +16,10 @@ struct Refusal: Error, CustomStringConvertible {
 
 var stages = Stages()
 // before: 2: reads `legacyCode`, which the v1 → v2 step drops, and keeps it in `note`.
-stages.register("copy-codes", revision: "1") { ctx in
+if !extra.contains("no-copy-codes") { stages.register("copy-codes", revision: "1") { ctx in
     let item = try ctx.table("Item"), code = try ctx.column("legacyCode", of: "Item"), note = try ctx.column("note", of: "Item")
     try ctx.execute("UPDATE \(item) SET \(note) = \(code) WHERE \(code) IS NOT NULL")
-}
+} }
 // after: 2: appends a mark to every note, so that running twice would show (`+` then `++`).
 stages.register("mark-notes", revision: extra.contains("mark-notes-r2") ? "2" : "1") { ctx in
     let mark = extra.contains("longer") ? String(repeating: "!", count: 45) : extra.contains("long") ? String(repeating: "!", count: 30) : "+"

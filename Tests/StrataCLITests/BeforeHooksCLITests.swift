@@ -136,4 +136,17 @@ import Testing
         #expect(try ExampleData.query(store, #"SELECT count(*) FROM "Item" WHERE "saved" IS NOT NULL"#) == 0)
         #expect(try CLI.run(["history", "--store", "app.sqlite"], in: dir).stdout.contains("keep-codes before v2: skipped"))
     }
+
+    /// The README's before-hook, as printed there, on a store whose v1 → v2 step drops the column it saves.
+    @Test func theReadmesBeforeHookSavesTheColumnItsStepDrops() throws {
+        let readme = try String(contentsOfFile: CLI.packageRoot + "/README.md", encoding: .utf8)
+        let blocks = readme.components(separatedBy: "```yaml\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
+        let hook = try #require(blocks.first { $0.contains("id: keep-legacy-codes") })
+        let (dir, store) = try StageProject.make(hooks: ["keep-legacy-codes.yaml": hook])
+        let r = try CLI.run(["migrate", "--store", "app.sqlite"], in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("hook keep-legacy-codes (before v2): batchUpdate Item: \(StageProject.coded(30)) objects"))
+        #expect(try E2E.rows(store, #"SELECT "saved" FROM "Item" WHERE "_pk" IN (1, 2, 3) ORDER BY "_pk""#) == ["C1", "C2", "NULL"])
+        #expect(try StageProject.version(store) == "2")
+    }
 }

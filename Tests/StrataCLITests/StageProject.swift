@@ -44,15 +44,16 @@ enum StageProject {
 
     /// A project directory with the two models and `hooks` (file name → text), and a v1 store holding `rows`
     /// items, every third without a code: `item1`/`C1`, `item2`/`C2`, `item3`/nil…
-    static func make(hooks: [String: String], rows: Int = 30, executable: String = CLI.binary) throws -> (dir: String, store: String) {
+    /// The store is created by the stock `strata` (an application's own binary refuses registrations without declarations).
+    static func make(hooks: [String: String], rows: Int = 30) throws -> (dir: String, store: String) {
         let dir = Temporary.directory("stages")
         try FileManager.default.createDirectory(atPath: dir + "/models", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: dir + "/migrations", withIntermediateDirectories: true)
         try v1.write(toFile: dir + "/models/1.yaml", atomically: true, encoding: .utf8)
         try v2.write(toFile: dir + "/models/2.yaml", atomically: true, encoding: .utf8)
         for (name, text) in hooks { try text.write(toFile: dir + "/migrations/" + name, atomically: true, encoding: .utf8) }
-        let created = try CLI.run(["migrate", "--create", "--to", "1", "--store", "app.sqlite"], in: dir, executable: executable)
-        precondition(created.status == 0, created.stderr)
+        let created = try CLI.run(["migrate", "--create", "--to", "1", "--store", "app.sqlite"], in: dir)
+        guard created.status == 0 else { throw CreationFailed(message: created.stderr) }
         let store = dir + "/app.sqlite"
         let queue = try DatabaseQueue(path: store)
         try queue.write { db in
@@ -64,6 +65,8 @@ enum StageProject {
         try queue.close()
         return (dir, store)
     }
+
+    struct CreationFailed: Error { var message: String }
 
     /// Rows with a code among the first `rows`.
     static func coded(_ rows: Int) -> Int { (1...rows).filter { $0 % 3 != 0 }.count }

@@ -16,7 +16,7 @@ import StrataTestSupport
     }
 
     @Test func theApplicationsStrataRunsItsStagesExactlyOnce() throws {
-        let (dir, store) = try StageProject.make(hooks: Self.declarations, executable: Self.fixture)
+        let (dir, store) = try StageProject.make(hooks: Self.declarations)
         let r = try Self.run(["migrate", "--store", "app.sqlite", "--format", "json"], in: dir)
         #expect(r.status == 0, "\(r.stderr)")
         let hooks = try #require((try CLI.json(r.stdout)["migration"] as? [String: Any])?["hooks"] as? [[String: Any]])
@@ -70,7 +70,7 @@ import StrataTestSupport
     @Test func aStageThatThrowsRollsItsStepBackWithExitOne() throws {
         var hooks = Self.declarations
         hooks["boom.yaml"] = "id: boom\nafter: 2\nswift: true\nrevision: \"1\"\n"
-        let (dir, store) = try StageProject.make(hooks: hooks, executable: Self.fixture)
+        let (dir, store) = try StageProject.make(hooks: hooks)
         let r = try Self.run(["migrate", "--store", "app.sqlite"], in: dir, stages: "boom")
         #expect(r.status == 1)
         #expect(r.stderr.contains("error: Swift stage 'boom' threw: the ledger service is unreachable; its step was rolled back"), "\(r.stderr)")
@@ -83,7 +83,7 @@ import StrataTestSupport
     @Test func aStageIsAuditedByItsWriteScopeAndRolledBackOnViolations() throws {
         // mark-notes appends 30 marks (`long`: at most 33 characters, within v2's 40, beyond v1's 20: an after-stage
         // is audited by version N) or 45 (`longer`: 1590 maxLength on every Item, which it lists in `writes:`).
-        let (dir, store) = try StageProject.make(hooks: Self.declarations, executable: Self.fixture)
+        let (dir, store) = try StageProject.make(hooks: Self.declarations)
         let bad = try Self.run(["migrate", "--store", "app.sqlite", "--format", "json"], in: dir, stages: "longer")
         #expect(bad.status == 3, "\(bad.stderr)")
         #expect(bad.stderr.contains("hook 'mark-notes' broke the model's rules (30 violation(s))"), "\(bad.stderr)")
@@ -96,7 +96,7 @@ import StrataTestSupport
     }
 
     @Test func registrationsThatDoNotMatchTheDeclarationsAreExitTwo() throws {
-        let (dir, store) = try StageProject.make(hooks: Self.declarations, executable: Self.fixture)
+        let (dir, store) = try StageProject.make(hooks: Self.declarations)
         let hashes = E2E.storeHashes(store)
         for (stages, message) in [("duplicate", "error: Swift stage 'copy-codes' is registered twice"),
                                   ("undeclared", "error: Swift stage 'ghost' is registered but not declared in migrations/"),
@@ -112,7 +112,7 @@ import StrataTestSupport
     }
 
     @Test func changingTheRevisionOfAnAppliedStageIsDrift() throws {
-        let (dir, store) = try StageProject.make(hooks: Self.declarations, executable: Self.fixture)
+        let (dir, store) = try StageProject.make(hooks: Self.declarations)
         #expect(try Self.run(["migrate", "--store", "app.sqlite"], in: dir).status == 0)
         try StageProject.markNotes.replacingOccurrences(of: "revision: \"1\"", with: "revision: \"2\"")
             .write(toFile: dir + "/migrations/mark-notes.yaml", atomically: true, encoding: .utf8)
@@ -142,7 +142,7 @@ import StrataTestSupport
     @Test func aDryRunOfStagesWritesNothingAndCountsWhatTheRealRunDoes() throws {
         var hooks = Self.declarations
         hooks["keep-codes.yaml"] = StageProject.keepCodes
-        let (dir, store) = try StageProject.make(hooks: hooks, rows: 90, executable: Self.fixture)
+        let (dir, store) = try StageProject.make(hooks: hooks, rows: 90)
         let hashes = E2E.storeHashes(store)
         let dry = try Self.run(["migrate", "--store", "app.sqlite", "--dry-run", "--format", "json"], in: dir)
         #expect(dry.status == 0, "\(dry.stderr)")
@@ -158,7 +158,10 @@ import StrataTestSupport
     }
 
     @Test func aKillMidStageLeavesTheStoreAtV1AndTheRerunAppliesEachStageOnce() throws {
-        let (dir, store) = try StageProject.make(hooks: Self.declarations, rows: 2000, executable: Self.fixture)
+        // Two before-stages (a Swift one and a YAML hook) have run in the step when the after-stage pauses.
+        var hooks = Self.declarations
+        hooks["keep-codes.yaml"] = StageProject.keepCodes
+        let (dir, store) = try StageProject.make(hooks: hooks, rows: 2000)
         let child = try E2E.Child(["migrate", "--store", "app.sqlite"], in: dir, environment: ["FIXTURE_PAUSE": "30"], executable: Self.fixture)
         // mark-notes pauses inside the step's transaction, after its UPDATE: its journal is there.
         #expect(Wait.until(timeout: 60) { FileManager.default.fileExists(atPath: store + "-journal") && E2E.fileSize(store + "-journal") ?? 0 > 0 })
@@ -166,11 +169,33 @@ import StrataTestSupport
         child.kill()
         #expect(try ExampleData.query(store, "PRAGMA integrity_check") == "ok")
         #expect(try StageProject.version(store) == "1")
-        #expect(try ExampleData.query(store, #"SELECT count(*) FROM "Item" WHERE "note" IS NOT NULL"#) == 0)
+        #expect(try ExampleData.query(store, #"SELECT count(*) FROM "Item" WHERE "note" IS NOT NULL OR "saved" IS NOT NULL OR "count" != 0"#) == 0)
+        #expect(try ExampleData.query(store, #"SELECT count(*) FROM "Item" WHERE "legacyCode" IS NOT NULL"#) == StageProject.coded(2000))
         #expect(try ExampleData.query(store, #"SELECT count(*) FROM "strata_hooks""#) == 0)
         let rerun = try Self.run(["migrate", "--store", "app.sqlite"], in: dir)
         #expect(rerun.status == 0, "\(rerun.stderr)")
         #expect(try E2E.rows(store, #"SELECT "note" FROM "Item" WHERE "_pk" IN (1, 3) ORDER BY "_pk""#) == ["C1+", "+"])
-        #expect(try ExampleData.query(store, #"SELECT count(*) FROM "strata_hooks" WHERE "status" = 'applied'"#) == 2)
+        #expect(try ExampleData.query(store, #"SELECT sum("count") FROM "Item""#) == StageProject.coded(2000))
+        #expect(try ExampleData.query(store, #"SELECT count(*) FROM "strata_hooks" WHERE "status" = 'applied'"#) == 3)
+    }
+
+    @Test func aLateStageRunsOnlyWhenAskedAndOnlyWhereItIsRegistered() throws {
+        let (dir, store) = try StageProject.make(hooks: [:])
+        #expect(try CLI.run(["migrate", "--store", "app.sqlite"], in: dir).status == 0)
+        try StageProject.markNotes.write(toFile: dir + "/migrations/mark-notes.yaml", atomically: true, encoding: .utf8)
+        let late = try Self.run(["migrate", "--store", "app.sqlite"], in: dir, stages: "no-copy-codes")
+        #expect(late.status == 6)
+        #expect(late.stderr.contains("late hook(s) 'mark-notes'"))
+        // The stock strata cannot run it even when asked: 7, nothing written.
+        let stock = try CLI.run(["migrate", "--store", "app.sqlite", "--run-late-hooks"], in: dir)
+        #expect(stock.status == 7)
+        #expect(stock.stderr.contains("Swift stage 'mark-notes' declared in migrations/ but not registered in this binary"))
+        #expect(try ExampleData.query(store, #"SELECT count(*) FROM "Item" WHERE "note" IS NOT NULL"#) == 0)
+        let ran = try Self.run(["migrate", "--store", "app.sqlite", "--run-late-hooks"], in: dir, stages: "no-copy-codes")
+        #expect(ran.status == 0, "\(ran.stderr)")
+        #expect(ran.stdout.contains("hook mark-notes (after v2, late): Swift stage (writes Item)"))
+        #expect(try ExampleData.query(store, #"SELECT count(*) FROM "Item" WHERE "note" = '+'"#) == 30)
+        #expect(try Self.run(["migrate", "--store", "app.sqlite", "--run-late-hooks"], in: dir, stages: "no-copy-codes").status == 0)
+        #expect(try ExampleData.query(store, #"SELECT count(*) FROM "Item" WHERE "note" LIKE '%++'"#) == 0)
     }
 }

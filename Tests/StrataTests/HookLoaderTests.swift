@@ -75,7 +75,7 @@ import Testing
         BadCase(name: "unknown onViolation", yaml: "after: 4\nonViolation: ignore\nsteps:\n  - batchDelete: { entity: Recipe }\n",
                 errors: ["h.yaml:2:14: error: unknown onViolation 'ignore'"]),
         BadCase(name: "two kinds in one step", yaml: "after: 4\nsteps:\n  - batchDelete: { entity: Recipe }\n    batchUpdate: { entity: Recipe }\n",
-                errors: ["h.yaml:3:5: error: a step is exactly one of batchUpdate or batchDelete"]),
+                errors: ["h.yaml:3:5: error: a step is exactly one of batchUpdate, batchDelete, sql, batchInsert, setRelationship"]),
         BadCase(name: "update without properties", yaml: "after: 4\nsteps:\n  - batchUpdate: { entity: Recipe }\n",
                 errors: ["h.yaml:3:18: error: batchUpdate needs 'propertiesToUpdate'"]),
         BadCase(name: "unknown result type", yaml: "after: 4\nsteps:\n  - batchDelete: { entity: Recipe, resultType: ids }\n",

@@ -99,6 +99,9 @@ enum BatchExecutor {
         if error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             return .violation(code: 1551, message: "the batch would break a uniqueness constraint: \(message)")
         }
+        if error.extendedResultCode == .SQLITE_CONSTRAINT_FOREIGNKEY {
+            return .violation(code: 1700, message: "the batch would leave a dangling reference: \(message)")
+        }
         return .database(message: message, sql: error.sql ?? sql)
     }
 }

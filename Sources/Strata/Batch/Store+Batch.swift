@@ -42,6 +42,31 @@ extension Store {
         }
     }
 
+    /// Executes a batch insert (literal rows, handler rows, or `from:` one row per source object) in its
+    /// own transaction, audits the inserted rows before commit, then publishes its change set (`inserted`).
+    /// - Throws: `BatchError` (invalid: nothing written; a uniqueness conflict without `onConflict`: 1551),
+    ///   `BatchViolationError` on violations under `.rollback`.
+    public func execute(_ request: BatchInsertRequest, context: PredicateContext? = nil, model: Model? = nil,
+                        audit: AuditMode = .touched, onViolation: ViolationPolicy = .rollback, maxSamples: Int = 20) async throws -> BatchResult {
+        try await run(model: model, context: context, audit: audit, onViolation: onViolation, maxSamples: maxSamples) {
+            db, model, metadata, context, wantsIDs in
+            try BatchExecutor.execute(request, in: db, model: model, layout: metadata.layout, storeUUID: metadata.storeUUID,
+                                      context: context, recordTouched: audit == .touched, collectObjectIDs: wantsIDs)
+        }
+    }
+
+    /// Links objects by equal attribute values (a `setRelationship` step) in its own transaction, audited
+    /// before commit.
+    /// - Throws: `BatchError`, `RelationshipAmbiguityError` (nothing linked), `BatchViolationError`.
+    public func execute(_ request: SetRelationshipRequest, context: PredicateContext? = nil, model: Model? = nil,
+                        audit: AuditMode = .touched, onViolation: ViolationPolicy = .rollback, maxSamples: Int = 20) async throws -> BatchResult {
+        try await run(model: model, context: context, audit: audit, onViolation: onViolation, maxSamples: maxSamples) {
+            db, model, metadata, context, wantsIDs in
+            try BatchExecutor.execute(request, in: db, model: model, layout: metadata.layout, storeUUID: metadata.storeUUID,
+                                      context: context, recordTouched: audit == .touched, collectObjectIDs: wantsIDs)
+        }
+    }
+
     private func run(model: Model?, context: PredicateContext?, audit: AuditMode, onViolation: ViolationPolicy, maxSamples: Int,
                      _ body: @escaping @Sendable (Database, Model, StoreMetadata, PredicateContext, Bool) throws -> BatchResult) async throws -> BatchResult {
         let context = context ?? PredicateContext(now: Date().timeIntervalSince1970)

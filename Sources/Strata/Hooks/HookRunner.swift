@@ -41,8 +41,23 @@ enum HookRunner {
         var steps: [HookStepResult] = []
         var changes = ChangeSet()
         changes.hasObjectIDs = options.collectObjectIDs
+        var written: Set<String> = []
+        var rawWrites: [String: SQLAuthorizer.TableWrite] = [:]
         for step in hook.steps where hook.swiftStage == nil {
             let started = Date()
+            if case .sql(let sql) = step {
+                let result = try SQLStepRunner.runStep(sql, of: hook, in: db, layout: layout, context: context,
+                                                       progress: options.progressSink)
+                written.formUnion(result.entities)
+                rawWrites.merge(result.writes) { a, b in
+                    SQLAuthorizer.TableWrite(inserted: a.inserted || b.inserted, deleted: a.deleted || b.deleted, columns: a.columns.union(b.columns))
+                }
+                changes.invalidate(result.entities)
+                steps.append(HookStepResult(kind: step.kind, entity: result.entities.joined(separator: ", "), count: result.changes,
+                                            objectIDs: nil, updatedCounts: [:], deletedCounts: [:],
+                                            duration: Date().timeIntervalSince(started)))
+                continue
+            }
             let progress = options.progressSink.map { ProgressCounter(label: "\(hook.id) \(step.kind) \(step.entity)", total: nil, sink: $0) }
             let batch: BatchResult = try db.reportingEstimatedProgress(progress) {
             switch step {
@@ -52,8 +67,21 @@ enum HookRunner {
             case .batchDelete(let request):
                 return try BatchExecutor.execute(request, in: db, model: model, layout: layout, storeUUID: storeUUID,
                                                  context: context, recordTouched: record, collectObjectIDs: options.collectObjectIDs)
+            case .sql:
+                preconditionFailure("sql steps run above")
             case .swiftStage:
                 preconditionFailure("a Swift stage runs through runStage")
+            case .batchInsert(let request):
+                return try BatchExecutor.execute(request, in: db, model: model, layout: layout, storeUUID: storeUUID,
+                                                 context: context, recordTouched: record, collectObjectIDs: options.collectObjectIDs)
+            case .setRelationship(let request):
+                do {
+                    return try BatchExecutor.execute(request, in: db, model: model, layout: layout, storeUUID: storeUUID,
+                                                     context: context, recordTouched: record, collectObjectIDs: options.collectObjectIDs)
+                } catch var error as RelationshipAmbiguityError {
+                    error.hook = hook.id
+                    throw error   // rolls the step back whatever onViolation says (SPEC §11.4)
+                }
             }
             }
             changes.merge(batch.changes)
@@ -61,6 +89,7 @@ enum HookRunner {
                                         objectIDs: batch.objectIDs, updatedCounts: batch.changes.updatedCounts,
                                         deletedCounts: batch.changes.deletedCounts, duration: Date().timeIntervalSince(started)))
         }
+        try SQLStepRunner.checkForeignKeys(of: hook, writes: rawWrites, in: db)
         var audit: AuditResult?
         if let declaration = hook.swiftStage {
             let (step, stageChanges) = try runStage(hook, in: db, model: model, layout: layout, storeUUID: storeUUID,
@@ -72,6 +101,11 @@ enum HookRunner {
         } else {
             audit = try Auditor.afterBatch(in: db, mode: options.audit, model: model, layout: layout, storeUUID: storeUUID,
                                            context: context, maxSamples: options.maxSamples)
+            if let touched = audit, options.audit == .touched, !written.isEmpty {
+                // What raw SQL wrote is not known row by row: those entities are audited in full (SPEC §11.4).
+                audit = try Auditor.including(entities: written.sorted(), in: touched, db: db, model: model, layout: layout,
+                                              storeUUID: storeUUID, context: context, maxSamples: options.maxSamples)
+            }
         }
         var result = HookRunResult(id: hook.id, after: hook.after, file: hook.file, checksum: hook.checksum,
                                    onViolation: hook.onViolation, steps: steps, rowsAffected: steps.reduce(0) { $0 + $1.count },

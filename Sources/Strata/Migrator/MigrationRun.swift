@@ -144,6 +144,8 @@ public enum MigrationRun {
             report.nothingToDo = true
             return report
         }
+        try SQLPreCheck.checkPending(store: store, metadata: metadata, steps: steps, late: lateHooks, hooks: hooks,
+                                     variables: options.variables, now: options.now)
         if let backup = options.backupPath, !options.dryRun {
             let progress = options.progressSink.map { ProgressCounter(label: "backup", total: nil, unit: "pages", sink: $0) }
             report.backup = try Backup.write(from: store, to: backup, force: options.forceBackup, progress: progress).path
@@ -205,13 +207,15 @@ public enum MigrationRun {
             let outcome = try store.wrapMigration {
                 try store.queue.inDatabase { db in
                     var outcome: (HookRunResult, ChangeSet)?
-                    try db.inTransaction(.immediate) {
-                        // Under the write lock: the store must still be at the version the hook was checked against.
-                        let current = try StoreMetadata.read(db)?.version ?? metadata.version
-                        if current != metadata.version { throw MigrationError.storeChanged(expected: metadata.version, found: current) }
-                        outcome = try HookRunner.run(hook, in: db, model: model, layout: metadata.layout,
-                                                     storeUUID: metadata.storeUUID, options: options, late: true)
-                        return outcome == nil ? .rollback : .commit
+                    try SQLStepRunner.foreignKeysOff(db, if: hook.steps.contains(where: \.isSQL)) {
+                        try db.inTransaction(.immediate) {
+                            // Under the write lock: the store must still be at the version the hook was checked against.
+                            let current = try StoreMetadata.read(db)?.version ?? metadata.version
+                            if current != metadata.version { throw MigrationError.storeChanged(expected: metadata.version, found: current) }
+                            outcome = try HookRunner.run(hook, in: db, model: model, layout: metadata.layout,
+                                                         storeUUID: metadata.storeUUID, options: options, late: true)
+                            return outcome == nil ? .rollback : .commit
+                        }
                     }
                     return outcome
                 }

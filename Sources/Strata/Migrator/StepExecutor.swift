@@ -13,8 +13,10 @@ enum StepExecutor {
     /// that); the transaction commits when `body` returns and rolls back when it throws.
     /// - Returns: nil when the work ran; the store's metadata when another run had applied the step already
     ///   (seen under the write lock): then nothing was done.
-    static func transaction(_ step: VersionStep, on db: Database, _ body: () throws -> Void) throws -> StoreMetadata? {
-        let foreignKeysOff = step.needsForeignKeysOff
+    /// - Parameter rawSQL: the step runs users' SQL (`sql:` steps), which must never fire foreign-key actions:
+    ///   foreign keys are off for it too (SPEC §11.4).
+    static func transaction(_ step: VersionStep, on db: Database, rawSQL: Bool = false, _ body: () throws -> Void) throws -> StoreMetadata? {
+        let foreignKeysOff = step.needsForeignKeysOff || rawSQL
         if foreignKeysOff {
             try db.execute(sql: "PRAGMA foreign_keys = OFF")
             guard try Int.fetchOne(db, sql: "PRAGMA foreign_keys") == 0 else { throw MigrationError.foreignKeysStillOn }

@@ -69,8 +69,7 @@ public final class StageContext {
 
     /// Runs one statement built as an `SQLText` (names quoted by their types, values bound).
     public func execute(_ sql: SQLText) throws {
-        let (text, arguments) = sql.rendered(for: .sqlite)
-        try database.execute(sql: text, arguments: StatementArguments(arguments.map(\.databaseValue)))
+        try database.execute(sql)
     }
 
     /// The table of `entity` in the recorded layout (a sub-entity's is its root's).

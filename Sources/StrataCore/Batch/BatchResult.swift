@@ -1,6 +1,6 @@
 /// The outcome of one executed batch request.
 public struct BatchResult: Sendable, Hashable {
-    public enum Kind: String, Sendable, Hashable, Codable { case update, delete }
+    public enum Kind: String, Sendable, Hashable, Codable { case update, delete, insert, link }
     public var kind: Kind
     public var entity: String
     /// Objects the request matched (updated, or deleted by the request itself; cascades are in `changes`).

@@ -6,16 +6,36 @@ public struct ChangeSet: Sendable, Hashable, Codable {
     public var updated: [String: [ObjectID]] = [:]
     /// Entity → deleted object IDs (cascades included), sorted.
     public var deleted: [String: [ObjectID]] = [:]
+    /// Entity → inserted object IDs (batch inserts), sorted.
+    public var inserted: [String: [ObjectID]] = [:]
+    /// Entity → number of inserted objects (always filled).
+    public var insertedCounts: [String: Int] = [:]
     /// Entity → number of updated objects (always filled).
     public var updatedCounts: [String: Int] = [:]
     /// Entity → number of deleted objects (always filled).
     public var deletedCounts: [String: Int] = [:]
     /// Whether `updated` and `deleted` list the IDs.
     public var hasObjectIDs = false
+    /// Entities whose objects may all have changed (an `sql:` step wrote their tables), sorted: an application
+    /// refetches every object of these entities.
+    public var invalidated: [String] = []
 
     public init() {}
 
-    public var isEmpty: Bool { updatedCounts.values.allSatisfy { $0 == 0 } && deletedCounts.values.allSatisfy { $0 == 0 } }
+    public var isEmpty: Bool {
+        updatedCounts.values.allSatisfy { $0 == 0 } && deletedCounts.values.allSatisfy { $0 == 0 }
+            && insertedCounts.values.allSatisfy { $0 == 0 } && invalidated.isEmpty
+    }
+
+    /// Marks entities as invalidated (kept sorted, each once).
+    public mutating func invalidate(_ entities: some Sequence<String>) {
+        invalidated = Array(Set(invalidated).union(entities)).sorted()
+    }
+
+    public mutating func add(inserted id: ObjectID) {
+        inserted[id.entity, default: []].append(id)
+        insertedCounts[id.entity, default: 0] += 1
+    }
 
     /// Adds one ID (and its count).
     public mutating func add(updated id: ObjectID) {
@@ -37,15 +57,17 @@ public struct ChangeSet: Sendable, Hashable, Codable {
     public mutating func normalize() {
         for key in updated.keys { updated[key]!.sort() }
         for key in deleted.keys { deleted[key]!.sort() }
+        for key in inserted.keys { inserted[key]!.sort() }
         updatedCounts = updatedCounts.filter { $0.value > 0 }
         deletedCounts = deletedCounts.filter { $0.value > 0 }
+        insertedCounts = insertedCounts.filter { $0.value > 0 }
     }
 
     /// Merges another change set (several batches of one hook).
     public mutating func merge(_ other: ChangeSet) {
         // An empty set adds nothing, and says nothing about whether IDs are listed.
-        if other.isEmpty && other.updated.isEmpty && other.deleted.isEmpty { return }
-        if isEmpty && updated.isEmpty && deleted.isEmpty {
+        if other.isEmpty && other.updated.isEmpty && other.deleted.isEmpty && other.inserted.isEmpty { return }
+        if isEmpty && updated.isEmpty && deleted.isEmpty && inserted.isEmpty {
             // The first batch of a hook (or the first hook of a run): share its lists instead of copying
             // them; the lists are then exactly the other's, IDs included when it has them.
             self = other
@@ -56,7 +78,10 @@ public struct ChangeSet: Sendable, Hashable, Codable {
         for (k, v) in other.deleted { deleted[k, default: []] += v }
         for (k, v) in other.updatedCounts { updatedCounts[k, default: 0] += v }
         for (k, v) in other.deletedCounts { deletedCounts[k, default: 0] += v }
+        for (k, v) in other.inserted { inserted[k, default: []] += v }
+        for (k, v) in other.insertedCounts { insertedCounts[k, default: 0] += v }
         hasObjectIDs = hasObjectIDs && other.hasObjectIDs
+        invalidate(other.invalidated)
         normalize()
     }
 }

@@ -1,15 +1,22 @@
-/// One step of a hook: a declared batch update or batch delete.
+/// One step of a hook: a declared batch update, delete or insert, or a relationship link.
 public enum HookStep: Sendable, Hashable {
     case batchUpdate(BatchUpdateRequest)
     case batchDelete(BatchDeleteRequest)
+    /// Raw SQL (SPEC §11.1); which entities it wrote is known only when it ran.
+    case sql(SQLStep)
     /// A Swift stage's declaration: the registered closure runs here (SPEC §11.2).
     case swiftStage(SwiftStageDeclaration)
+    case batchInsert(BatchInsertRequest)
+    case setRelationship(SetRelationshipRequest)
 
     public var entity: String {
         switch self {
         case .batchUpdate(let r): return r.entity
         case .batchDelete(let r): return r.entity
+        case .sql: return ""
         case .swiftStage(let s): return s.writes.joined(separator: ", ")
+        case .batchInsert(let r): return r.entity
+        case .setRelationship(let r): return r.entity
         }
     }
 
@@ -17,7 +24,10 @@ public enum HookStep: Sendable, Hashable {
         switch self {
         case .batchUpdate: return "batchUpdate"
         case .batchDelete: return "batchDelete"
+        case .sql: return "sql"
         case .swiftStage: return "swift"
+        case .batchInsert: return "batchInsert"
+        case .setRelationship: return "setRelationship"
         }
     }
 }

@@ -110,11 +110,15 @@ public enum HookLoader {
 
     /// A step, where its `entity:` is, and the properties it sets with plain scalars (not `{ value: … }`).
     static func parseStep(_ node: Node, _ r: inout YAMLReader) -> (HookStep, SourceLocation, Set<String>)? {
-        guard let entries = r.entries(of: node, what: "a step", allowed: ["batchUpdate", "batchDelete"]) else { return nil }
+        let kinds = ["batchUpdate", "batchDelete", "sql"] + extraStepKinds
+        guard let entries = r.entries(of: node, what: "a step", allowed: kinds) else { return nil }
         guard entries.count == 1, let (kind, _, body) = entries.first else {
-            r.error("a step is exactly one of batchUpdate or batchDelete", at: node)
+            r.error("a step is exactly one of \(kinds.joined(separator: ", "))", at: node)
             return nil
         }
+        if kind == "sql" { return parseSQLStep(body, &r).map { ($0, r.location(body), []) } }
+        if kind == "batchInsert" { return parseInsert(body, &r) }
+        if kind == "setRelationship" { return parseSetRelationship(body, &r) }
         let allowed = kind == "batchUpdate" ? updateKeys : deleteKeys
         guard let fields = r.entries(of: body, what: kind, allowed: allowed) else { return nil }
         var entity: String?

@@ -94,10 +94,18 @@ public enum HookChecker {
     /// and its warnings too when `warnings` is true.
     public static func check(_ hook: Hook, against model: Model, variables: [String: String] = [:],
                              warnings: Bool = false) -> [Diagnostic] {
-        let planner = BatchPlanner(model: model, layout: LayoutBuilder.layout(for: model))
+        let layout = LayoutBuilder.layout(for: model)
+        let planner = BatchPlanner(model: model, layout: layout)
         var context = PredicateContext(variables: hook.variables.merging(variables) { _, cli in cli }, now: 0)
         var diagnostics: [Diagnostic] = []
         for (index, step) in hook.steps.enumerated() {
+            if case .sql(let sql) = step {
+                // Placeholders name the model's entities and properties; the statements themselves are
+                // checked by a pre-run under the authorizer (Strata's SQLPreCheck), which needs SQLite.
+                do { _ = try sql.expanded(layout: layout, variables: context.variables, now: 0) }
+                catch { diagnostics.append(error.withSource(hook.source)) }
+                continue
+            }
             do {
                 switch step {
                 case .batchUpdate(let request):
@@ -109,8 +117,13 @@ public enum HookChecker {
                 case .batchDelete(let request):
                     context.arguments = request.arguments
                     _ = try planner.planDelete(request, context: context)
+                case .sql: break
                 case .swiftStage(let declaration):
                     diagnostics += checkWrites(declaration, against: model).map { $0.withSource(hook.source) }
+                case .batchInsert(let request):
+                    _ = try BatchInsertPlanner(model: model, layout: planner.layout).plan(request, context: context)
+                case .setRelationship(let request):
+                    _ = try RelationshipLinkPlanner(model: model, layout: planner.layout).plan(request, context: context)
                 }
             } catch {
                 if case .invalid(var diagnostic) = error {

@@ -84,8 +84,13 @@ extension HTMLReport {
     func changeTable(_ changes: ChangeSet) -> [String] {
         let entities = MigrationText.changedEntities(changes)
         if entities.isEmpty { return ["<p>No objects changed.</p>"] }
-        return ["<table>", "<tr><th>Entity</th><th>Updated</th><th>Deleted</th></tr>"]
-            + entities.map { "<tr><td>\(esc($0.entity))</td><td class=\"num\">\(MigrationText.number($0.updated))</td><td class=\"num\">\(MigrationText.number($0.deleted))</td></tr>" }
+        // An Inserted column only when a batch insert ran, so reports of other runs keep their shape.
+        let inserts = entities.contains { $0.inserted > 0 }
+        return ["<table>", "<tr><th>Entity</th>" + (inserts ? "<th>Inserted</th>" : "") + "<th>Updated</th><th>Deleted</th></tr>"]
+            + entities.map {
+                "<tr><td>\(esc($0.entity))</td>" + (inserts ? "<td class=\"num\">\(MigrationText.number($0.inserted))</td>" : "")
+                    + "<td class=\"num\">\(MigrationText.number($0.updated))</td><td class=\"num\">\(MigrationText.number($0.deleted))</td></tr>"
+            }
             + ["</table>"]
     }
 }

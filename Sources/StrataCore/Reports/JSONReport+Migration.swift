@@ -62,13 +62,19 @@ extension JSONReport {
     }
 
     func changes(_ changes: ChangeSet) -> [String: Any] {
-        [
+        var section: [String: Any] = [
             "hasObjectIDs": changes.hasObjectIDs,
             "updated": changes.updated.mapValues { $0.map(\.uri) },
             "deleted": changes.deleted.mapValues { $0.map(\.uri) },
             "updatedCounts": changes.updatedCounts,
             "deletedCounts": changes.deletedCounts,
         ]
+        if !changes.invalidated.isEmpty { section["invalidated"] = changes.invalidated }   // entities sql: steps wrote
+        if !changes.insertedCounts.isEmpty {   // batch inserts only
+            section["inserted"] = changes.inserted.mapValues { $0.map(\.uri) }
+            section["insertedCounts"] = changes.insertedCounts
+        }
+        return section
     }
 
     /// A value's `Codable` form as a JSON object (absent optionals are missing: callers add the nulls).

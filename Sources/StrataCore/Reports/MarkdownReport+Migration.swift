@@ -79,7 +79,7 @@ extension MarkdownReport {
         let entities = MigrationText.changedEntities(changes)
         if entities.isEmpty { return "**Changed objects:** none" }
         return "**Changed objects:** " + entities.map {
-            cell($0.entity) + " " + MigrationText.changeCounts(updated: $0.updated, deleted: $0.deleted)
+            cell($0.entity) + " " + MigrationText.changeCounts(updated: $0.updated, deleted: $0.deleted, inserted: $0.inserted)
         }.joined(separator: "; ")
     }
 }

@@ -100,6 +100,10 @@ enum MigrationText {
 
     /// `batchUpdate Recipe: 83 objects`
     static func hookStep(_ step: HookStepResult) -> String {
+        if step.kind == "sql" {
+            // Raw SQL counts rows its statements wrote; `entity` lists the entities whose tables it wrote.
+            return "sql (\(step.entity.isEmpty ? "wrote no model table" : "wrote " + step.entity)): \(number(step.count)) row\(step.count == 1 ? "" : "s")"
+        }
         if step.kind == "swift" {
             // A Swift stage: what it declares it writes (audited in full), and what its batch requests matched.
             let writes = step.entity.isEmpty ? "Swift stage" : "Swift stage (writes \(step.entity))"
@@ -120,15 +124,17 @@ enum MigrationText {
     }
 
     /// Entities of a change set with their counts, sorted: `("Recipe", updated: 83, deleted: 0)`.
-    static func changedEntities(_ changes: ChangeSet) -> [(entity: String, updated: Int, deleted: Int)] {
+    static func changedEntities(_ changes: ChangeSet) -> [(entity: String, updated: Int, deleted: Int, inserted: Int)] {
         let entities = Set(changes.updatedCounts.filter { $0.value > 0 }.keys)
             .union(changes.deletedCounts.filter { $0.value > 0 }.keys)
-        return entities.sorted().map { ($0, changes.updatedCounts[$0] ?? 0, changes.deletedCounts[$0] ?? 0) }
+            .union(changes.insertedCounts.filter { $0.value > 0 }.keys)
+        return entities.sorted().map { ($0, changes.updatedCounts[$0] ?? 0, changes.deletedCounts[$0] ?? 0, changes.insertedCounts[$0] ?? 0) }
     }
 
-    /// `83 updated, 4 deleted`
-    static func changeCounts(updated: Int, deleted: Int) -> String {
+    /// `2 inserted, 83 updated, 4 deleted`
+    static func changeCounts(updated: Int, deleted: Int, inserted: Int = 0) -> String {
         var parts: [String] = []
+        if inserted > 0 { parts.append("\(number(inserted)) inserted") }
         if updated > 0 { parts.append("\(number(updated)) updated") }
         if deleted > 0 { parts.append("\(number(deleted)) deleted") }
         return parts.joined(separator: ", ")

@@ -67,7 +67,9 @@ extension TextReport {
 
     func changeLines(_ changes: ChangeSet) -> [String] {
         let entities = MigrationText.changedEntities(changes)
-        if entities.isEmpty { return ["No objects changed."] }
-        return ["Changed objects:"] + entities.map { "  \($0.entity): " + MigrationText.changeCounts(updated: $0.updated, deleted: $0.deleted) }
+        let invalidated = changes.invalidated.isEmpty ? [] : ["Invalidated by sql: steps (refetch every object): " + changes.invalidated.joined(separator: ", ")]
+        if entities.isEmpty { return invalidated.isEmpty ? ["No objects changed."] : invalidated }
+        return ["Changed objects:"] + entities.map { "  \($0.entity): " + MigrationText.changeCounts(updated: $0.updated, deleted: $0.deleted, inserted: $0.inserted) }
+            + invalidated
     }
 }

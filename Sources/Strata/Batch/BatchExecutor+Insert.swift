@@ -1,0 +1,91 @@
+import Foundation
+import GRDB
+
+extension BatchExecutor {
+    /// Runs a batch insert: one `INSERT … SELECT` (`from:`), or one `INSERT` per literal or handler row.
+    ///
+    /// New rows get `_pk`s above every one the table ever used (`AUTOINCREMENT`), so the rows this insert
+    /// made are exactly those above the table's high-water mark read before it: that range is what is
+    /// recorded as touched and listed as inserted, set-based.
+    /// - Throws: `BatchError` (invalid: 2; uniqueness without `onConflict`: 1551, 3).
+    static func execute(_ request: BatchInsertRequest, in db: Database, model: Model, layout: StoreLayout,
+                        storeUUID: String, context: PredicateContext, recordTouched: Bool,
+                        collectObjectIDs: Bool = false) throws(BatchError) -> BatchResult {
+        let planner = BatchInsertPlanner(model: model, layout: layout)
+        let plan = try planner.plan(request, context: context)
+        let wantIDs = request.resultType == .objectIDs || collectObjectIDs
+        let table = TableName(plan.table)
+        let pk = ColumnName("_pk")
+        var changes = ChangeSet()
+        changes.hasObjectIDs = wantIDs
+        var count = 0
+        var ids: [ObjectID] = []
+        let updates = request.onConflict == .update
+        try run(plan.statements.first?.sql ?? "INSERT") {
+            let highWater: SQLText = "SELECT max(coalesce((SELECT \"seq\" FROM \"sqlite_sequence\" WHERE \"name\" = \(plan.table)), 0), "
+                + "coalesce((SELECT max(\(pk)) FROM \(table)), 0))"
+            let before = recordTouched || wantIDs || updates ? try fetchOne(Int64.self, highWater, db) ?? 0 : 0
+            // Existing rows an `onConflict: update` changed: listed by RETURNING (the new rows are above `before`).
+            var updated: [(Int64, String)] = []
+            func insert(_ statement: SQLText) throws {
+                if updates {
+                    let returning: SQLText = statement + " RETURNING \(pk)" + (plan.isDiscriminated ? ", \(ColumnName("_entity"))" : "")
+                    let (sql, arguments) = returning.rendered()
+                    let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(arguments.map(\.databaseValue)))
+                    while let row = try rows.next() {
+                        let key: Int64 = row[0]
+                        if key <= before { updated.append((key, plan.isDiscriminated ? row[1] : layout.storage(of: request.entity)!.root)) }
+                    }
+                } else {
+                    try execute(statement, db)
+                    count += db.changesCount
+                }
+            }
+            for statement in plan.statements { try insert(statement) }
+            if let handler = request.dictionaryHandler {
+                while true {
+                    var row: [String: Value] = [:]
+                    if handler(&row) { break }
+                    try insert(try planner.insertRow(row.mapValues(UpdateValue.value), request: request, context: context))
+                }
+            }
+            let inserted: SQLText = "FROM \(table) WHERE \(pk) > \(before)"
+            if updates { count = try fetchOne(Int.self, "SELECT count(*) " + inserted, db) ?? 0 }
+            if recordTouched {
+                try execute("INSERT OR IGNORE INTO \(RelationshipLinkPlanner.touchedTable) (\"table\", \"pk\") SELECT \(plan.table), \(pk) " + inserted, db)
+                for (key, _) in updated {
+                    try execute("INSERT OR IGNORE INTO \(RelationshipLinkPlanner.touchedTable) (\"table\", \"pk\") VALUES (\(plan.table), \(key))", db)
+                }
+            }
+            if wantIDs {
+                let entity: SQLText = plan.isDiscriminated ? "\(ColumnName("_entity"))" : "\(request.entity)"
+                let (sql, arguments) = ("SELECT \(pk), " + entity + " " + inserted + " ORDER BY \(pk)").rendered()
+                let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(arguments.map(\.databaseValue)))
+                while let row = try rows.next() {
+                    let id = ObjectID(storeUUID: storeUUID, entity: row[1], primaryKey: row[0])
+                    ids.append(id)
+                    changes.add(inserted: id)
+                }
+                for (key, entity) in updated { changes.add(updated: ObjectID(storeUUID: storeUUID, entity: entity, primaryKey: key)) }
+            } else {
+                changes.insertedCounts[request.entity] = count
+                for (_, entity) in updated { changes.updatedCounts[entity, default: 0] += 1 }
+            }
+        }
+        changes.normalize()
+        return BatchResult(kind: .insert, entity: request.entity, count: count,
+                           objectIDs: request.resultType == .objectIDs ? ids : nil, changes: changes)
+    }
+
+    /// Executes a statement built as `SQLText`.
+    static func execute(_ statement: SQLText, _ db: Database) throws {
+        let (sql, arguments) = statement.rendered()
+        try db.execute(sql: sql, arguments: StatementArguments(arguments.map(\.databaseValue)))
+    }
+
+    /// The first column of the first row of a statement built as `SQLText`.
+    static func fetchOne<T: DatabaseValueConvertible>(_ type: T.Type, _ statement: SQLText, _ db: Database) throws -> T? {
+        let (sql, arguments) = statement.rendered()
+        return try T.fetchOne(db, sql: sql, arguments: StatementArguments(arguments.map(\.databaseValue)))
+    }
+}

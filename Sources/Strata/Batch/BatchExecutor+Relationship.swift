@@ -1,0 +1,74 @@
+import Foundation
+import GRDB
+
+extension BatchExecutor {
+    /// Runs a `setRelationship` step: the ambiguity check (a cheap query first; the search for the
+    /// ambiguous object only when one is possible), then one set-based statement.
+    /// - Throws: `BatchError` (invalid: 2), `RelationshipAmbiguityError` (3).
+    static func execute(_ request: SetRelationshipRequest, in db: Database, model: Model, layout: StoreLayout,
+                        storeUUID: String, context: PredicateContext, recordTouched: Bool,
+                        collectObjectIDs: Bool = false) throws -> BatchResult {
+        let plan = try RelationshipLinkPlanner(model: model, layout: layout).plan(request, context: context)
+        let wantIDs = request.resultType == .objectIDs || collectObjectIDs
+        var changes = ChangeSet()
+        changes.hasObjectIDs = wantIDs
+        var count = 0
+        var ids: [ObjectID] = []
+        var ambiguous: RelationshipAmbiguityError?
+        try run(plan.link.sql) {
+            if let candidates = plan.ambiguityCandidates, let ambiguity = plan.ambiguity,
+               try fetchOne(Int.self, candidates, db) != nil {
+                let (sql, arguments) = ambiguity.rendered()
+                if let row = try Row.fetchOne(db, sql: sql, arguments: StatementArguments(arguments.map(\.databaseValue))) {
+                    ambiguous = try ambiguityError(row, plan: plan, storeUUID: storeUUID, db: db)
+                    return
+                }
+            }
+            guard recordTouched || wantIDs || plan.needsKeys else {
+                try execute(plan.link, db)
+                count = db.changesCount
+                changes.updatedCounts[plan.changedRoot] = count
+                return
+            }
+            try execute(RelationshipLinkPlanner.createKeysTable, db)
+            try execute("DELETE FROM \(RelationshipLinkPlanner.keysTable)", db)
+            try execute(plan.selectKeys, db)
+            try execute(plan.linkKeyed, db)
+            count = db.changesCount
+            if recordTouched { for statement in plan.recordTouched { try execute(statement, db) } }
+            let (sql, _) = ("SELECT \"pk\", \"entity\" FROM \(RelationshipLinkPlanner.keysTable) ORDER BY \"pk\"" as SQLText).rendered()
+            let rows = try Row.fetchCursor(db, sql: sql)
+            while let row = try rows.next() {
+                collect(row[1], row[0], storeUUID: storeUUID, into: &changes, ids: &ids, keepIDs: wantIDs, updated: true)
+            }
+            try execute("DELETE FROM \(RelationshipLinkPlanner.keysTable)", db)
+        }
+        if let ambiguous { throw ambiguous }
+        changes.normalize()
+        ids.sort()
+        return BatchResult(kind: .link, entity: request.entity, count: count,
+                           objectIDs: request.resultType == .objectIDs ? ids : nil, changes: changes)
+    }
+
+    /// The error naming the ambiguous object, its keys and two of the objects it matched.
+    static func ambiguityError(_ row: Row, plan: RelationshipLinkPlan, storeUUID: String,
+                               db: Database) throws -> RelationshipAmbiguityError {
+        let (ambiguousRoot, otherRoot, _, otherDiscriminated) = plan.ambiguousEntity
+        let keyNames = plan.storage == .sourceRow ? plan.sourceKeys : plan.destinationKeys
+        let ownEntity: String? = row[1]
+        let object = ObjectID(storeUUID: storeUUID, entity: ownEntity ?? ambiguousRoot, primaryKey: row[0])
+        let keys = keyNames.enumerated().map { i, name in "\(name) = \(Value(databaseValue: row[2 + i] as DatabaseValue))" }
+        let otherTable = plan.storage == .sourceRow ? plan.destinationTable : plan.sourceTable
+        var matches: [ObjectID] = []
+        for i in 0..<2 {
+            let key: Int64 = row[2 + keyNames.count + i]
+            var entity = otherRoot
+            if otherDiscriminated {
+                entity = try fetchOne(String.self, "SELECT \(ColumnName("_entity")) FROM \(TableName(otherTable)) WHERE \(ColumnName("_pk")) = \(key)", db) ?? otherRoot
+            }
+            matches.append(ObjectID(storeUUID: storeUUID, entity: entity, primaryKey: key))
+        }
+        return RelationshipAmbiguityError(relationship: "\(plan.entity).\(plan.relationship)", object: object, keys: keys,
+                                          matches: matches, matchedEntity: plan.otherSide)
+    }
+}

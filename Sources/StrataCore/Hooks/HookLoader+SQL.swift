@@ -1,0 +1,34 @@
+import Foundation
+import Yams
+
+extension HookLoader {
+    /// `- sql: |` followed by one or more statements. Records where each line of a literal block starts in
+    /// the file, so an error in the third statement points at its line.
+    static func parseSQLStep(_ body: Node, _ r: inout YAMLReader) -> HookStep? {
+        guard case .scalar(let scalar) = body else {
+            r.error("sql must be text: one or more SQL statements", at: body, hint: "write `sql: |` and the statements below it")
+            return nil
+        }
+        let text = scalar.string
+        if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            r.error("sql is empty", at: body, hint: "write one or more SQL statements")
+            return nil
+        }
+        var origin = ModelParser.stringStart(body, &r)
+        var lineOrigins: [SourceLocation] = []
+        if scalar.style == .literal || scalar.style == .folded {
+            // The node's mark is the `|` or `>` indicator; the content starts on the next line, at the block's indentation.
+            let fileLines = r.text.split(separator: "\n", omittingEmptySubsequences: false)
+            let first = origin.line   // 1-based line of the indicator: content lines follow it
+            let indentation = fileLines.dropFirst(first).first { !$0.allSatisfy { $0 == " " || $0 == "\r" } }?
+                .prefix { $0 == " " }.count ?? 0
+            origin = SourceLocation(file: r.file, line: first + 1, column: indentation + 1)
+            if scalar.style == .literal {
+                // Each line of the text is a line of the file; a folded block joins lines, so only its start is known.
+                let count = text.split(separator: "\n", omittingEmptySubsequences: false).count
+                lineOrigins = (0..<count).map { SourceLocation(file: r.file, line: first + 1 + $0, column: indentation + 1) }
+            }
+        }
+        return .sql(SQLStep(text: text, origin: origin, lineOrigins: lineOrigins))
+    }
+}

@@ -1,0 +1,81 @@
+/// What `strata diff FROM TO --sql` prints (SPEC §11.4 "Seeing what will run"): each version step's SQL in
+/// run order (before-hooks' steps, the inferred schema changes, after-hooks' steps; a Swift stage by its id),
+/// `sql:` steps expanded for the layout they run on, with each bound value named in a comment. Nothing runs.
+public enum SQLPreview {
+    public struct Section: Sendable, Hashable, Encodable {
+        public var fromVersion: Int
+        public var toVersion: Int
+        /// `before-hook`, `schema` (the inferred changes) or `after-hook`.
+        public var stage: String
+        public var hook: String?
+        /// 1-based step of the hook.
+        public var step: Int?
+        /// `sql`, `batchUpdate`, `batchDelete`, … (`schema` for the inferred changes).
+        public var kind: String
+        /// The entity a batch request names.
+        public var entity: String?
+        /// Statements (the inferred changes), or one `sql:` step's text as it will run; empty for a step
+        /// Strata plans when it runs (a batch request).
+        public var sql: [String]
+    }
+
+    /// - Parameters:
+    ///   - steps: the planned version steps (planned from the store's recorded layout, or a new store's).
+    ///   - variables: `--var` values (over each hook's `variables:`).
+    /// - Throws: a placeholder naming nothing, or an unset variable, located in the hook file.
+    public static func sections(steps: [VersionStep], hooks: HookSet, variables: [String: String]) throws(DiagnosticList) -> [Section] {
+        var sections: [Section] = []
+        var errors: [Diagnostic] = []
+        for step in steps {
+            func add(_ list: [Hook], stage: String, layout: StoreLayout) {
+                for hook in list {
+                    let context = hook.variables.merging(variables) { _, cli in cli }
+                    for (index, hookStep) in hook.steps.enumerated() {
+                        var section = Section(fromVersion: step.fromVersion, toVersion: step.toVersion, stage: stage, hook: hook.id,
+                                              step: index + 1, kind: hookStep.kind,
+                                              entity: hookStep.entity.isEmpty ? nil : hookStep.entity, sql: [])
+                        if case .sql(let sql) = hookStep {
+                            do {
+                                section.sql = [try sql.expanded(layout: layout, variables: context, now: 0).annotated]
+                            } catch {
+                                errors.append(error.withSource(hook.source))
+                            }
+                        }
+                        sections.append(section)
+                    }
+                }
+            }
+            // In run order (SPEC §11.4): before-hooks on the version below, the inferred changes, after-hooks.
+            add(hooks.hooks(before: step.toVersion), stage: "before-hook", layout: step.sourceLayout)
+            sections.append(Section(fromVersion: step.fromVersion, toVersion: step.toVersion, stage: "schema", hook: nil, step: nil,
+                                    kind: "schema", entity: nil, sql: step.sqlText.map { $0 + ";" }))
+            add(hooks.hooks(after: step.toVersion), stage: "after-hook", layout: step.destinationLayout)
+        }
+        if !errors.isEmpty { throw DiagnosticList(errors) }
+        return sections
+    }
+
+    /// The sections as text: a `--` comment line per section, then its SQL.
+    public static func text(_ sections: [Section]) -> [String] {
+        var lines: [String] = []
+        for section in sections {
+            let step = "v\(section.fromVersion) → v\(section.toVersion)"
+            switch section.stage {
+            case "schema":
+                lines.append("-- \(step): inferred changes" + (section.sql.isEmpty ? " (metadata only)" : ""))
+            default:
+                let what: String
+                switch section.kind {
+                case "sql": what = "sql"
+                case "swift": what = "Swift stage \(section.hook ?? "")" + (section.entity.map { " (writes \($0))" } ?? "")
+                default: what = section.kind + (section.entity.map { " \($0)" } ?? "") + " (planned by Strata when it runs)"
+                }
+                lines.append("-- \(step): \(section.stage) \(section.hook ?? "") step \(section.step ?? 0): \(what)")
+            }
+            for sql in section.sql {
+                lines.append(sql.hasSuffix("\n") ? String(sql.dropLast()) : sql)
+            }
+        }
+        return lines
+    }
+}

@@ -1,0 +1,54 @@
+/// An `sql:` hook step (SPEC §11.1): one or more SQL statements, run as written in the step's transaction,
+/// with `{{Entity}}`, `{{Entity.property}}`, `{{Entity:filter}}`, `{{$NOW}}` and `{{$NAME}}` placeholders.
+public struct SQLStep: Sendable, Hashable {
+    /// The statements as the hook file holds them, placeholders unexpanded.
+    public var text: String
+    /// Where the step's value starts in the hook file.
+    public var origin: SourceLocation
+    /// Where each line of `text` starts in the hook file (a literal block scalar); an empty list when only
+    /// `origin` is known (a one-line or folded value: offsets then count from `origin`).
+    public var lineOrigins: [SourceLocation]
+
+    public init(text: String, origin: SourceLocation, lineOrigins: [SourceLocation] = []) {
+        self.text = text
+        self.origin = origin
+        self.lineOrigins = lineOrigins
+    }
+
+    /// The hook-file location of the character `utf8Offset` bytes into `text` (leading white space and SQL
+    /// comments skipped, so a statement after `;`, a comment and a line break points at its first word).
+    public func location(atUTF8Offset utf8Offset: Int) -> SourceLocation {
+        let utf8 = text.utf8
+        var index = utf8.index(utf8.startIndex, offsetBy: min(max(0, utf8Offset), utf8.count))
+        index = Self.skippingSpaceAndComments(in: utf8, from: index)
+        var line = 0, column = 0
+        for scalar in text.unicodeScalars[..<index] {
+            if scalar == "\n" { line += 1; column = 0 } else { column += 1 }
+        }
+        if lineOrigins.isEmpty { return line == 0 ? origin.advanced(by: column) : origin }
+        guard line < lineOrigins.count else { return lineOrigins.last ?? origin }
+        return lineOrigins[line].advanced(by: column)
+    }
+
+    /// The first index at or after `start` that is neither white space nor inside a `--` or `/* */` comment.
+    static func skippingSpaceAndComments(in utf8: String.UTF8View, from start: String.Index) -> String.Index {
+        var index = start
+        func byte(_ i: String.Index) -> UInt8? { i < utf8.endIndex ? utf8[i] : nil }
+        while let b = byte(index) {
+            if [0x20, 0x09, 0x0A, 0x0D].contains(b) {
+                index = utf8.index(after: index)
+            } else if b == UInt8(ascii: "-"), byte(utf8.index(after: index)) == UInt8(ascii: "-") {
+                while let c = byte(index), c != 0x0A { index = utf8.index(after: index) }
+            } else if b == UInt8(ascii: "/"), byte(utf8.index(after: index)) == UInt8(ascii: "*") {
+                index = utf8.index(index, offsetBy: 2)
+                while let c = byte(index), !(c == UInt8(ascii: "*") && byte(utf8.index(after: index)) == UInt8(ascii: "/")) {
+                    index = utf8.index(after: index)
+                }
+                if index < utf8.endIndex { index = utf8.index(index, offsetBy: 2) }
+            } else {
+                break
+            }
+        }
+        return index
+    }
+}
