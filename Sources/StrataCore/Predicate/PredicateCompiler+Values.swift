@@ -18,6 +18,7 @@ extension PredicateCompiler {
             var parser = try PredicateParser(expression, arguments: context.arguments, firstArgument: firstArgument)
             let parsed = try parser.parseWholeExpression()
             var translator = PredicateTranslator(model: model, layout: layout, context: context)
+            translator.realLiteralTexts = parser.realLiteralTexts
             let operand = try translator.operand(parsed, in: translator.root(entity))
             let fragment = try translator.assignment(operand, to: target.attribute, label: "\(entity).\(attribute)")
             try SQLComplexity.check(fragment)

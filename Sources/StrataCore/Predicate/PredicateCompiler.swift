@@ -76,6 +76,7 @@ public struct PredicateCompiler: Sendable {
             var parser = try PredicateParser(predicate, arguments: context.arguments, firstArgument: firstArgument)
             let node = try parser.parsePredicate()
             var translator = PredicateTranslator(model: model, layout: layout, context: context)
+            translator.realLiteralTexts = parser.realLiteralTexts
             let condition = try translator.predicate(node, in: translator.root(entity))
             // A top-level chain keeps one pair of parentheses, so callers may write `filter AND <sql>`.
             let fragment = condition.kind == .and || condition.kind == .or ? condition.fragment.parenthesized : condition.fragment

@@ -43,9 +43,10 @@ extension PredicateParser {
             expression = .integer(Int64(bitPattern: 0 &- magnitude), offset: minus.offset)
             minuses.removeLast()
             leave()
-        } else if let minus = minuses.last, !isDuration, case .real(let d, _) = current.kind {
+        } else if let minus = minuses.last, !isDuration, case .real(let d, let text) = current.kind {
             _ = advance()
             expression = .real(-d, offset: minus.offset)
+            realLiteralTexts[minus.offset] = "-" + text
             minuses.removeLast()
             leave()
         } else {
@@ -66,9 +67,10 @@ extension PredicateParser {
                                            hint: "the largest int64 is 9223372036854775807; -9223372036854775808 is the smallest")
             }
             return .integer(i, offset: token.offset)
-        case .real(let d, _):
+        case .real(let d, let text):
             _ = advance()
             if let unit = durationUnit() { return .duration(d * unit, offset: token.offset) }
+            realLiteralTexts[token.offset] = text
             return .real(d, offset: token.offset)
         case .string(let s):
             _ = advance()

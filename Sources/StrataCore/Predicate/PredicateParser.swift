@@ -10,6 +10,9 @@ struct PredicateParser {
     var argumentsUsed = 0
     /// The first argument index this parse may consume (update values share the request's list).
     let firstArgument: Int
+    /// The source text of each real literal, by offset, so decimals read it exactly (`1.000000000000000000001`
+    /// has no Double).
+    var realLiteralTexts: [Int: String] = [:]
 
     static let reserved: Set<String> = [
         "AND", "OR", "NOT", "IN", "BETWEEN", "BEGINSWITH", "CONTAINS", "ENDSWITH", "LIKE", "MATCHES",

@@ -315,6 +315,9 @@ extension PredicateTranslator {
                 }
                 switch n {
                 case .integer(let i): return try type.value(fromInteger: i)
+                case .real(let d) where type == .decimal:
+                    guard let text = exactDecimalText(d, offset: offset) else { throw CoercionError("\(d) is not a decimal") }
+                    return .text(text)
                 case .real(let d): return try type.value(fromNumber: d, isInteger: false)
                 }
             case .bool(let b):

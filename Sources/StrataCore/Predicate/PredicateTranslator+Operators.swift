@@ -104,7 +104,7 @@ extension PredicateTranslator {
             switch side {
             case .literal(.number(let n), _):
                 guard case .real(let d) = n else { parts.append(.bind(n.value)); labels.append(n.display); continue }
-                guard let text = ExpressionRuntime.shortest(d) else { throw PredicateSyntaxError("\(d) is not a decimal", offset: side.offset) }
+                guard let text = exactDecimalText(d, offset: side.offset) else { throw PredicateSyntaxError("\(d) is not a decimal", offset: side.offset) }
                 parts.append(.bind(.text(text)))
                 labels.append(n.display)
             case .literal(.string(let s), let o):
@@ -133,6 +133,13 @@ extension PredicateTranslator {
         }
         return .typed(Typed(fragment: SQLText.call(function, parts), type: .decimal, nullable: true, constant: nil,
                             offset: lhs.offset, label: SQLComplexity.label("\(labels[0]) \(op.rawValue) \(labels[1])")))
+    }
+
+    /// A real literal as decimal text: its source text when that is what was parsed (so
+    /// `1.000000000000000000001` stays exact), else the Double's shortest digits.
+    func exactDecimalText(_ d: Double, offset: Int) -> String? {
+        if let text = realLiteralTexts[offset], Double(text) == d, let canonical = DecimalText.canonical(text) { return canonical }
+        return ExpressionRuntime.shortest(d).flatMap(DecimalText.canonical)
     }
 
     // MARK: Operand tests

@@ -3,6 +3,8 @@ struct PredicateTranslator {
     let model: Model
     let layout: StoreLayout
     let context: PredicateContext
+    /// The source text of real literals by offset (`PredicateParser.realLiteralTexts`).
+    var realLiteralTexts: [Int: String] = [:]
     /// SUBQUERY variables in scope.
     var variables: [String: Position] = [:]
     private var aliasCounter = 0
