@@ -64,7 +64,7 @@ public struct BatchPlanner: Sendable {
     public func planUpdate(_ request: BatchUpdateRequest, context: PredicateContext) throws(BatchError) -> BatchUpdatePlan {
         let storage = try storage(of: request.entity)
         guard !request.propertiesToUpdate.isEmpty else {
-            throw .invalid(.error("nothing to update: propertiesToUpdate is empty", hint: "give at least one attribute, e.g. --set favorite=true"))
+            throw .invalid(.error("nothing to update: propertiesToUpdate is empty", hint: "give at least one attribute to set (`--set favorite=true` on the command line)"))
         }
         let (condition, predicateArguments) = try condition(entity: request.entity, predicate: request.predicate,
                                                             includesSubentities: request.includesSubentities,

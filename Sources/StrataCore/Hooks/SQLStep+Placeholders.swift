@@ -134,7 +134,7 @@ extension SQLStep {
             if name == "NOW" { return .bind(.real(now)) }
             guard let value = variables[name] else {
                 throw Diagnostic.error("unknown variable '$\(name)'", at: location,
-                                       hint: "set it with `--var \(name)=VALUE` or the hook's `variables:`")
+                                       hint: "set it with `--var \(name)=VALUE` (the library's `variables`) or the hook's `variables:`")
             }
             return .bind(.text(value))
         }
