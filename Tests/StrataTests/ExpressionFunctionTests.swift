@@ -336,3 +336,28 @@ import Testing
         #expect(try PredicateFixture.matches(f, predicate) == expected)
     }
 }
+
+/// Insert values (`batchInsert from:` + `values:`) use the same functions and typing, over `$source`.
+@Suite struct ExpressionInsertTests {
+    @Test func insertValuesUseFunctions() async throws {
+        let f = try LinkFixture.make()
+        let source = BatchInsertSource(entity: "User", predicate: "userID != nil")
+        let request = BatchInsertRequest(entity: "Article", from: source,
+                                         values: ["title": ##"uppercase($source.name) + "#" + string($source.userID)"##,
+                                                  "code": "$source.userID * 2 + 1"])
+        _ = try await f.store.execute(request, context: LinkFixture.now, model: f.model)
+        #expect(try f.rows(#"SELECT "title", "code" FROM "Content" ORDER BY "_pk""#) == ["ANN#10|21", "BOB#20|41", "CY#30|61"])
+    }
+
+    @Test func insertValuesAreTypeChecked() throws {
+        let f = try LinkFixture.make()
+        let request = BatchInsertRequest(entity: "Article", from: BatchInsertSource(entity: "User"), values: ["title": "$source.userID"])
+        do {
+            _ = try BatchInsertPlanner(model: f.model, layout: f.layout).plan(request, context: LinkFixture.now)
+            Issue.record("expected an error")
+        } catch {
+            #expect("\(error)".contains("Article.title is string, but $source.userID is int64"), "\(error)")
+            #expect("\(error)".contains("wrap in string(): string($source.userID)"), "\(error)")
+        }
+    }
+}

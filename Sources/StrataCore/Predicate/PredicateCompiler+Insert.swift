@@ -49,6 +49,7 @@ extension PredicateCompiler {
             var parser = try PredicateParser(expression, arguments: context.arguments, firstArgument: firstArgument)
             let parsed = try parser.parseWholeExpression()
             var translator = PredicateTranslator(model: model, layout: layout, context: context)
+            translator.realLiteralTexts = parser.realLiteralTexts
             let row = translator.root(source)
             translator.variables["source"] = row
             let label = "\(entity).\(property)"
