@@ -40,7 +40,9 @@ struct LintCommand: StrataSubcommand {
             outcome.versions = history.versions
             outcome.files = Dictionary(history.models.map { ($0.file, $0.version) }, uniquingKeysWith: { a, _ in a })
             outcome.diagnostics += history.warnings
-            let mapping = MappingInference.lintFindings(history.models)
+            var mappings: [Int: MappingFile] = [:]
+            do { mappings = try MappingFileSet.load(directory: migrations, models: history) } catch { outcome.diagnostics += error.diagnostics }
+            let mapping = MappingInference.lintFindings(history.models, mappings: mappings)
             outcome.diagnostics += mapping.diagnostics
             outcome.refusals = mapping.refusals
             outcome.stepRefusals = mapping.diagnostics.filter { $0.severity == .error }

@@ -38,7 +38,8 @@ public enum Migrator {
         let target = try targetModel(target, in: history).version
         try checkForward(to: target, from: metadata.version)
         guard report.isEmpty else { throw MigrationError.drift(report) }
-        let steps = try MappingInference.plan(models: history.models, from: metadata.version, to: target, sourceLayout: metadata.layout)
+        let steps = try MappingInference.plan(models: history.models, from: metadata.version, to: target, sourceLayout: metadata.layout,
+                                             mappings: history.mappings)
         return (metadata, steps)
     }
 

@@ -35,6 +35,9 @@ public struct HookSet: Sendable {
         var byID: [String: Hook] = [:]
         for name in files {
             let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
+            // Mapping files (`mapping: { from:, to: }`) live here too; `MappingFileSet` reads them.
+            if let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8),
+               MappingFileLoader.isMappingFile(text) { continue }
             do {
                 let hook = try HookLoader.load(path: path)
                 if let earlier = byID[hook.id] {

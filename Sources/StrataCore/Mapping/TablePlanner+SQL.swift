@@ -39,6 +39,7 @@ extension TablePlanner {
         var carried: [String: String] = [:]
         var doubly: Set<String> = []
         if let filter = plan.filter { reasons.append("only the objects of \(filter.joined(separator: ", ")) stay in it") }
+        if plan.rowFilter != nil { reasons.append("the mapping file's filter drops rows") }
         if consumers[sourceTable, default: 0] > 1 { reasons.append("its objects are split over several tables") }
         for (column, source) in plan.columns {
             switch source {
@@ -109,6 +110,10 @@ extension TablePlanner {
                     if let filter = p.filter {
                         sql += " WHERE \(q(ColumnSource.oldAlias)).\"_entity\" IN (\(placeholders(filter.count)))"
                         args += filter.map(Value.text)
+                    }
+                    if let rowFilter = p.rowFilter?.rendered() {
+                        sql += (p.filter == nil ? " WHERE " : " AND ") + rowFilter.sql
+                        args += rowFilter.arguments
                     }
                     copies.append(.execute(SQLStatement(sql, args)))
                     if p.spec.kind == .entity {
@@ -202,8 +207,8 @@ extension TablePlanner {
             }
         }
         let (mandatory, mandatoryChecks) = mandatoryWork()
-        backfills += mandatory
-        checks += mandatoryChecks
+        backfills += droppedLinkCleanup() + mandatory
+        checks += mandatoryChecks + mappedMandatoryChecks()
         let rebuilds = plans.contains { $0.kind == .rebuild } || !drops.isEmpty
         var ops: [MigrationOperation] = []
         if rebuilds { ops.append(.saveUserObjects) }
@@ -265,7 +270,7 @@ extension TablePlanner {
                     guard let column = dst.storage(of: e.name)?.attributeColumns[a.name] else { continue }
                     var nullable: [String] = []
                     var missing: [String] = []
-                    for k in (corr.destinationKinds[e.name] ?? []) where corr.sourceEntity[k] != nil {
+                    for k in (corr.destinationKinds[e.name] ?? []) where corr.sourceEntity[k] != nil && !isMapped(a.name, kind: k) {
                         if let m = corr.sourceAttribute(a, kind: k) { if m.attribute.isOptional { nullable.append(k) } }
                         else if a.defaultValue == nil { missing.append(k) }
                     }
@@ -292,7 +297,9 @@ extension TablePlanner {
                 // no existing object: only possible when there is none.
                 for r in e.relationships where !r.isOptional && !r.isToMany {
                     guard dst.storage(of: e.name)?.relationships[r.name]?.kind == .foreignKey else { continue }
-                    let missing = (corr.destinationKinds[e.name] ?? []).filter { corr.sourceEntity[$0] != nil && corr.sourceRelationship(r, kind: $0) == nil }
+                    let missing = (corr.destinationKinds[e.name] ?? []).filter {
+                        corr.sourceEntity[$0] != nil && corr.sourceRelationship(r, kind: $0) == nil && companionLink(r, kind: $0) == nil
+                    }
                     guard !missing.isEmpty else { continue }
                     let (f, fargs) = filter(missing)
                     checks.append(.check(MigrationCheck(

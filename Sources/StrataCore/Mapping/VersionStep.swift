@@ -16,6 +16,10 @@ public struct VersionStep: Hashable, Sendable {
     public var sourceLayout: StoreLayout
     /// The layout the store has after the step (recorded in the metadata).
     public var destinationLayout: StoreLayout
+    /// The step's mapping file (SPEC §11.3), whose checksum is recorded with the step.
+    public var mappingFile: MappingFile?
+    /// The destination entities the mapping file names, for reports.
+    public var mappedEntities: [MappedEntity] = []
 
     public init(fromVersion: Int, toVersion: Int, changes: [MappingChange], tableActions: [TableAction],
                 operations: [MigrationOperation], sourceLayout: StoreLayout, destinationLayout: StoreLayout) {
