@@ -41,8 +41,14 @@ struct LintCommand: StrataSubcommand {
             outcome.files = Dictionary(history.models.map { ($0.file, $0.version) }, uniquingKeysWith: { a, _ in a })
             outcome.diagnostics += history.warnings
             var mappings: [Int: MappingFile] = [:]
-            do { mappings = try MappingFileSet.load(directory: migrations, models: history) } catch { outcome.diagnostics += error.diagnostics }
-            let mapping = MappingInference.lintFindings(history.models, mappings: mappings)
+            var mappingErrors: [Diagnostic] = []
+            do { mappings = try MappingFileSet.load(directory: migrations, models: history) } catch { mappingErrors = error.diagnostics }
+            var mapping = MappingInference.lintFindings(history.models, mappings: mappings)
+            if !mappingErrors.isEmpty {
+                // A step's inferability means little while its mapping file is wrong: report the file only.
+                mapping = (mapping.diagnostics.filter { $0.severity != .error }, 0)
+                outcome.diagnostics += mappingErrors
+            }
             outcome.diagnostics += mapping.diagnostics
             outcome.refusals = mapping.refusals
             outcome.stepRefusals = mapping.diagnostics.filter { $0.severity == .error }
