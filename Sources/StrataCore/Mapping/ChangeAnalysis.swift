@@ -20,11 +20,13 @@ struct ChangeAnalysis {
 
     /// Attributes a mapping file gives a value (`Entity.attribute`): never refused, noted as mapped.
     private let mapped: [String: [String: String]]
+    private let mappedEntities: [String: CompiledMapping.Entity]
 
     init(_ corr: ModelCorrespondence, sourceLayout: StoreLayout, mapping: CompiledMapping? = nil) {
         self.corr = corr
         self.sourceLayout = sourceLayout
         self.mapped = (mapping?.entities ?? [:]).mapValues(\.expressions)
+        self.mappedEntities = mapping?.entities ?? [:]
         var matchedSource: Set<PropertyKey> = []   // source properties continued by some destination property
         analyzeEntities(matched: &matchedSource)
         analyzeRemovals(matched: matchedSource)
@@ -49,7 +51,8 @@ struct ChangeAnalysis {
                 for r in e.relationships { analyzeRelationship(r, of: e, matched: &matchedSource) }
                 continue
             }
-            if se != e.name { note(.renameEntity, e.name, nil, "renamed from \(se)") }
+            // A mapping file's entity is listed as mapped (its `mapEntity` line says from where).
+            if se != e.name && mappedEntities[e.name] == nil { note(.renameEntity, e.name, nil, "renamed from \(se)") }
             let oldParent = sourceEntity.parent.flatMap { corr.destinationEntity[$0] ?? "\($0) (removed)" }
             if oldParent != e.parent {
                 let detail: String
@@ -65,7 +68,7 @@ struct ChangeAnalysis {
             }
             let oldTable = sourceLayout.storage(of: se)?.table
             let newTable = destination.root(of: e.name).map { $0.table ?? $0.name }
-            if e.parent == nil, let oldTable, let newTable, oldTable != newTable, sourceEntity.parent == nil {
+            if e.parent == nil, let oldTable, let newTable, oldTable != newTable, sourceEntity.parent == nil, mappedEntities[e.name] == nil {
                 note(.renameTable, e.name, nil, "table \(oldTable) → \(newTable)")
             }
             for a in e.attributes { analyzeAttribute(a, of: e, matched: &matchedSource) }
@@ -172,6 +175,11 @@ struct ChangeAnalysis {
         var found: [(kind: String, name: String, owner: String, relationship: Relationship)] = []
         for k in kinds { if let m = corr.sourceRelationship(r, kind: k) { found.append((k, m.name, m.owner, m.relationship)) } }
         for m in found { matched.insert(PropertyKey(m.owner, m.name)) }
+        if mappedEntities[e.name]?.companions.contains(r.name) == true
+            || r.inverse.map({ mappedEntities[r.destination]?.companions.contains($0) == true }) == true {
+            note(.addRelationship, e.name, r.name, "new to-one to \(r.destination), linked to the object carried from the same source row ($source)")
+            return
+        }
         guard let first = found.first else {
             var detail = "new \(r.isToMany ? "to-many" : "to-one") to \(r.destination)"
             if !r.isToMany && !r.isOptional { detail += ", non-optional: only if \(e.name) has no objects" }
