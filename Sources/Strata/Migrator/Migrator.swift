@@ -104,6 +104,8 @@ public enum Migrator {
                             // Before-hooks: on the version below, ahead of the schema changes (SPEC §11.4).
                             try runHooks(hooks.hooks(before: step.toVersion), model: source, layout: metadata.layout)
                             stepReport = try StepReport.make(step, db: db)
+                            stepReport?.mapping = try MappingReport.make(step, db: db, storeUUID: metadata.storeUUID,
+                                                                         maxSamples: hookOptions.maxSamples)
                             warnings = try StepExecutor.apply(step, on: db, storeUUID: metadata.storeUUID, options: options)
                             let after = try StepExecutor.record(step, on: db, from: metadata, destination: destination, started: started)
                             try runHooks(hooks.hooks(after: step.toVersion), model: destination, layout: step.destinationLayout)

@@ -13,6 +13,15 @@ extension StepReport {
         }
         var destructive: [DestructiveChange] = []
         for change in step.destructiveChanges {
+            if change.kind == .mapEntity, let mapped = step.mappedEntities.first(where: { $0.entity == change.entity }) {
+                // The rows its `filter:` leaves out.
+                func rows(_ condition: SQLText) throws -> Int {
+                    let (sql, arguments) = mapped.count(condition).rendered()
+                    return try Int.fetchOne(db, sql: sql, arguments: SQLStatement(sql, arguments).statementArguments) ?? 0
+                }
+                destructive.append(DestructiveChange(change: change.description, count: try rows(mapped.rows) - rows(mapped.carried), sampleValues: []))
+                continue
+            }
             destructive.append(try count(change, layout: step.sourceLayout, db: db))
         }
         return StepReport(fromVersion: step.fromVersion, toVersion: step.toVersion, metadataOnly: step.isMetadataOnly,

@@ -12,6 +12,13 @@ struct CompiledMapping: Sendable, Hashable {
         var expressions: [String: String] = [:]
         /// Relationships linked to the object carried from the same source row.
         var companions: Set<String> = []
+        /// Per mapped attribute: the source attributes its expression reads, with their columns (for
+        /// counting failed casts: a nil value from inputs that were not nil).
+        var inputs: [String: [Input]] = [:]
+    }
+    struct Input: Sendable, Hashable {
+        var attribute: String
+        var column: String
     }
     var file: MappingFile
     var entities: [String: Entity] = [:]
@@ -27,6 +34,22 @@ enum MappingFilePlanner {
         if source.entity(e.name) != nil { return [e.name] }
         if let old = destination.entity(e.name)?.renamedFrom, source.entity(old) != nil { return [old] }
         return []
+    }
+
+    /// The source attributes an expression names (outside string literals), with their columns.
+    static func inputs(of expression: String, entity: String, model: Model, layout: StoreLayout) -> [CompiledMapping.Input] {
+        guard let storage = layout.storage(of: entity) else { return [] }
+        var names: [String] = []
+        var current = ""
+        var quote: Character?
+        for c in expression + " " {
+            if let q = quote { if c == q { quote = nil }; continue }
+            if c == "'" || c == "\"" { quote = c; current = ""; continue }
+            if c.isLetter || c == "_" || (c.isNumber && !current.isEmpty) { current.append(c); continue }
+            if !current.isEmpty, c != "(", !names.contains(current) { names.append(current) }
+            current = ""
+        }
+        return names.compactMap { name in storage.attributeColumns[name].map { CompiledMapping.Input(attribute: name, column: $0) } }
     }
 
     /// Compiles `file` for the step `source` → `destination`.
@@ -101,6 +124,7 @@ enum MappingFilePlanner {
                                                                           label: "\(e.name).\(a.name)", alias: ColumnSource.oldAlias,
                                                                           origin: text.origin)
                     entity.expressions[a.name] = text.text
+                    entity.inputs[a.name] = inputs(of: text.text, entity: from, model: source, layout: sourceLayout)
                 } catch { errors.append(error.diagnostic) }
             }
             for r in e.relationships {

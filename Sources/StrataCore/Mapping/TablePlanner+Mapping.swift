@@ -80,7 +80,7 @@ extension TablePlanner {
                 if storage.isDiscriminated { text += " AND \(ColumnName("_entity", qualifier: "t")) = \(name)" }
                 text += " ORDER BY \(pk)"
                 let (sql, arguments) = text.rendered()
-                checks.append(.check(MigrationCheck(kind: .nullInMandatoryAttribute, entity: name, properties: [attribute],
+                checks.append(.check(MigrationCheck(kind: .nilMappedValue, entity: name, properties: [attribute],
                                                     statement: SQLStatement(sql, arguments), code: 1570)))
             }
         }

@@ -120,6 +120,8 @@ public struct MigrationCheck: Hashable, Sendable {
         case rowsOfAbstractEntity
         /// Links of a to-many stored in a join table move into a to-one column: at most one per object.
         case multipleLinks
+        /// A mapping file's value for a non-optional attribute came out nil (a failed cast, a nil input).
+        case nilMappedValue
     }
     public var kind: Kind
     public var entity: String
@@ -145,6 +147,7 @@ public struct MigrationCheck: Hashable, Sendable {
         case .duplicates: return "no duplicates of \(target) (new uniqueness constraint)"
         case .rowsOfAbstractEntity: return "\(entity) has no objects of its own (it becomes abstract)"
         case .multipleLinks: return "each \(entity) has at most one link in \(target) (it moves into a to-one column)"
+        case .nilMappedValue: return "\(target) is not nil (non-optional; its mapped value failed to cast or was nil)"
         }
     }
 }

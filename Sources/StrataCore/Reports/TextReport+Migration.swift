@@ -44,6 +44,7 @@ extension TextReport {
         for action in step.tables where !action.reasons.isEmpty {
             lines.append("  \(action.kind.rawValue) \(action.table): " + action.reasons.joined(separator: "; "))
         }
+        for entity in step.mapping ?? [] { lines += entity.lines.map { "  " + $0 } }
         lines += step.warnings.map { "  warning: \($0)" }
         lines.append("  " + MigrationText.stats(step) + (step.committed ? "" : "; rolled back"))
         return lines

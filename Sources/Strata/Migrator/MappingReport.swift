@@ -1,0 +1,35 @@
+import Foundation
+import GRDB
+
+/// Counts what a step's mapping file carries, drops and fails to cast, on the store before the step
+/// (inside its transaction), for the step's report.
+enum MappingReport {
+    static func make(_ step: VersionStep, db: Database, storeUUID: String, maxSamples: Int) throws -> [MappingEntityReport]? {
+        guard step.mappingFile != nil else { return nil }
+        func count(_ text: SQLText) throws -> Int {
+            let (sql, arguments) = text.rendered()
+            return try Int.fetchOne(db, sql: sql, arguments: SQLStatement(sql, arguments).statementArguments) ?? 0
+        }
+        return try step.mappedEntities.map { e in
+            let total = try count(e.count(e.rows))
+            let carried = e.filter == nil ? total : try count(e.count(e.carried))
+            var failed: [MappingEntityReport.FailedCast] = []
+            for probe in e.probes {
+                let n = try count(e.count(probe.condition))
+                var samples: [MappingEntityReport.Sample] = []
+                if n > 0, maxSamples > 0 {
+                    let (sql, arguments) = e.samples(probe, limit: maxSamples).rendered()
+                    for row in try Row.fetchAll(db, sql: sql, arguments: SQLStatement(sql, arguments).statementArguments) {
+                        let pk: Int64 = row[0]
+                        var values: [String: String] = [:]
+                        for (i, name) in probe.inputs.enumerated() { values[name] = Value(databaseValue: row[i + 1] as DatabaseValue).description }
+                        samples.append(.init(objectID: ObjectID(storeUUID: storeUUID, entity: e.source, primaryKey: pk).description, values: values))
+                    }
+                }
+                failed.append(.init(attribute: probe.attribute, expression: probe.expression, count: n, samples: samples))
+            }
+            return MappingEntityReport(entity: e.entity, source: e.source, filter: e.filter, carried: carried,
+                                       dropped: total - carried, failedCasts: failed)
+        }
+    }
+}
