@@ -135,4 +135,31 @@ import Testing
         #expect(try CLI.run(["status", "--store", "app.sqlite"], in: dir).status == 0)
         #expect(try CLI.run(["migrate", "--store", "app.sqlite"], in: dir).status == 0)
     }
+
+    @Test func valuesOutsideTheNewRangesRollTheStepBackUnlessOnViolationWarn() throws {
+        let plusTwo = MappingProject.mapping.replacingOccurrences(of: "\"int16(rating)\"", with: "\"int16(rating) + 2\"")
+        let (dir, store) = try MappingProject.make(["v2.yaml": plusTwo], badRating: false)
+        let uuid = try #require(try ExampleData.query(store, #"SELECT "value" FROM "strata_metadata" WHERE "key" = 'strata.uuid'"#) as String?)
+        let before = E2E.storeHashes(store)
+        let r = try CLI.run(["migrate", "--store", "app.sqlite"], in: dir)
+        #expect(r.status == 3, "\(r.stderr)")
+        #expect(r.stderr.contains("migrations/v2.yaml:1:1: error: v1 → v2: the mapping broke v2's rules (1 violation(s)); the step was rolled back\n"
+                                  + "  - 1610 Order.rating max: 1\n      x-strata://\(uuid)/Order/p2 = 6"), "\(r.stderr)")
+        #expect(E2E.storeHashes(store) == before)
+        #expect(try MappingProject.version(store) == "1")
+        // onViolation: warn commits and reports.
+        try (plusTwo + "\nonViolation: warn\n").write(toFile: dir + "/migrations/v2.yaml", atomically: true, encoding: .utf8)
+        let warned = try CLI.run(["migrate", "--store", "app.sqlite"], in: dir)
+        #expect(warned.status == 0, "\(warned.stderr)")
+        #expect(warned.stdout.contains("  audit of the mapped entities (v2): 1 violation\n    1610 Order.rating max: 1 (x-strata://\(uuid)/Order/p2)\n"), "\(warned.stdout)")
+        #expect(try E2E.rows(store, #"SELECT "_pk", "rating" FROM "Item" WHERE "_entity" = 'Order' ORDER BY "_pk""#) == ["2|6", "3|5", "5|4"])
+    }
+
+    @Test func auditNoneSkipsTheRangeAuditButNotTheNilCheck() throws {
+        let plusTwo = MappingProject.mapping.replacingOccurrences(of: "\"int16(rating)\"", with: "\"int16(rating) + 2\"")
+        let (dir, store) = try MappingProject.make(["v2.yaml": plusTwo], badRating: false)
+        let r = try CLI.run(["migrate", "--store", "app.sqlite", "--audit", "none"], in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try MappingProject.version(store) == "2")
+    }
 }

@@ -107,6 +107,10 @@ public enum Migrator {
                             stepReport?.mapping = try MappingReport.make(step, db: db, storeUUID: metadata.storeUUID,
                                                                          maxSamples: hookOptions.maxSamples)
                             warnings = try StepExecutor.apply(step, on: db, storeUUID: metadata.storeUUID, options: options)
+                            if let audit = try MappingAudit.run(step, in: db, model: destination, storeUUID: metadata.storeUUID,
+                                                                options: hookOptions, warnings: &warnings) {
+                                stepReport?.mappingAudit = audit
+                            }
                             let after = try StepExecutor.record(step, on: db, from: metadata, destination: destination, started: started)
                             try runHooks(hooks.hooks(after: step.toVersion), model: destination, layout: step.destinationLayout)
                             try options.observer?.stepWillCommit(step, in: db)
