@@ -162,4 +162,42 @@ import Testing
         #expect(r.status == 0, "\(r.stderr)")
         #expect(try MappingProject.version(store) == "2")
     }
+
+    @Test func aSigkillInsideTheMappingStepLeavesTheOldVersionAndTheRerunCompletes() throws {
+        let (dir, store) = try MappingProject.make(["v2.yaml": MappingProject.mapping], badRating: false)
+        let rows = 150_000
+        let queue = try DatabaseQueue(path: store)
+        try queue.write { db in
+            try db.execute(sql: """
+                WITH RECURSIVE n(i) AS (SELECT 10 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+                INSERT INTO "Item" ("_pk", "_entity", "name", "rating", "total", "deleted", "author")
+                SELECT i, 'Order', 'o' || i, CAST(i % 6 AS TEXT), i, i % 2, 1 + i % 3 FROM n
+                """, arguments: [rows + 9])
+        }
+        try queue.close()
+        let child = try E2E.Child(["migrate", "--store", "app.sqlite", "--no-progress"], in: dir)
+        // Kill once the step's transaction has written a good part of its journal.
+        var waited = 0
+        while child.process.isRunning, (E2E.fileSize(store + "-journal") ?? 0) < 1_000_000, waited < 60_000 {
+            usleep(2_000)
+            waited += 2
+        }
+        child.kill()
+        #expect(try E2E.rows(store, "PRAGMA integrity_check") == ["ok"])
+        let status = try CLI.run(["status", "--store", "app.sqlite"], in: dir)
+        #expect(status.status == 0, "\(status.stderr)")
+        // The kill landed inside the step: nothing of it is left.
+        #expect(try MappingProject.version(store) == "1")
+        #expect(try E2E.rows(store, #"SELECT count(*) FROM "Item""#) == ["\(rows + 5)"])
+        #expect(try E2E.rows(store, #"SELECT count(*) FROM "Author""#) == ["3"])
+        let rerun = try CLI.run(["migrate", "--store", "app.sqlite"], in: dir)
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(try MappingProject.version(store) == "2")
+        // Every order not deleted is carried once, with its ID: o2, o3, o5 and the odd-numbered half of the rest.
+        let kept = (10..<(rows + 10)).filter { $0 % 2 == 0 }.count
+        #expect(try E2E.rows(store, #"SELECT count(*) FROM "Item" WHERE "_entity" = 'Order'"#) == ["\(kept + 3)"])
+        #expect(try E2E.rows(store, #"SELECT count(*) FROM "Item" WHERE "_entity" = 'Order' AND "_pk" >= 10 AND "_pk" % 2 = 1"#) == ["0"])
+        #expect(try E2E.rows(store, #"SELECT count(*) FROM "strata_history" WHERE "kind" = 'migrate'"#) == ["1"])
+        #expect(try E2E.rows(store, "PRAGMA foreign_key_check").isEmpty)
+    }
 }
