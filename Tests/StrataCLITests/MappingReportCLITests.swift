@@ -29,6 +29,12 @@ import Testing
                         "Person<Author: 2 carried, 1 dropped; "]
         #expect(Self.counts(try Self.mapping(dry.stdout)) == expected)
         #expect(Self.counts(try Self.mapping(real.stdout)) == expected)
+        // The link from o3 to Acme (a company, not carried into Person) is dropped and counted.
+        for doc in [dry.stdout, real.stdout] {
+            let person = try Self.mapping(doc).first { $0["entity"] as? String == "Person" }
+            #expect(person?["linksDropped"] as? [String: Int] == ["Item.author": 1])
+        }
+        #expect(try E2E.rows(store, #"SELECT "author" FROM "Item" WHERE "_pk" = 3"#) == ["NULL"])
         // The rows the store has afterwards are the ones counted.
         #expect(try E2E.rows(store, #"SELECT count(*) FROM "Item" WHERE "_entity" = 'Order'"#) == ["3"])
         #expect(try E2E.rows(store, #"SELECT count(*) FROM "Person""#) == ["2"])
@@ -43,6 +49,7 @@ import Testing
         #expect(text.stdout.contains("  mapped Order from Order: 3 carried, 1 dropped by filter\n"
                                      + "    Order.rating = int16(rating): 1 failed cast (nil): x-strata://\(uuid)/Order/p3 (rating = \"x\")\n"), "\(text.stdout)")
         #expect(text.stdout.contains("  [destructive] mapEntity Order: 1 object dropped\n"), "\(text.stdout)")
+        #expect(text.stdout.contains("  mapped Person from Author: 2 carried, 1 dropped by filter, 1 link to them dropped (Item.author 1)\n"))
         let json = try CLI.run(["migrate", "--store", "app.sqlite", "--dry-run", "--format", "json"], in: dir)
         let order = try #require(try Self.mapping(json.stdout).first { $0["entity"] as? String == "Order" })
         let rating = try #require((order["failedCasts"] as? [[String: Any]])?.first { $0["attribute"] as? String == "rating" })

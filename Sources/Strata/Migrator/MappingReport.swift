@@ -28,8 +28,13 @@ enum MappingReport {
                 }
                 failed.append(.init(attribute: probe.attribute, expression: probe.expression, count: n, samples: samples))
             }
-            return MappingEntityReport(entity: e.entity, source: e.source, filter: e.filter, carried: carried,
-                                       dropped: total - carried, failedCasts: failed)
+            var report = MappingEntityReport(entity: e.entity, source: e.source, filter: e.filter, carried: carried,
+                                             dropped: total - carried, failedCasts: failed)
+            for probe in step.droppedLinks where probe.entity == e.entity {
+                let n = try count(probe.count)
+                if n > 0 { report.linksDropped["\(probe.table).\(probe.column)", default: 0] += n }
+            }
+            return report
         }
     }
 }

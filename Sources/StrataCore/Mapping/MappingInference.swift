@@ -40,6 +40,7 @@ public enum MappingInference {
                                tableActions: planner.actions, operations: planner.operations,
                                sourceLayout: sourceLayout, destinationLayout: layout)
         step.mappingFile = file
+        step.droppedLinks = planner.droppedLinks
         step.mappedEntities = MappingFileReport.entities(mapping, sourceLayout: sourceLayout)
         return step
     }

@@ -1,3 +1,14 @@
+/// Links to rows a mapping's filter drops, counted before the step (SPEC §11.3 "Uncarried rows").
+public struct DroppedLinkProbe: Hashable, Sendable {
+    /// The filtered destination entity the links pointed at.
+    public var entity: String
+    /// The destination table and column holding the links.
+    public var table: String
+    public var column: String
+    /// `SELECT count(*) …` over the source tables.
+    public var count: SQLText
+}
+
 /// What a mapping file changes in a step's table plans (SPEC §11.3): its filters, its `$source` links,
 /// and the links to rows it drops.
 extension TablePlanner {
@@ -63,6 +74,36 @@ extension TablePlanner {
             }
         }
         return ops
+    }
+
+    /// Before the step: how many links each cleanup of `droppedLinkCleanup` removes, counted on the source
+    /// tables (the links of carried rows that point at rows a filter drops), per filtered destination entity.
+    func droppedLinkProbes() -> [DroppedLinkProbe] {
+        guard let mapping else { return [] }
+        let filtered = Dictionary(plans.filter { $0.rowFilter != nil }.map { ($0.spec.name, $0) }, uniquingKeysWith: { a, _ in a })
+        guard !filtered.isEmpty else { return [] }
+        let old = ColumnSource.oldAlias
+        var probes: [DroppedLinkProbe] = []
+        for table in dst.tables {
+            for column in table.columns {
+                guard let ref = column.references, let target = filtered[ref], let targetSource = target.sourceTable else { continue }
+                // Where the link comes from: the table's plan (or the table itself, kept unchanged).
+                let plan = plans.first { $0.spec.name == table.name }
+                let sourceTable = plan?.sourceTable ?? (plan == nil ? table.name : nil)
+                var sourceColumn: String? = plan == nil ? column.name : nil
+                if let plan, case .column(let c)? = plan.columns.first(where: { $0.spec.name == column.name })?.source { sourceColumn = c }
+                guard let sourceTable, let sourceColumn else { continue }
+                let kinds = (corr.destinationKinds[target.spec.rootEntity ?? ""] ?? []).filter { mapping.entities[$0]?.filter != nil }
+                guard let entity = kinds.first else { continue }
+                var carried: SQLText = "SELECT \(ColumnName("_pk", qualifier: old)) FROM \(TableName(targetSource)) AS \(keyword: old)"
+                if let f = target.rowFilter { carried += " WHERE " + f }
+                var text: SQLText = "SELECT count(*) FROM \(TableName(sourceTable)) AS \(keyword: old) WHERE "
+                if let own = plan?.rowFilter { text += own + " AND " }
+                text += "\(ColumnName(sourceColumn, qualifier: old)) IS NOT NULL AND \(ColumnName(sourceColumn, qualifier: old)) NOT IN (" + carried + ")"
+                probes.append(DroppedLinkProbe(entity: entity, table: table.name, column: column.name, count: text))
+            }
+        }
+        return probes
     }
 
     /// A mapped value into a non-optional attribute that came out nil (a failed cast, a nil operand):

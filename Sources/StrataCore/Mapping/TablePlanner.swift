@@ -24,6 +24,8 @@ struct TablePlanner: Sendable {
 
     var refusals: [MappingRefusal] = []
     var actions: [TableAction] = []
+    /// Links to rows a mapping's filter drops, counted before the step.
+    var droppedLinks: [DroppedLinkProbe] = []
     var operations: [MigrationOperation] = []
 
     let corr: ModelCorrespondence
@@ -83,6 +85,7 @@ struct TablePlanner: Sendable {
         guard refusals.isEmpty else { return }
         classify()
         emit()
+        droppedLinks = droppedLinkProbes()
     }
 
     mutating func refuse(_ entity: String, _ change: String, hint: String) {

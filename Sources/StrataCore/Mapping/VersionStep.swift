@@ -20,6 +20,8 @@ public struct VersionStep: Hashable, Sendable {
     public var mappingFile: MappingFile?
     /// The destination entities the mapping file names, for reports.
     public var mappedEntities: [MappedEntity] = []
+    /// Links to rows a mapping's filter drops (counted for reports).
+    public var droppedLinks: [DroppedLinkProbe] = []
 
     public init(fromVersion: Int, toVersion: Int, changes: [MappingChange], tableActions: [TableAction],
                 operations: [MigrationOperation], sourceLayout: StoreLayout, destinationLayout: StoreLayout) {

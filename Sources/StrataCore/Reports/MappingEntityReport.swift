@@ -9,6 +9,8 @@ public struct MappingEntityReport: Sendable, Hashable, Codable {
     /// Source rows the `filter:` leaves out.
     public var dropped: Int
     public var failedCasts: [FailedCast]
+    /// Links from carried objects to the rows the filter drops (removed with them), per `table.column`.
+    public var linksDropped: [String: Int] = [:]
 
     /// A mapped attribute whose value came out nil although its inputs were not (a failed cast, an overflow).
     public struct FailedCast: Sendable, Hashable, Codable {
@@ -49,6 +51,10 @@ public struct MappingEntityReport: Sendable, Hashable, Codable {
     public var lines: [String] {
         var head = "mapped \(entity) from \(source): \(carried) carried"
         if filter != nil { head += ", \(dropped) dropped by filter" }
+        let links = linksDropped.values.reduce(0, +)
+        if links > 0 {
+            head += ", \(links) link\(links == 1 ? "" : "s") to them dropped (" + linksDropped.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")"
+        }
         var lines = [head]
         for f in failedCasts where f.count > 0 {
             let samples = f.samples.map { s in
