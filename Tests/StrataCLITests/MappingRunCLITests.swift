@@ -200,4 +200,25 @@ import Testing
         #expect(try E2E.rows(store, #"SELECT count(*) FROM "strata_history" WHERE "kind" = 'migrate'"#) == ["1"])
         #expect(try E2E.rows(store, "PRAGMA foreign_key_check").isEmpty)
     }
+
+    @Test func aFilteredCompanionLinksOnlyTheObjectsItCarried() throws {
+        let dir = Temporary.directory("companion")
+        try FileManager.default.createDirectory(atPath: dir + "/models", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: dir + "/migrations", withIntermediateDirectories: true)
+        try Self.blog1.write(toFile: dir + "/models/1.yaml", atomically: true, encoding: .utf8)
+        try Self.blog2.write(toFile: dir + "/models/2.yaml", atomically: true, encoding: .utf8)
+        #expect(try CLI.run(["migrate", "--create", "--to", "1", "--store", "app.sqlite"], in: dir).status == 0)
+        let store = dir + "/app.sqlite"
+        let queue = try DatabaseQueue(path: store)
+        try queue.write { try $0.execute(sql: #"INSERT INTO "Blog" ("_pk", "title", "theme", "group") VALUES (1, 'a', 'dark', 5), (2, 'b', NULL, 6), (4, 'c', 'x', 7)"#) }
+        try queue.close()
+        try Self.companion.replacingOccurrences(of: "    source: Blog\n", with: "    source: Blog\n    filter: \"theme != nil\"\n")
+            .write(toFile: dir + "/migrations/v2.yaml", atomically: true, encoding: .utf8)
+        let r = try CLI.run(["migrate", "--store", "app.sqlite"], in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("  mapped BlogSettings from Blog: 2 carried, 1 dropped by filter\n"), "\(r.stdout)")
+        #expect(try E2E.rows(store, #"SELECT "_pk", "title", "settings" FROM "Blog" ORDER BY "_pk""#) == ["1|a|1", "2|b|NULL", "4|c|4"])
+        #expect(try E2E.rows(store, #"SELECT "_pk", "theme", "group" FROM "BlogSettings" ORDER BY "_pk""#) == ["1|dark|5", "4|x|7"])
+        #expect(try E2E.rows(store, "PRAGMA foreign_key_check").isEmpty)
+    }
 }
