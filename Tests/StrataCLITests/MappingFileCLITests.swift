@@ -98,6 +98,8 @@ import Testing
         let r = try CLI.run(["lint"], in: dir)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("migrations: 1 hook(s), 0 error(s)"), "\(r.stdout)")
+        #expect(r.stderr.contains("migrations/v2.yaml:8:3: warning: v1 → v2: Person is mapped from Author (migrations/v2.yaml), filter: kind == 'person' (other rows dropped)"),
+                "\(r.stderr)")
         let diff = try CLI.run(["diff", "1", "2"], in: dir)
         #expect(diff.status == 0)
         #expect(diff.stdout.contains("~ mapAttribute Order.rating: mapped: int16(rating)"), "\(diff.stdout)")

@@ -88,6 +88,13 @@ public enum MappingInference {
                                     mapping: mappings[destination.version])
                 layout = step.destinationLayout
                 for change in step.destructiveChanges {
+                    // A mapping file's filter is located at its entity in the file.
+                    if change.kind == .mapEntity, let file = step.mappingFile, let e = file.entity(change.entity) {
+                        diagnostics.append(Diagnostic(.warning, "v\(source.version) → v\(destination.version): \(change.entity) is \(change.detail)",
+                                                      at: e.location, hint: "the source rows the filter leaves out are deleted when stores migrate")
+                            .withSource(file.source))
+                        continue
+                    }
                     let location = locate(change, in: source)
                     diagnostics.append(Diagnostic(.warning, "v\(source.version) → v\(destination.version): \(change.property.map { "\(change.entity).\($0)" } ?? change.entity) is \(change.detail)",
                                                   at: location, hint: "data is lost when stores migrate; keep it, or move the data first in a `before: \(destination.version)` hook (it reads v\(source.version) before the step drops it)")
