@@ -65,8 +65,9 @@ struct GlobalOptions: ParsableArguments {
 
     /// Loads `--models`, printing warnings to stderr.
     func loadModels(_ output: Output) throws -> ModelHistory {
-        let history = try CommandLineHints.loadModels(directory: models)
+        var history = try CommandLineHints.loadModels(directory: models)
         for warning in history.warnings { output.diagnostic(warning) }
+        history.mappings = try MappingFileSet.load(directory: migrations, models: history)   // SPEC §11.3: read before anything runs
         return history
     }
 }

@@ -87,7 +87,7 @@ struct ImportCoreDataCommand: StrataSubcommand {
             written: written, kept: entries.filter { $0.status == "kept" }.map(\.file),
             skipped: result.skipped, notCarried: result.notCarried,
             lint: .init(ok: errors == 0, versions: outcome.versions, errors: errors, warnings: warnings,
-                        notInferable: refused.map { .init(from: $0.from, to: $0.to, next: Self.wayForward) },
+                        notInferable: refused.map { .init(from: $0.from, to: $0.to, next: Self.wayForward(from: $0.from, to: $0.to)) },
                         diagnostics: outcome.diagnostics.map(JSONDiagnostic.init))))
 
         output.result("imported \(path): \(result.versions.count) version(s), \(written.count) file(s) written to \(directory), \(entries.count - written.count) kept")
@@ -106,13 +106,16 @@ struct ImportCoreDataCommand: StrataSubcommand {
         }
         output.result("lint: \(outcome.versions.count) model version(s), \(errors) error(s), \(warnings) warning(s)")
         for step in refused {
-            output.result("  v\(step.from) → v\(step.to) cannot be inferred (the error above says why): \(Self.wayForward)")
+            output.result("  v\(step.from) → v\(step.to) cannot be inferred (the error above says why): \(Self.wayForward(from: step.from, to: step.to))")
         }
         if errors > outcome.refusals { output.setExitCode(.invalidInput) } else if errors > 0 { output.setExitCode(.notInferable) }
     }
 
-    /// What a user can do today with a step inference refuses (Core Data would have needed a mapping model).
-    static let wayForward = "split the change over two versions (add the new attribute or entity, fill it in a hook, remove the old one in the next version)"
+    /// What a user can do with a step inference refuses (Core Data would have needed a mapping model): a
+    /// mapping file, whose skeleton `strata mapping` prints (SPEC §11.3).
+    static func wayForward(from: Int, to: Int) -> String {
+        "write a mapping file: `strata mapping \(from) \(to) > migrations/v\(to)-mapping.yaml` prints a skeleton to edit"
+    }
 
     /// Not-carried items, one line per (entity, property, reason) with the versions it occurs in
     /// (`v2–v117 Recipe.summary: transient attribute …`): a transient kept for 100 versions is one line.

@@ -40,7 +40,15 @@ struct LintCommand: StrataSubcommand {
             outcome.versions = history.versions
             outcome.files = Dictionary(history.models.map { ($0.file, $0.version) }, uniquingKeysWith: { a, _ in a })
             outcome.diagnostics += history.warnings
-            let mapping = MappingInference.lintFindings(history.models)
+            var mappings: [Int: MappingFile] = [:]
+            var mappingErrors: [Diagnostic] = []
+            do { mappings = try MappingFileSet.load(directory: migrations, models: history) } catch { mappingErrors = error.diagnostics }
+            var mapping = MappingInference.lintFindings(history.models, mappings: mappings)
+            if !mappingErrors.isEmpty {
+                // A step's inferability means little while its mapping file is wrong: report the file only.
+                mapping = (mapping.diagnostics.filter { $0.severity != .error }, 0)
+                outcome.diagnostics += mappingErrors
+            }
             outcome.diagnostics += mapping.diagnostics
             outcome.refusals = mapping.refusals
             outcome.stepRefusals = mapping.diagnostics.filter { $0.severity == .error }

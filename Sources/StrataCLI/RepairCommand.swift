@@ -16,7 +16,7 @@ struct RepairCommand: StrataSubcommand {
     @Option(name: .long, help: ArgumentHelp("Record this late hook as skipped (repeatable); a late before-hook can never run.", valueName: "ID"))
     var skip: [String] = []
 
-    struct Document: Encodable { var repaired: [HookState.EditedHook] }
+    struct Document: Encodable { var repaired: [HookState.EditedHook]; var mappings: [String] }
     struct SkipDocument: Encodable { var skipped: [String] }
 
     func run(output: Output) async throws {
@@ -31,8 +31,10 @@ struct RepairCommand: StrataSubcommand {
             return
         }
         let repaired = try HookState.repair(store, hooks: hooks)
-        output.json(Document(repaired: repaired))
-        if repaired.isEmpty { output.line("no edited hooks") }
+        let mappings = try MappingState.repair(store, mappings: models.mappings)
+        output.json(Document(repaired: repaired, mappings: mappings))
+        if repaired.isEmpty && mappings.isEmpty { output.line("no edited hooks") }
+        for file in mappings { output.line("re-recorded mapping file \(file)") }
         for hook in repaired { output.line("re-recorded \(hook.id): \(hook.recordedChecksum.prefix(12))… → \(hook.fileChecksum.prefix(12))…") }
     }
 }

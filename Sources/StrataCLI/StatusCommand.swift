@@ -55,7 +55,7 @@ struct StatusCommand: StrataSubcommand {
     func refusal(_ history: ModelHistory, _ status: StoreStatus, layout: StoreLayout) -> MappingError? {
         guard let latest = status.latestVersion, latest > status.version else { return nil }
         do {
-            _ = try MappingInference.plan(models: history.models, from: status.version, to: latest, sourceLayout: layout)
+            _ = try MappingInference.plan(models: history.models, from: status.version, to: latest, sourceLayout: layout, mappings: history.mappings)
             return nil
         } catch {
             return error

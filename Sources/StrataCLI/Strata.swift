@@ -18,6 +18,7 @@ public struct StrataCommand: AsyncParsableCommand {
             HistoryCommand.self,
             MetaCommand.self,
             DiffCommand.self,
+            MappingCommand.self,
             BatchCommand.self,
             AuditCommand.self,
             AdoptCommand.self,

@@ -112,7 +112,7 @@ import StrataTestSupport
         ], in: dir)
         let run = try CLI.run(["import", "coredata", path], in: dir)
         #expect(run.status == 4)
-        #expect(run.stdout.contains("  v1 → v2 cannot be inferred (the error above says why): split the change over two versions"))
+        #expect(run.stdout.contains("  v1 → v2 cannot be inferred (the error above says why): write a mapping file: `strata mapping 1 2 > migrations/v2-mapping.yaml` prints a skeleton to edit\n"))
         #expect(run.stderr.contains("models/2.yaml:6:7: error: v1 → v2: A.x: type changes from string to int64"))
         #expect(FileManager.default.fileExists(atPath: dir + "/models/2.yaml"))
         // The same condition, the same code in `lint` (SPEC §10).
@@ -152,5 +152,5 @@ import StrataTestSupport
 
 /// The way forward the import names for a refused step, as the command prints it.
 enum ImportWayForward {
-    static let text = "split the change over two versions (add the new attribute or entity, fill it in a hook, remove the old one in the next version)"
+    static let text = "write a mapping file: `strata mapping 1 2 > migrations/v2-mapping.yaml` prints a skeleton to edit"
 }

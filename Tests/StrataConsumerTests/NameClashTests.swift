@@ -13,6 +13,9 @@ import Testing
 /// written qualified.
 @Suite struct NameClashTests {
     static let strataTypes: [Any.Type] = [
+        AttributeMapping.self, DroppedLinkProbe.self, EntityMapping.self, LocatedText.self, MappedEntity.self,
+        MappingEntityReport.self, MappingFile.self, MappingFileLoader.self, MappingFileSet.self, MappingSkeleton.self,
+        MappingState.self, MappingViolationError.self, RelationshipMapping.self,
         BatchInsertConflictPolicy.self, BatchInsertPlan.self, BatchInsertPlanner.self, BatchInsertRequest.self,
         BatchInsertResultType.self, BatchInsertSource.self, HookTiming.self, RelationshipAmbiguityError.self,
         RelationshipLinkPlan.self, RelationshipLinkPlanner.self, SQLStep.self, SQLStepError.self, SetRelationshipRequest.self,

@@ -65,7 +65,7 @@ import Testing
         ])
         // The way forward names the cast that fills the new attribute (issue 14 item 5).
         #expect(MappingInference.lint(history.models).last?.hint
-                == #"only widening is inferred (int16 → int32 → int64, float → double, integer → double); add a new int16 attribute, fill it in a hook (propertiesToUpdate: { NEW: { expression: "int16(x)" } }), and remove x in a later version"#)
+                == #"only widening is inferred (int16 → int32 → int64, float → double, integer → double); add a new int16 attribute, fill it in a hook (propertiesToUpdate: { NEW: { expression: "int16(x)" } }), and remove x in a later version; or write a mapping file: `strata mapping 2 3` prints a skeleton"#)
     }
 
     private func keeping(of layout: StoreLayout) -> [String: [String: String]] {

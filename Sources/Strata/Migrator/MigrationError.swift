@@ -62,6 +62,7 @@ public enum MigrationError: StrataError, Sendable {
                 case .rowsForNewMandatoryRelationship: hint = "make \(v.entity).\(v.properties.joined()) optional, link the objects in a hook, then make it non-optional in a later version"
                 case .duplicates: hint = "remove the duplicates in a hook of an earlier version, then add the uniqueness constraint"
                 case .rowsOfAbstractEntity: hint = "delete or convert the \(v.entity) objects in a hook of an earlier version"
+                case .nilMappedValue: hint = "fix the source values before the step, or give the mapping a fallback (coalesce(EXPRESSION, VALUE))"
                 case .multipleLinks: hint = "keep the relationship to-many, or unlink the extra objects in a hook of an earlier version"
                 }
                 return Diagnostic.error(lines.joined(separator: "\n"), hint: hint + "; the store was not changed")

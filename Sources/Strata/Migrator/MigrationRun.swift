@@ -127,7 +127,10 @@ public enum MigrationRun {
         // Hooks: edited ones are drift; late ones are refused unless asked for.
         let state = try store.wrap { try store.queue.read { try HookState.read($0, metadata: metadata, hooks: hooks) } }
         report.warnings += state.deleted.map { "hook '\($0)' was applied but its file is gone" }
-        if !state.edited.isEmpty { throw MigrationError.drift(DriftReport(storeVersion: metadata.version, items: state.driftItems)) }
+        let mappingDrift = try store.wrap { try store.queue.read { try MappingState.driftItems($0, mappings: models.mappings, version: metadata.version) } }
+        if !state.edited.isEmpty || !mappingDrift.isEmpty {
+            throw MigrationError.drift(DriftReport(storeVersion: metadata.version, items: state.driftItems + mappingDrift))
+        }
         // A late before-hook can never run: what it was to read is gone (SPEC §11.4).
         let lateBefore = state.late.filter { hooks.hook(id: $0)?.timing == .before }
         if !lateBefore.isEmpty { throw LateHooksError(ids: lateBefore, version: metadata.version, before: true) }

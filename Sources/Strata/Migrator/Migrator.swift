@@ -38,7 +38,8 @@ public enum Migrator {
         let target = try targetModel(target, in: history).version
         try checkForward(to: target, from: metadata.version)
         guard report.isEmpty else { throw MigrationError.drift(report) }
-        let steps = try MappingInference.plan(models: history.models, from: metadata.version, to: target, sourceLayout: metadata.layout)
+        let steps = try MappingInference.plan(models: history.models, from: metadata.version, to: target, sourceLayout: metadata.layout,
+                                             mappings: history.mappings)
         return (metadata, steps)
     }
 
@@ -106,7 +107,13 @@ public enum Migrator {
                             // Before-hooks: on the version below, ahead of the schema changes (SPEC §11.4).
                             try runHooks(hooks.hooks(before: step.toVersion), model: source, layout: metadata.layout)
                             stepReport = try StepReport.make(step, db: db)
+                            stepReport?.mapping = try MappingReport.make(step, db: db, storeUUID: metadata.storeUUID,
+                                                                         maxSamples: hookOptions.maxSamples)
                             warnings = try StepExecutor.apply(step, on: db, storeUUID: metadata.storeUUID, options: options)
+                            if let audit = try MappingAudit.run(step, in: db, model: destination, storeUUID: metadata.storeUUID,
+                                                                options: hookOptions, warnings: &warnings) {
+                                stepReport?.mappingAudit = audit
+                            }
                             let after = try StepExecutor.record(step, on: db, from: metadata, destination: destination, started: started)
                             try runHooks(hooks.hooks(after: step.toVersion), model: destination, layout: step.destinationLayout)
                             try options.observer?.stepWillCommit(step, in: db)

@@ -92,7 +92,7 @@ enum StepExecutor {
         try newMetadata.write(db)
         let summary = step.tableActions.map { "\($0.kind.rawValue) \($0.table)" }.joined(separator: ", ")
         try History.record(db, kind: "migrate", from: step.fromVersion, to: step.toVersion, started: started, finished: Date(),
-                           details: summary.isEmpty ? "metadata only" : summary)
+                           details: (summary.isEmpty ? "metadata only" : summary) + (step.mappingFile.map(MappingState.detailsSuffix) ?? ""))
         return newMetadata
     }
 

@@ -13,6 +13,14 @@ extension StepReport {
         }
         var destructive: [DestructiveChange] = []
         for change in step.destructiveChanges {
+            if change.kind == .mapEntity, let mapped = step.mappedEntities.first(where: { $0.entity == change.entity }) {
+                // The rows its `filter:` leaves out.
+                func rows(_ condition: SQLText) throws -> Int {
+                    try Int.fetchOne(db, mapped.count(condition)) ?? 0
+                }
+                destructive.append(DestructiveChange(change: change.description, count: try rows(mapped.rows) - rows(mapped.carried), sampleValues: []))
+                continue
+            }
             destructive.append(try count(change, layout: step.sourceLayout, db: db))
         }
         return StepReport(fromVersion: step.fromVersion, toVersion: step.toVersion, metadataOnly: step.isMetadataOnly,

@@ -25,7 +25,7 @@ public struct StoreStatus: Sendable, Codable, Hashable {
                 guard let metadata = try StoreMetadata.read(db) else { throw StoreError.notAdopted(path: store.path) }
                 let hookState = try HookState.read(db, metadata: metadata, hooks: hooks)
                 let drift = try DriftDetector.check(db, metadata: metadata, model: history.model(version: metadata.version)).items
-                    + hookState.driftItems
+                    + hookState.driftItems + MappingState.driftItems(db, mappings: history.mappings, version: metadata.version)
                 let user = Dictionary(try StoreMetadata.userValues(db).map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
                 return StoreStatus(
                     path: store.path, storeUUID: metadata.storeUUID, version: metadata.version,

@@ -7,6 +7,8 @@ public struct DriftReport: Hashable, Sendable, Codable {
             case foreignKey, missingIndex, extraIndex, indexDefinition
             /// A hook file changed after it was applied (SPEC §5): `strata repair` after review.
             case editedHook
+            /// A mapping file changed after its step ran (SPEC §11.3): `strata repair` after review.
+            case editedMapping
         }
         public var kind: Kind
         public var table: String?
@@ -41,8 +43,8 @@ public struct DriftReport: Hashable, Sendable, Codable {
     public var diagnostics: [Diagnostic] {
         [.error((["the store is in drift from version \(storeVersion) (\(items.count) difference\(items.count == 1 ? "" : "s")):"]
                  + items.map { "  " + $0.description }).joined(separator: "\n"),
-                hint: items.allSatisfy { $0.kind == .editedHook }
-                    ? "restore the hook file, or review the edit and run `strata repair` to accept it; applied hooks never re-run"
+                hint: items.allSatisfy { $0.kind == .editedHook || $0.kind == .editedMapping }
+                    ? "restore the \(items.allSatisfy { $0.kind == .editedMapping } ? "mapping" : "hook") file, or review the edit and run `strata repair` to accept it; applied hooks and steps never re-run"
                     : "restore the schema or the model file of version \(storeVersion); Strata never migrates a drifted store")]
     }
 }

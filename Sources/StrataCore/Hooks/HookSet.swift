@@ -30,7 +30,11 @@ public struct HookSet: Sendable {
         let files = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
             .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
             .sorted(by: FileNameOrder.areInIncreasingOrder)
-        let paths = files.map { directory.hasSuffix("/") ? directory + $0 : directory + "/" + $0 }
+        // Mapping files (`mapping: { from:, to: }`) live here too; `MappingFileSet` reads them.
+        let paths = files.map { directory.hasSuffix("/") ? directory + $0 : directory + "/" + $0 }.filter { path in
+            guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else { return true }
+            return !MappingFileLoader.isMappingFile(text)
+        }
         return try assemble(paths.map { path in Result { () throws(DiagnosticList) in try HookLoader.load(path: path) } },
                             models: models, variables: variables)
     }
@@ -39,7 +43,7 @@ public struct HookSet: Sendable {
     /// The name is the hook's recorded file; its `id:` (or, without one, the name) identifies it in the store.
     public static func load(yaml files: [String: String], models: ModelHistory,
                             variables: [String: String] = [:]) throws(DiagnosticList) -> HookSet {
-        let names = files.keys.sorted(by: FileNameOrder.areInIncreasingOrder)
+        let names = files.keys.sorted(by: FileNameOrder.areInIncreasingOrder).filter { !MappingFileLoader.isMappingFile(files[$0]!) }
         return try assemble(names.map { name in Result { () throws(DiagnosticList) in try HookLoader.load(yaml: files[name]!, file: name) } },
                             models: models, variables: variables)
     }

@@ -18,9 +18,15 @@ struct ChangeAnalysis {
     private var source: Model { corr.source }
     private var destination: Model { corr.destination }
 
-    init(_ corr: ModelCorrespondence, sourceLayout: StoreLayout) {
+    /// Attributes a mapping file gives a value (`Entity.attribute`): never refused, noted as mapped.
+    private let mapped: [String: [String: String]]
+    private let mappedEntities: [String: CompiledMapping.Entity]
+
+    init(_ corr: ModelCorrespondence, sourceLayout: StoreLayout, mapping: CompiledMapping? = nil) {
         self.corr = corr
         self.sourceLayout = sourceLayout
+        self.mapped = (mapping?.entities ?? [:]).mapValues(\.expressions)
+        self.mappedEntities = mapping?.entities ?? [:]
         var matchedSource: Set<PropertyKey> = []   // source properties continued by some destination property
         analyzeEntities(matched: &matchedSource)
         analyzeRemovals(matched: matchedSource)
@@ -45,7 +51,8 @@ struct ChangeAnalysis {
                 for r in e.relationships { analyzeRelationship(r, of: e, matched: &matchedSource) }
                 continue
             }
-            if se != e.name { note(.renameEntity, e.name, nil, "renamed from \(se)") }
+            // A mapping file's entity is listed as mapped (its `mapEntity` line says from where).
+            if se != e.name && mappedEntities[e.name] == nil { note(.renameEntity, e.name, nil, "renamed from \(se)") }
             let oldParent = sourceEntity.parent.flatMap { corr.destinationEntity[$0] ?? "\($0) (removed)" }
             if oldParent != e.parent {
                 let detail: String
@@ -61,7 +68,7 @@ struct ChangeAnalysis {
             }
             let oldTable = sourceLayout.storage(of: se)?.table
             let newTable = destination.root(of: e.name).map { $0.table ?? $0.name }
-            if e.parent == nil, let oldTable, let newTable, oldTable != newTable, sourceEntity.parent == nil {
+            if e.parent == nil, let oldTable, let newTable, oldTable != newTable, sourceEntity.parent == nil, mappedEntities[e.name] == nil {
                 note(.renameTable, e.name, nil, "table \(oldTable) → \(newTable)")
             }
             for a in e.attributes { analyzeAttribute(a, of: e, matched: &matchedSource) }
@@ -103,13 +110,20 @@ struct ChangeAnalysis {
 
     private mutating func analyzeAttribute(_ a: Attribute, of e: Entity, matched: inout Set<PropertyKey>) {
         // Match through every kind that stores it: the entity itself first, then its sub-entities (a move up).
+        if let expression = mapped[e.name]?[a.name] {
+            note(.mapAttribute, e.name, a.name, "mapped: \(expression)")
+            for k in corr.destinationKinds[e.name] ?? [] {
+                if let m = corr.sourceAttribute(a, kind: k) { matched.insert(PropertyKey(m.owner, m.name)) }
+            }
+            return
+        }
         let kinds = (corr.destinationKinds[e.name] ?? [])
         var found: [(kind: String, name: String, owner: String, attribute: Attribute)] = []
         for k in kinds { if let m = corr.sourceAttribute(a, kind: k) { found.append((k, m.name, m.owner, m.attribute)) } }
         for m in found { matched.insert(PropertyKey(m.owner, m.name)) }
         guard let first = found.first else { noteNewAttribute(a, of: e.name, matched: &matched); return }
 
-        let mappedOwners = found.map { corr.destinationEntity[$0.owner] ?? $0.owner }
+        let mappedOwners = found.map { corr.sourceEntity[$0.kind] == $0.owner ? $0.kind : corr.destinationEntity[$0.owner] ?? $0.owner }
         if mappedOwners.contains(where: { $0 != e.name }) {
             let owners = Set(mappedOwners)
             let from = owners.sorted().joined(separator: ", ")
@@ -161,17 +175,23 @@ struct ChangeAnalysis {
         var found: [(kind: String, name: String, owner: String, relationship: Relationship)] = []
         for k in kinds { if let m = corr.sourceRelationship(r, kind: k) { found.append((k, m.name, m.owner, m.relationship)) } }
         for m in found { matched.insert(PropertyKey(m.owner, m.name)) }
+        if mappedEntities[e.name]?.companions.contains(r.name) == true
+            || r.inverse.map({ mappedEntities[r.destination]?.companions.contains($0) == true }) == true {
+            note(.addRelationship, e.name, r.name, "new to-one to \(r.destination), linked to the object carried from the same source row ($source)")
+            return
+        }
         guard let first = found.first else {
             var detail = "new \(r.isToMany ? "to-many" : "to-one") to \(r.destination)"
             if !r.isToMany && !r.isOptional { detail += ", non-optional: only if \(e.name) has no objects" }
             note(.addRelationship, e.name, r.name, detail)
             return
         }
-        let owners = Set(found.map { corr.destinationEntity[$0.owner] ?? $0.owner })
+        let owners = Set(found.map { corr.sourceEntity[$0.kind] == $0.owner ? $0.kind : corr.destinationEntity[$0.owner] ?? $0.owner })
         if owners != [e.name] { note(.moveRelationship, e.name, r.name, "moved from \(owners.sorted().joined(separator: ", "))") }
         let old = first.relationship
         if first.name != r.name { note(.renameRelationship, e.name, r.name, "renamed from \(first.name)") }
-        let oldDestination = corr.destinationEntity[old.destination]
+        // A destination that carries the old destination's rows (a rename, or a mapping file's split) is the same.
+        let oldDestination = corr.sourceEntity[r.destination] == old.destination ? r.destination : corr.destinationEntity[old.destination]
         if oldDestination != r.destination {
             if let oldDestination, destination.isKind(oldDestination, of: r.destination) {
                 note(.widenDestination, e.name, r.name, "destination widens from \(oldDestination) to its ancestor \(r.destination)")

@@ -7,6 +7,8 @@ public struct MappingChange: Hashable, Sendable, Codable, CustomStringConvertibl
         case addRelationship, removeRelationship, renameRelationship, moveRelationship
         case changeRelationship, toOneToToMany, changeOrdering, changeDeleteRule, widenDestination
         case addUniqueness, removeUniqueness, addIndex, removeIndex
+        /// Named by a mapping file (SPEC §11.3).
+        case mapEntity, mapAttribute
     }
     public var kind: Kind
     public var entity: String

@@ -14,17 +14,35 @@ public enum MappingInference {
     ///   - earlier: names of every version up to `source` (a `renamedFrom` naming one of them is an old rename).
     /// - Throws: `MappingError` listing every change that cannot be inferred.
     public static func step(from source: Model, sourceLayout: StoreLayout, to destination: Model,
-                            earlier: EarlierNames) throws(MappingError) -> VersionStep {
-        let corr = ModelCorrespondence(source: source, destination: destination, earlier: earlier)
-        guard corr.refusals.isEmpty else { throw MappingError(corr.refusals) }
-        let analysis = ChangeAnalysis(corr, sourceLayout: sourceLayout)
-        guard analysis.refusals.isEmpty else { throw MappingError(analysis.refusals) }
+                            earlier: EarlierNames, mapping file: MappingFile? = nil) throws(MappingError) -> VersionStep {
+        var corr = ModelCorrespondence(source: source, destination: destination, earlier: earlier)
+        var mapping: CompiledMapping?
+        if let file {
+            let (compiled, errors, todos) = MappingFilePlanner.compile(file, source: source, sourceLayout: sourceLayout, destination: destination)
+            // Errors were found when the files were loaded (exit 2); one found only against the store's
+            // recorded layout still stops the step before anything runs.
+            let invalid = errors.map {
+                MappingRefusal(fromVersion: source.version, toVersion: destination.version, entity: "mapping file", change: $0.message,
+                               hint: $0.hint ?? "fix the mapping file", location: $0.location)
+            }
+            guard invalid.isEmpty, todos.isEmpty, let compiled else { throw MappingError(todos + invalid) }
+            corr.apply(compiled)
+            mapping = compiled
+        }
+        guard corr.refusals.isEmpty else { throw MappingError(corr.refusals.map { $0.pointingAt(file) }) }
+        let analysis = ChangeAnalysis(corr, sourceLayout: sourceLayout, mapping: mapping)
+        guard analysis.refusals.isEmpty else { throw MappingError(analysis.refusals.map { $0.pointingAt(file) }) }
         let layout = LayoutBuilder.layout(for: destination, keeping: analysis.keeping)
-        let planner = TablePlanner(corr, source: sourceLayout, destination: layout)
-        guard planner.refusals.isEmpty else { throw MappingError(planner.refusals) }
-        return VersionStep(fromVersion: source.version, toVersion: destination.version, changes: analysis.changes,
-                           tableActions: planner.actions, operations: planner.operations,
-                           sourceLayout: sourceLayout, destinationLayout: layout)
+        let planner = TablePlanner(corr, source: sourceLayout, destination: layout, mapping: mapping)
+        guard planner.refusals.isEmpty else { throw MappingError(planner.refusals.map { $0.pointingAt(file) }) }
+        var step = VersionStep(fromVersion: source.version, toVersion: destination.version,
+                               changes: MappingFileReport.changes(mapping) + analysis.changes,
+                               tableActions: planner.actions, operations: planner.operations,
+                               sourceLayout: sourceLayout, destinationLayout: layout)
+        step.mappingFile = file
+        step.droppedLinks = planner.droppedLinks
+        step.mappedEntities = MappingFileReport.entities(mapping, sourceLayout: sourceLayout)
+        return step
     }
 
     /// The steps from version `from` to version `to`, one per consecutive pair of versions.
@@ -32,7 +50,8 @@ public enum MappingInference {
     ///   - models: every version (any order).
     ///   - sourceLayout: the layout the store has at `from` (its recorded layout); nil = a store created at `from`.
     /// - Throws: `MappingError` with the refusals of the first step that has any.
-    public static func plan(models: [Model], from: Int, to: Int, sourceLayout: StoreLayout? = nil) throws(MappingError) -> [VersionStep] {
+    public static func plan(models: [Model], from: Int, to: Int, sourceLayout: StoreLayout? = nil,
+                            mappings: [Int: MappingFile] = [:]) throws(MappingError) -> [VersionStep] {
         let sorted = models.sorted { $0.version < $1.version }
         guard let start = sorted.firstIndex(where: { $0.version == from }) else { return [] }
         var earlier = EarlierNames(Array(sorted[...start]))
@@ -40,7 +59,8 @@ public enum MappingInference {
         var steps: [VersionStep] = []
         var index = start
         while index + 1 < sorted.count, sorted[index + 1].version <= to {
-            let step = try step(from: sorted[index], sourceLayout: layout, to: sorted[index + 1], earlier: earlier)
+            let step = try step(from: sorted[index], sourceLayout: layout, to: sorted[index + 1], earlier: earlier,
+                                mapping: mappings[sorted[index + 1].version])
             steps.append(step)
             layout = step.destinationLayout
             index += 1
@@ -51,11 +71,11 @@ public enum MappingInference {
 
     /// `strata lint`: non-inferable changes (errors) and destructive changes (warnings) between
     /// consecutive versions.
-    public static func lint(_ models: [Model]) -> [Diagnostic] { lintFindings(models).diagnostics }
+    public static func lint(_ models: [Model], mappings: [Int: MappingFile] = [:]) -> [Diagnostic] { lintFindings(models, mappings: mappings).diagnostics }
 
     /// `lint`'s findings, and how many of its errors are changes that cannot be inferred (exit 4, as in
     /// `diff` and `migrate`).
-    public static func lintFindings(_ models: [Model]) -> (diagnostics: [Diagnostic], refusals: Int) {
+    public static func lintFindings(_ models: [Model], mappings: [Int: MappingFile] = [:]) -> (diagnostics: [Diagnostic], refusals: Int) {
         let sorted = models.sorted { $0.version < $1.version }
         guard let first = sorted.first else { return ([], 0) }
         var diagnostics: [Diagnostic] = []
@@ -64,16 +84,27 @@ public enum MappingInference {
         var layout = LayoutBuilder.layout(for: first)
         for (source, destination) in zip(sorted, sorted.dropFirst()) {
             do {
-                let step = try step(from: source, sourceLayout: layout, to: destination, earlier: earlier)
+                let step = try step(from: source, sourceLayout: layout, to: destination, earlier: earlier,
+                                    mapping: mappings[destination.version])
                 layout = step.destinationLayout
                 for change in step.destructiveChanges {
+                    // A mapping file's filter is located at its entity in the file.
+                    if change.kind == .mapEntity, let file = step.mappingFile, let e = file.entity(change.entity) {
+                        diagnostics.append(Diagnostic(.warning, "v\(source.version) → v\(destination.version): \(change.entity) is \(change.detail)",
+                                                      at: e.location, hint: "the source rows the filter leaves out are deleted when stores migrate")
+                            .withSource(file.source))
+                        continue
+                    }
                     let location = locate(change, in: source)
                     diagnostics.append(Diagnostic(.warning, "v\(source.version) → v\(destination.version): \(change.property.map { "\(change.entity).\($0)" } ?? change.entity) is \(change.detail)",
                                                   at: location, hint: "data is lost when stores migrate; keep it, or move the data first in a `before: \(destination.version)` hook (it reads v\(source.version) before the step drops it)")
                         .withSource(source.source))
                 }
             } catch {
-                diagnostics += error.refusals.map { $0.diagnostic.withSource(destination.source) }
+                let mapping = mappings[destination.version]
+                diagnostics += error.refusals.map {
+                    $0.diagnostic.withSource(mapping != nil && $0.location?.file == mapping?.file ? mapping!.source : destination.source)
+                }
                 refusals += error.refusals.count
                 layout = LayoutBuilder.layout(for: destination)
             }

@@ -70,6 +70,22 @@ struct ModelCorrespondence {
         for (d, s) in sourceEntity { destinationEntity[s] = d }
     }
 
+    /// A mapping file names the source of some destination entities (SPEC §11.3): that replaces inference
+    /// for them. A source entity carried into several destinations (a split, a companion) continues, for
+    /// relationships pointing at it, in the one of the same name, else the one renamed from it, else the first.
+    mutating func apply(_ mapping: CompiledMapping) {
+        for (d, e) in mapping.entities {
+            sourceEntity[d] = e.source
+            refusals.removeAll { $0.entity == d && $0.property == nil }
+        }
+        var carriers: [String: [String]] = [:]
+        for (d, s) in sourceEntity { carriers[s, default: []].append(d) }
+        destinationEntity = [:]
+        for (s, ds) in carriers {
+            destinationEntity[s] = ds.first { $0 == s } ?? ds.first { destination.entity($0)?.renamedFrom == s } ?? ds.sorted().first
+        }
+    }
+
     /// A destination property's `renamedFrom` must name something: in the previous version, or in an
     /// earlier one (then it is an old rename, kept in the file, and ignored).
     private mutating func checkPropertyRenames(earlier: EarlierNames) {

@@ -39,6 +39,7 @@ extension TablePlanner {
         var carried: [String: String] = [:]
         var doubly: Set<String> = []
         if let filter = plan.filter { reasons.append("only the objects of \(filter.joined(separator: ", ")) stay in it") }
+        if plan.rowFilter != nil { reasons.append("the mapping file's filter drops rows") }
         if consumers[sourceTable, default: 0] > 1 { reasons.append("its objects are split over several tables") }
         for (column, source) in plan.columns {
             switch source {
@@ -107,6 +108,9 @@ extension TablePlanner {
                         + " FROM \(TableName(sourceTable)) AS \(TableName(ColumnSource.oldAlias))"
                     if let filter = p.filter {
                         copy += " WHERE " + ColumnSource.old("_entity") + " IN (" + boundList(filter.map(Value.text)) + ")"
+                    }
+                    if let rowFilter = p.rowFilter {
+                        copy += (p.filter == nil ? " WHERE " : " AND ") + rowFilter
                     }
                     copies.append(.copy(copy))
                     if p.spec.kind == .entity {
@@ -201,8 +205,8 @@ extension TablePlanner {
             }
         }
         let (mandatory, mandatoryChecks) = mandatoryWork()
-        backfills += mandatory
-        checks += mandatoryChecks
+        backfills += droppedLinkCleanup() + mandatory
+        checks += mandatoryChecks + mappedMandatoryChecks()
         let rebuilds = plans.contains { $0.kind == .rebuild } || !drops.isEmpty
         var ops: [MigrationOperation] = []
         if rebuilds { ops.append(.saveUserObjects) }
@@ -270,7 +274,7 @@ extension TablePlanner {
                     guard let column = dst.storage(of: e.name)?.attributeColumns[a.name] else { continue }
                     var nullable: [String] = []
                     var missing: [String] = []
-                    for k in (corr.destinationKinds[e.name] ?? []) where corr.sourceEntity[k] != nil {
+                    for k in (corr.destinationKinds[e.name] ?? []) where corr.sourceEntity[k] != nil && !isMapped(a.name, kind: k) {
                         if let m = corr.sourceAttribute(a, kind: k) { if m.attribute.isOptional { nullable.append(k) } }
                         else if a.defaultValue == nil { missing.append(k) }
                     }
@@ -294,7 +298,9 @@ extension TablePlanner {
                 // no existing object: only possible when there is none.
                 for r in e.relationships where !r.isOptional && !r.isToMany {
                     guard dst.storage(of: e.name)?.relationships[r.name]?.kind == .foreignKey else { continue }
-                    let missing = (corr.destinationKinds[e.name] ?? []).filter { corr.sourceEntity[$0] != nil && corr.sourceRelationship(r, kind: $0) == nil }
+                    let missing = (corr.destinationKinds[e.name] ?? []).filter {
+                        corr.sourceEntity[$0] != nil && corr.sourceRelationship(r, kind: $0) == nil && companionLink(r, kind: $0) == nil
+                    }
                     guard !missing.isEmpty else { continue }
                     checks.append(.check(MigrationCheck(
                         kind: .rowsForNewMandatoryRelationship, entity: e.name, properties: [r.name],

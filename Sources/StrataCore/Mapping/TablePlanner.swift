@@ -18,13 +18,19 @@ struct TablePlanner: Sendable {
         var reasons: [String] = []
         /// Source column → destination column, for columns carried unchanged.
         var carried: [String: String] = [:]
+        /// A mapping file's `filter:` (over the source row): the rows it leaves out are dropped.
+        var rowFilter: SQLText?
     }
 
     var refusals: [MappingRefusal] = []
     var actions: [TableAction] = []
+    /// Links to rows a mapping's filter drops, counted before the step.
+    var droppedLinks: [DroppedLinkProbe] = []
     var operations: [MigrationOperation] = []
 
     let corr: ModelCorrespondence
+    /// The step's mapping file, compiled (SPEC §11.3).
+    let mapping: CompiledMapping?
     let src: StoreLayout
     let dst: StoreLayout
     var source: Model { corr.source }
@@ -37,6 +43,8 @@ struct TablePlanner: Sendable {
     /// The fast path that keeps long histories cheap: a step plans only the tables that change.
     func isUnchanged(_ table: TableSpec) -> Bool {
         guard let old = src.table(table.name), old == table else { return false }
+        if let mapping, table.kind == .entity, let root = table.rootEntity,
+           (corr.destinationKinds[root] ?? []).contains(where: { mapping.entities[$0] != nil || isCompanionTarget($0) }) { return false }
         guard table.kind == .entity, let root = table.rootEntity else {
             // A join table: unchanged when both sides are unchanged entities (their names are in its spec).
             return true
@@ -57,8 +65,9 @@ struct TablePlanner: Sendable {
     /// Table → order columns of ordered to-many relationships stored there (column, owning entity, relationship).
     var orderColumns: [String: [(String, String, Relationship)]] = [:]
 
-    init(_ corr: ModelCorrespondence, source: StoreLayout, destination: StoreLayout) {
+    init(_ corr: ModelCorrespondence, source: StoreLayout, destination: StoreLayout, mapping: CompiledMapping? = nil) {
         self.corr = corr
+        self.mapping = mapping
         self.src = source
         self.dst = destination
         for e in corr.destination.entities {
@@ -76,6 +85,7 @@ struct TablePlanner: Sendable {
         guard refusals.isEmpty else { return }
         classify()
         emit()
+        droppedLinks = droppedLinkProbes()
     }
 
     mutating func refuse(_ entity: String, _ change: String, hint: String) {
@@ -104,6 +114,7 @@ struct TablePlanner: Sendable {
         let filter: [String]? = Set(sourceKinds) == Set(allKinds) ? nil : sourceKinds.sorted()
         let sourceSpec = src.table(sourceTable)!
         let owners = columnOwners(of: table, members: members)
+        let rowFilter = mappingFilter(members: mapped, sourceTable: sourceTable)
 
         var columns: [(ColumnSpec, ColumnSource)] = []
         for column in table.columns {
@@ -135,7 +146,9 @@ struct TablePlanner: Sendable {
             }
             columns.append((column, source))
         }
-        return Plan(spec: table, sourceTable: sourceTable, filter: filter, columns: columns)
+        var plan = Plan(spec: table, sourceTable: sourceTable, filter: filter, columns: columns)
+        plan.rowFilter = rowFilter
+        return plan
     }
 
     enum ColumnOwner {
@@ -201,7 +214,9 @@ struct TablePlanner: Sendable {
         var branches: [(String, String, ColumnSource)] = []
         for k in (corr.destinationKinds[owner] ?? []) {
             guard let sk = corr.sourceEntity[k] else { continue }
-            if let m = corr.sourceAttribute(a, kind: k), let c = src.storage(of: sk)?.attributeColumns[m.name] {
+            if let value = mapping?.value(a.name, kind: k) {
+                branches.append((k, sk, .expression(value)))
+            } else if let m = corr.sourceAttribute(a, kind: k), let c = src.storage(of: sk)?.attributeColumns[m.name] {
                 branches.append((k, sk, m.attribute.type.sqlType == a.type.sqlType ? .column(c) : .cast(c, a.type.sqlType)))
             } else {
                 branches.append((k, sk, .constant(a.defaultValue ?? .null)))
@@ -240,6 +255,7 @@ struct TablePlanner: Sendable {
         var branches: [(String, String, ColumnSource)] = []
         for k in (corr.destinationKinds[owner] ?? []) {
             guard let sk = corr.sourceEntity[k] else { continue }
+            if let link = companionLink(r, kind: k) { branches.append((k, sk, link)); continue }
             guard let found = sourceLinks(r, owner: owner, kind: k) else { branches.append((k, sk, .constant(.null))); continue }
             if !found.swapped, found.storage.kind == .foreignKey, found.storage.table == sourceTable {
                 branches.append((k, sk, .column(found.storage.column)))

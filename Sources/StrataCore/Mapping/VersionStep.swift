@@ -16,6 +16,12 @@ public struct VersionStep: Hashable, Sendable {
     public var sourceLayout: StoreLayout
     /// The layout the store has after the step (recorded in the metadata).
     public var destinationLayout: StoreLayout
+    /// The step's mapping file (SPEC §11.3), whose checksum is recorded with the step.
+    public var mappingFile: MappingFile?
+    /// The destination entities the mapping file names, for reports.
+    public var mappedEntities: [MappedEntity] = []
+    /// Links to rows a mapping's filter drops (counted for reports).
+    public var droppedLinks: [DroppedLinkProbe] = []
 
     public init(fromVersion: Int, toVersion: Int, changes: [MappingChange], tableActions: [TableAction],
                 operations: [MigrationOperation], sourceLayout: StoreLayout, destinationLayout: StoreLayout) {
@@ -119,6 +125,8 @@ public struct MigrationCheck: Hashable, Sendable {
         case rowsOfAbstractEntity
         /// Links of a to-many stored in a join table move into a to-one column: at most one per object.
         case multipleLinks
+        /// A mapping file's value for a non-optional attribute came out nil (a failed cast, a nil input).
+        case nilMappedValue
     }
     public var kind: Kind
     public var entity: String
@@ -144,6 +152,7 @@ public struct MigrationCheck: Hashable, Sendable {
         case .duplicates: return "no duplicates of \(target) (new uniqueness constraint)"
         case .rowsOfAbstractEntity: return "\(entity) has no objects of its own (it becomes abstract)"
         case .multipleLinks: return "each \(entity) has at most one link in \(target) (it moves into a to-one column)"
+        case .nilMappedValue: return "\(target) is not nil (non-optional; its mapped value failed to cast or was nil)"
         }
     }
 }

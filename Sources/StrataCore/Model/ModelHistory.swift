@@ -3,6 +3,8 @@ import Foundation
 /// Every version of a model: the files of a `models/` directory, sorted by version.
 public struct ModelHistory: Sendable {
     public var models: [Model]
+    /// The mapping files of `migrations/` by the version their step reaches (`MappingFileSet.load`).
+    public var mappings: [Int: MappingFile] = [:]
     /// Warnings of all files (inverses that do not point back, …), each distinct message once, at the
     /// newest version that still has it: a relationship without inverse kept for 100 versions is one warning.
     public var warnings: [Diagnostic] {

@@ -13,6 +13,10 @@ public struct StepReport: Sendable, Hashable, Codable {
     public var duration: Double?
     public var committed = false
     public var warnings: [String] = []
+    /// For a step with a mapping file: per destination entity it names, what it carries (SPEC §11.3).
+    public var mapping: [MappingEntityReport]?
+    /// The audit of the entities the mapping file names, against the new version (nil: none ran).
+    public var mappingAudit: AuditResult?
 
     public struct DestructiveChange: Sendable, Hashable, Codable {
         public var change: String

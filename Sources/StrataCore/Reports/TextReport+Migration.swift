@@ -44,6 +44,14 @@ extension TextReport {
         for action in step.tables where !action.reasons.isEmpty {
             lines.append("  \(action.kind.rawValue) \(action.table): " + action.reasons.joined(separator: "; "))
         }
+        for entity in step.mapping ?? [] { lines += entity.lines.map { "  " + $0 } }
+        if let audit = step.mappingAudit {
+            lines.append("  audit of the mapped entities (v\(audit.modelVersion)): \(audit.totalViolations) violation\(audit.totalViolations == 1 ? "" : "s")")
+            for rule in audit.violated {
+                lines.append("    \(rule.code.rawValue) \(rule.subject) \(rule.rule): \(rule.count)"
+                             + (rule.samples.isEmpty ? "" : " (" + rule.samples.map(\.objectID).joined(separator: ", ") + ")"))
+            }
+        }
         lines += step.warnings.map { "  warning: \($0)" }
         lines.append("  " + MigrationText.stats(step) + (step.committed ? "" : "; rolled back"))
         return lines
