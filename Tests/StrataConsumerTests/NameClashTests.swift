@@ -20,7 +20,7 @@ import Testing
         BatchInsertResultType.self, BatchInsertSource.self, HookTiming.self, RelationshipAmbiguityError.self,
         RelationshipLinkPlan.self, RelationshipLinkPlanner.self, SQLStep.self, SQLStepError.self, SetRelationshipRequest.self,
         StageContext.self, StageError.self, Stages.self, SwiftStageDeclaration.self,
-        Attribute.self, AttributeRules.self, AttributeType.self, AuditCode.self, AuditCompiler.self, AuditError.self,
+        Attribute.self, AttributeRules.self, AttributeType.self, AuditCode.self, AuditPlanner.self, AuditError.self,
         AuditMode.self, AuditResult.self, AuditRule.self, AuditRuleResult.self, AuditRunMode.self, AuditSQL.self,
         AuditSample.self, AuditScope.self, Auditor.self, Backup.self, BatchDeletePlan.self, BatchDeleteRequest.self,
         BatchDeleteResultType.self, BatchError.self, BatchPlanner.self, BatchResult.self, BatchUpdatePlan.self,

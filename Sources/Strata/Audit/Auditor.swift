@@ -51,7 +51,7 @@ public struct Auditor: Sendable {
     ///   `DatabaseError` from SQLite.
     func run(in db: Database, scope: AuditScope, maxSamples: Int = 20) throws -> AuditResult {
         precondition(maxSamples >= 0, "maxSamples must not be negative")
-        let rules = try AuditCompiler(model: model, layout: layout, now: now, variables: variables).rules(for: scope)
+        let rules = try AuditPlanner(model: model, layout: layout, now: now, variables: variables).rules(for: scope)
         let modes: [AuditRunMode]
         if scope == .touched {
             let touched = try Self.touchedTables(db)

@@ -1,4 +1,4 @@
-extension AuditCompiler {
+extension AuditPlanner {
     /// Entity validation predicates (1550): a row violates a rule when its predicate is not true.
     func predicateRules(of entity: Entity, _ context: RuleContext) throws(AuditError) -> [AuditRule] {
         guard !entity.validation.isEmpty else { return [] }

@@ -1,4 +1,4 @@
-extension AuditCompiler {
+extension AuditPlanner {
     /// Mandatory to-one and to-many (1570), minCount/maxCount of a non-empty to-many (1580/1590) and
     /// dangling references of a noAction to-one stored on this side (1700).
     func relationshipRules(_ r: Relationship, storage: RelationshipStorage, _ context: RuleContext) -> [AuditRule] {

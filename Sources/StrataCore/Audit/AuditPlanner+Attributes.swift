@@ -1,4 +1,4 @@
-extension AuditCompiler {
+extension AuditPlanner {
     /// optional, min/max (numbers, dates, integer ranges), minLength/maxLength and pattern rules of one attribute.
     /// NULL passes every rule but `optional`, as in Core Data.
     func attributeRules(_ a: Attribute, column: String, _ context: RuleContext) -> [AuditRule] {

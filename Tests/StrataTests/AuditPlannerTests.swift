@@ -3,11 +3,11 @@ import GRDB
 import Testing
 @testable import Strata
 
-@Suite struct AuditCompilerTests {
+@Suite struct AuditPlannerTests {
     typealias F = AuditFixture
 
     static func rules() throws -> [AuditRule] {
-        try AuditCompiler(model: F.model, layout: LayoutBuilder.layout(for: F.model), now: 0).rules(for: .full)
+        try AuditPlanner(model: F.model, layout: LayoutBuilder.layout(for: F.model), now: 0).rules(for: .full)
     }
 
     static func rule(_ subject: String, _ kind: AuditRule.Kind) throws -> AuditRule {
@@ -51,7 +51,7 @@ import Testing
         var chef = model.entity("Chef")!
         chef.validation = [ValidationRule(predicate: "nam == 'x'", location: SourceLocation(file: "models/1.yaml", line: 9, column: 20))]
         model = Model(version: 1, entities: model.entities.filter { $0.name != "Chef" } + [chef])
-        let compiler = AuditCompiler(model: model, layout: LayoutBuilder.layout(for: model), now: 0)
+        let compiler = AuditPlanner(model: model, layout: LayoutBuilder.layout(for: model), now: 0)
         do {
             _ = try compiler.rules(for: .full)
             Issue.record("expected an error")

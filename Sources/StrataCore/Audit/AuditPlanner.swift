@@ -1,9 +1,9 @@
 /// Compiles the validation rules of a model into set-based SQL over a store layout (SPEC §7). Pure.
 ///
 /// ```swift
-/// let rules = try AuditCompiler(model: model, layout: layout, now: now).rules(for: .full)
+/// let rules = try AuditPlanner(model: model, layout: layout, now: now).rules(for: .full)
 /// ```
-public struct AuditCompiler: Sendable {
+public struct AuditPlanner: Sendable {
     public var model: Model
     public var layout: StoreLayout
     /// `$NOW` for validation predicates (seconds since 1970).
