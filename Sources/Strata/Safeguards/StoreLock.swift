@@ -93,19 +93,11 @@ public final class StoreLock: @unchecked Sendable {
                                onWait: ((LockHolder?) -> Void)? = nil) throws -> StoreLock {
         let lockPath = lockPath(forStore: storePath)
         let fd = try openLockFile(lockPath, storePath: storePath)
-        let start = Date()
-        var waited = false
-        while try !attempt(fd, lockPath: lockPath) {
-            if !waited {
-                waited = true
-                onWait?(readHolder(fd: fd))
-            }
-            let elapsed = Date().timeIntervalSince(start)
-            if elapsed >= timeout { throw busy(fd, storePath: storePath, lockPath: lockPath, timeout: timeout) }
-            let pause = max(0.001, min(pollInterval, timeout - elapsed))
+        var wait = Wait(start: Date(), timeout: timeout, pollInterval: pollInterval)
+        while let pause = try wait.next(fd, storePath: storePath, lockPath: lockPath, onWait: onWait) {
             usleep(useconds_t(pause * 1_000_000))
         }
-        return claim(fd, waited: waited)
+        return claim(fd, waited: wait.waited)
     }
 
     /// One try at the lock on an open lock file: true when taken, false when another holder has it.

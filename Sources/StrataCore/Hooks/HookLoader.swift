@@ -20,7 +20,12 @@ public enum HookLoader {
 
     /// Reads a hook file from disk.
     public static func load(path: String) throws(DiagnosticList) -> Hook {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        try load(data: FileManager.default.contents(atPath: path), path: path)
+    }
+
+    /// A hook file's bytes as read from `path` (nil: it could not be read).
+    static func load(data: Data?, path: String) throws(DiagnosticList) -> Hook {
+        guard let data else {
             throw DiagnosticList([.error("cannot read hook file", at: SourceLocation(file: path, line: 1, column: 1))])
         }
         guard let text = String(data: data, encoding: .utf8) else {
@@ -62,13 +67,7 @@ public enum HookLoader {
             case "description": description = r.string(value, what: "description")
             case "variables": variables = r.stringMap(value, what: "variables") ?? [:]
             case "onViolation":
-                guard let text = r.string(value, what: "onViolation") else { continue }
-                guard let p = ViolationPolicy(rawValue: text) else {
-                    r.error("unknown onViolation '\(text)'", at: value,
-                            hint: NameSuggestion.hint(for: text, in: ViolationPolicy.allCases.map(\.rawValue)) ?? "use rollback or warn")
-                    continue
-                }
-                policy = p
+                if let p = r.violationPolicy(value) { policy = p }
             case "steps":
                 sawSteps = true
                 guard case .sequence(let list) = value, !list.isEmpty else {

@@ -23,20 +23,11 @@ public struct HookSet: Sendable {
     /// - Throws: `DiagnosticList` with every error (duplicate ids at the later file, `after` naming
     ///   no model version, unknown entities, bad predicates…).
     public static func load(directory: String, models: ModelHistory, variables: [String: String] = [:]) throws(DiagnosticList) -> HookSet {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            return HookSet(hooks: [])
-        }
-        let files = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
-            .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
-            .sorted(by: FileNameOrder.areInIncreasingOrder)
         // Mapping files (`mapping: { from:, to: }`) live here too; `MappingFileSet` reads them.
-        let paths = files.map { directory.hasSuffix("/") ? directory + $0 : directory + "/" + $0 }.filter { path in
-            guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else { return true }
-            return !MappingFileLoader.isMappingFile(text)
-        }
-        return try assemble(paths.map { path in Result { () throws(DiagnosticList) in try HookLoader.load(path: path) } },
-                            models: models, variables: variables)
+        guard let folder = YAMLFolder.read(directory) else { return HookSet(hooks: []) }
+        return try assemble(folder.files.filter { !$0.isMapping }.map { file in
+            Result { () throws(DiagnosticList) in try HookLoader.load(data: file.data, path: file.path) }
+        }, models: models, variables: variables)
     }
 
     /// Loads hooks from YAML texts (file name → text, in file-name order), checked like ``load(directory:models:variables:)``.

@@ -16,7 +16,12 @@ public enum MappingFileLoader {
     /// Reads one mapping file from disk.
     /// - Throws: `DiagnosticList` with every error, located in the file (exit 2).
     public static func load(path: String) throws(DiagnosticList) -> MappingFile {
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+        try load(data: FileManager.default.contents(atPath: path), path: path)
+    }
+
+    /// A mapping file's bytes as read from `path` (nil: it could not be read).
+    static func load(data: Data?, path: String) throws(DiagnosticList) -> MappingFile {
+        guard let data, let text = String(data: data, encoding: .utf8) else {
             throw DiagnosticList([.error("cannot read mapping file (missing or not UTF-8)", at: SourceLocation(file: path, line: 1, column: 1))])
         }
         var mapping = try load(yaml: text, file: path)
@@ -51,13 +56,7 @@ public enum MappingFileLoader {
                     r.error("mapping needs both 'from' and 'to'", at: value, hint: "e.g. mapping: { from: 4, to: 5 }")
                 }
             case "onViolation":
-                guard let text = r.string(value, what: "onViolation") else { continue }
-                guard let p = ViolationPolicy(rawValue: text) else {
-                    r.error("unknown onViolation '\(text)'", at: value,
-                            hint: NameSuggestion.hint(for: text, in: ViolationPolicy.allCases.map(\.rawValue)) ?? "use rollback or warn")
-                    continue
-                }
-                policy = p
+                if let p = r.violationPolicy(value) { policy = p }
             case "entities":
                 sawEntities = true
                 guard let list = r.entries(of: value, what: "entities", allowed: []) else { continue }

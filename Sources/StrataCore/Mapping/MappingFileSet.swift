@@ -6,19 +6,12 @@ public enum MappingFileSet {
     /// - Throws: `DiagnosticList` (exit 2) located in the files. TODOs and merges are not errors here:
     ///   they are refusals of the step (exit 4), found when it is planned.
     public static func load(directory: String, models: ModelHistory) throws(DiagnosticList) -> [Int: MappingFile] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else { return [:] }
-        let files = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
-            .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
-            .sorted(by: FileNameOrder.areInIncreasingOrder)
+        guard let folder = YAMLFolder.read(directory) else { return [:] }
         var result: [Int: MappingFile] = [:]
         var diagnostics: [Diagnostic] = []
-        for name in files {
-            let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
-            guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8),
-                  MappingFileLoader.isMappingFile(text) else { continue }
+        for entry in folder.files where entry.isMapping {
             do {
-                let file = try MappingFileLoader.load(path: path)
+                let file = try MappingFileLoader.load(data: entry.data, path: entry.path)
                 let problems = check(file, models: models).map { $0.withSource(file.source) }
                 diagnostics += problems
                 guard !problems.contains(where: { $0.severity == .error }) else { continue }

@@ -26,19 +26,14 @@ public struct ModelHistory: Sendable {
     /// - Throws: `DiagnosticList` with every error of every file; two files with one version
     ///   is an error at the later file's `version:`.
     public static func load(directory: String) throws(DiagnosticList) -> ModelHistory {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+        guard let paths = YAMLFolder.paths(in: directory) else {
             throw DiagnosticList([.error("models directory '\(directory)' does not exist",
                                          hint: "check the path (a relative one starts at the current directory)")])
         }
-        let files = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
-            .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
-            .sorted(by: FileNameOrder.areInIncreasingOrder)
-        guard !files.isEmpty else {
+        guard !paths.isEmpty else {
             throw DiagnosticList([.error("no model files (*.yaml, *.yml) in '\(directory)'", hint: "add models/1.yaml")])
         }
         // Files load in parallel (parsing is pure); results keep file order.
-        let paths = files.map { directory.hasSuffix("/") ? directory + $0 : directory + "/" + $0 }
         return try assemble(Parallel.map(paths.count) { index -> Result<Model, DiagnosticList> in
             do throws(DiagnosticList) { return .success(try ModelLoader.load(path: paths[index])) } catch { return .failure(error) }
         })
