@@ -8,21 +8,28 @@ let package = Package(
     products: [
         .library(name: "Strata", targets: ["Strata"]),
         .library(name: "StrataCLI", targets: ["StrataCLI"]),
+        .library(name: "StrataPostgres", targets: ["StrataPostgres"]),
         .executable(name: "strata", targets: ["strata"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // Pure core: YAML → Model, predicates, mapping, plans, SQL text. Never opens a database.
         .target(name: "StrataCore", dependencies: [.product(name: "Yams", package: "Yams")]),
         // The SQLite layer and orchestration.
         .target(name: "Strata", dependencies: ["StrataCore", .product(name: "GRDB", package: "GRDB.swift")]),
+        // The PostgreSQL engine (SPEC §14.2): the same plans, rendered for PostgreSQL and run through PostgresNIO.
+        // Its own target, so that the SQLite engine (and an app that only uses SQLite) never depends on it.
+        .target(name: "StrataPostgres", dependencies: [
+            "Strata", "StrataCore", .product(name: "PostgresNIO", package: "postgres-nio"),
+        ]),
         // The command line as a library, so that an application can build its own `strata` with its Swift stages.
         .target(name: "StrataCLI", dependencies: [
-            "Strata",
+            "Strata", "StrataPostgres",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "strata", dependencies: ["Strata", "StrataCLI"]),
@@ -33,8 +40,10 @@ let package = Package(
         // What both test targets use: temporary directories removed at exit, waiting for events.
         .target(name: "StrataTestSupport", path: "Tests/StrataTestSupport"),
         .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataTestSupport"], resources: [.copy("Fixtures")]),
+        // PostgreSQL stores against a throwaway server (StrataTestSupport's PostgresTestServer); skipped without one.
+        .testTarget(name: "StrataPostgresTests", dependencies: ["StrataPostgres", "StrataTestSupport"]),
         .testTarget(name: "StrataCLITests", dependencies: ["Strata", "StrataCLI", "strata", "strata-stages-fixture", "StrataTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         // The library as an application sees it: GRDB and Strata imported together, public API only.
-        .testTarget(name: "StrataConsumerTests", dependencies: ["Strata", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "StrataConsumerTests", dependencies: ["Strata", "StrataPostgres", .product(name: "GRDB", package: "GRDB.swift")]),
     ]
 )

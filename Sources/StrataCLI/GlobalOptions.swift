@@ -1,10 +1,11 @@
 import ArgumentParser
 import Foundation
 import Strata
+import StrataPostgres
 
 /// Options every subcommand takes (SPEC §8); they may follow the subcommand.
 struct GlobalOptions: ParsableArguments {
-    @Option(name: .long, help: "The SQLite store (default: $STRATA_STORE).")
+    @Option(name: .long, help: "The store: an SQLite file, or postgres://USER@HOST[:PORT]/DATABASE[?schema=NAME] (default: $STRATA_STORE).")
     var store: String?
 
     @Option(name: .customLong("models"), help: "Directory of model files (default: $STRATA_MODELS, else models).")
@@ -57,10 +58,26 @@ struct GlobalOptions: ParsableArguments {
     }
 
     /// The store path from `--store` or `STRATA_STORE`.
+    /// - Throws: exit 2 when none is given, or when it names a PostgreSQL store (``postgresStore()`` reads those,
+    ///   for the commands that support them).
     func storePath() throws -> String {
+        let value = try storeValue()
+        if PostgresStoreURL.isPostgres(value) { throw PostgresStoreError.notYetSupported(what: "this command on a PostgreSQL store") }
+        return value
+    }
+
+    /// `--store` (or `STRATA_STORE`) as given.
+    private func storeValue() throws -> String {
         if let store, !store.isEmpty { return store }
         if let env = ProcessInfo.processInfo.environment["STRATA_STORE"], !env.isEmpty { return env }
         throw Diagnostic.error("no store given", hint: "pass --store PATH or set STRATA_STORE")
+    }
+
+    /// The PostgreSQL store `--store` names (`postgres://…`), or nil for an SQLite store.
+    /// - Throws: `PostgresStoreError.invalidURL` (exit 2) for a `postgres://` URL that cannot be used.
+    func postgresStore() throws -> PostgresStoreURL? {
+        let value = try storeValue()
+        return PostgresStoreURL.isPostgres(value) ? try PostgresStoreURL(parsing: value) : nil
     }
 
     /// Loads `--models`, printing warnings to stderr.

@@ -64,6 +64,7 @@ struct MigrateCommand: StrataSubcommand {
     }
 
     func run(output: Output) async throws {
+        if let url = try global.postgresStore() { return try await runPostgres(url, output: output) }
         let path = try global.storePath()
         try global.checkOutputs([("--report", report), ("--changes-out", changesOut), ("--backup", backup)], storePath: path)
         let models = try global.loadModels(output)

@@ -14,6 +14,7 @@ struct StatusCommand: StrataSubcommand {
     var check = false
 
     func run(output: Output) async throws {
+        if let url = try global.postgresStore() { return try await runPostgres(url, output: output) }
         let history = try global.loadModels(output)
         let path = try global.storePath()
         let store = try Store.open(path: path, readOnly: true)

@@ -4,9 +4,10 @@ import CryptoKit
 import Foundation
 import GRDB
 import Strata
+import StrataPostgres
 import Testing
 
-/// Every public top-level type of Strata, named unqualified next to `import Foundation`, `import GRDB` and (on
+/// Every public top-level type of Strata (StrataCore, Strata and StrataPostgres), named unqualified next to `import Foundation`, `import GRDB` and (on
 /// Apple platforms) `import CryptoKit`: this file stops compiling when Strata takes a name one of them exports
 /// (`'SQL' is ambiguous for type lookup`). `StrataTests.PublicNamesTests` checks that the list is complete.
 /// Two names are shared with Swift Testing (imported here, not by apps): `ExitStatus` and `SourceLocation`,
@@ -45,12 +46,15 @@ import Testing
         StoreMetadata.self, StorePath.self, StorePathError.self, StoreSetupError.self, StoreStatus.self,
         (any StrataError).self, StrataVersion.self, TableAction.self, TableName.self, TableSpec.self, TextFolding.self,
         TextReport.self, UpdateValue.self, ValidationRule.self, Value.self, VersionHash.self, VersionStep.self,
-        ViolationPolicy.self
+        ViolationPolicy.self,
+        // StrataPostgres, the PostgreSQL engine (SPEC §14.2).
+        PostgresMigration.self, PostgresNames.self, PostgresStatus.self, PostgresStore.self, PostgresStoreError.self,
+        PostgresStoreURL.self,
     ]
 
     @Test func everyPublicTypeIsNamedUnambiguously() {
         // Each unqualified name is Strata's own type…
-        #expect(Self.strataTypes.map { String(reflecting: $0) }.filter { !$0.hasPrefix("Strata.") && !$0.hasPrefix("StrataCore.") } == [])
+        #expect(Self.strataTypes.map { String(reflecting: $0) }.filter { !$0.hasPrefix("Strata.") && !$0.hasPrefix("StrataCore.") && !$0.hasPrefix("StrataPostgres.") } == [])
         // … and GRDB's and Foundation's names stay theirs.
         let theirs: [Any.Type] = [SQL.self, Row.self, Column.self, Configuration.self]
         #expect(theirs.map { String(reflecting: $0) } == ["GRDB.SQL", "GRDB.Row", "GRDB.Column", "GRDB.Configuration"])

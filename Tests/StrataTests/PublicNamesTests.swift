@@ -26,6 +26,7 @@ import StrataTestSupport
 
     static var strataTypes: Set<String> {
         publicTypes(under: root + "/Sources/Strata").union(publicTypes(under: root + "/Sources/StrataCore"))
+            .union(publicTypes(under: root + "/Sources/StrataPostgres"))
     }
 
     @Test func theConsumerTargetNamesEveryPublicType() throws {

@@ -67,8 +67,17 @@ public struct StoreMetadata: Sendable, Hashable {
         let rows = try Row.fetchAll(db, sql: #"SELECT "key", "value" FROM "strata_metadata" WHERE "key" LIKE 'strata.%'"#)
         var values: [String: String] = [:]
         for row in rows { values[row["key"]] = row["value"] }
+        return try StoreMetadata(systemValues: values, store: db.description)
+    }
+
+    /// The metadata from its `strata.*` key/value rows, as either engine stores them.
+    /// - Parameters:
+    ///   - values: the rows of `strata_metadata` whose key starts with `strata.`.
+    ///   - store: the store's name, for messages.
+    /// - Throws: `StoreError.corrupt` when a key is missing or a value cannot be read.
+    public init(systemValues values: [String: String], store: String) throws {
         func require(_ key: String) throws -> String {
-            guard let v = values[key] else { throw StoreError.corrupt(path: db.description, detail: "metadata key '\(key)' is missing") }
+            guard let v = values[key] else { throw StoreError.corrupt(path: store, detail: "metadata key '\(key)' is missing") }
             return v
         }
         let decoder = JSONDecoder()
@@ -76,24 +85,28 @@ public struct StoreMetadata: Sendable, Hashable {
               let createdAt = Int(try require(Key.createdAtVersion)),
               let hashes = try? decoder.decode([String: String].self, from: Data(try require(Key.entityHashes).utf8)),
               let layout = try? decoder.decode(StoreLayout.self, from: Data(try require(Key.layout).utf8))
-        else { throw StoreError.corrupt(path: db.description, detail: "Strata metadata cannot be read") }
-        return StoreMetadata(storeUUID: try require(Key.uuid), version: version, modelHash: try require(Key.modelHash),
-                             entityHashes: hashes, modelYAML: try require(Key.modelYAML), layout: layout,
-                             createdAtVersion: createdAt)
+        else { throw StoreError.corrupt(path: store, detail: "Strata metadata cannot be read") }
+        self.init(storeUUID: try require(Key.uuid), version: version, modelHash: try require(Key.modelHash),
+                  entityHashes: hashes, modelYAML: try require(Key.modelYAML), layout: layout, createdAtVersion: createdAt)
+    }
+
+    /// Every system key and its value, as both engines store them (JSON with sorted keys for the hashes and layout).
+    public var systemValues: [(key: String, value: String)] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        // Encoding string dictionaries and the layout's plain structs cannot fail.
+        return [
+            (Key.uuid, storeUUID), (Key.version, String(version)), (Key.modelHash, modelHash),
+            (Key.entityHashes, String(decoding: try! encoder.encode(entityHashes), as: UTF8.self)),
+            (Key.modelYAML, modelYAML),
+            (Key.layout, String(decoding: try! encoder.encode(layout), as: UTF8.self)),
+            (Key.createdAtVersion, String(createdAtVersion)),
+        ]
     }
 
     /// Writes every system key (inside the caller's transaction).
     func write(_ db: Database) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let pairs: [(String, String)] = [
-            (Key.uuid, storeUUID), (Key.version, String(version)), (Key.modelHash, modelHash),
-            (Key.entityHashes, String(decoding: try encoder.encode(entityHashes), as: UTF8.self)),
-            (Key.modelYAML, modelYAML),
-            (Key.layout, String(decoding: try encoder.encode(layout), as: UTF8.self)),
-            (Key.createdAtVersion, String(createdAtVersion)),
-        ]
-        for (key, value) in pairs {
+        for (key, value) in systemValues {
             try db.execute(sql: #"INSERT OR REPLACE INTO "strata_metadata" ("key", "value") VALUES (?, ?)"#, arguments: [key, value])
         }
     }

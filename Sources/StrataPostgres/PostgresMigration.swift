@@ -1,0 +1,90 @@
+import Foundation
+import StrataCore
+import Strata
+
+/// `strata migrate` on a PostgreSQL store (SPEC §14.2): create at the target version, or run the pending
+/// inferred steps, each in one transaction.
+///
+/// The run holds the session lock `pg_advisory_lock(k)` from start to end; each step starts with
+/// `pg_advisory_xact_lock(k)` and re-reads the version, so no step is applied twice even by runs that do
+/// not share the session lock. Every step is planned before the first one runs: work this engine cannot do
+/// yet stops the run before anything is written.
+///
+/// ```swift
+/// let url = try PostgresStoreURL(parsing: "postgres://app@localhost/shop?schema=app")
+/// let report = try await PostgresMigration.run(url, models: history, hooks: hooks, options: .init(create: true))
+/// ```
+public enum PostgresMigration {
+    public struct Options: Sendable {
+        /// The version to reach (default: the newest model).
+        public var target: Int?
+        /// Create the store at the target when the schema has none.
+        public var create: Bool
+        /// Seconds to wait for another run's session lock.
+        public var lockTimeout: Double
+        /// `SET LOCAL lock_timeout` of every step, in seconds.
+        public var ddlLockTimeout: Double
+
+        public init(target: Int? = nil, create: Bool = false, lockTimeout: Double = 60, ddlLockTimeout: Double = 5) {
+            self.target = target
+            self.create = create
+            self.lockTimeout = lockTimeout
+            self.ddlLockTimeout = ddlLockTimeout
+        }
+    }
+
+    /// What a run did.
+    public struct Report: Sendable, Hashable, Encodable {
+        public var store: String
+        public var created = false
+        public var fromVersion: Int?
+        public var toVersion: Int
+        /// The steps applied, as `from → to` pairs with their statements.
+        public var steps: [Step] = []
+        public var nothingToDo = false
+
+        public struct Step: Sendable, Hashable, Encodable {
+            public var fromVersion: Int
+            public var toVersion: Int
+            public var statements: [String]
+        }
+    }
+
+    /// Migrates (or creates) the store at `url`.
+    /// - Throws: `PostgresStoreError` (missing store 2, not yet supported 2, busy 5, violations 3, server 1),
+    ///   `MappingError` (exit 4) for a step that cannot be inferred, a `Diagnostic` for an unknown target.
+    public static func run(_ url: PostgresStoreURL, models: ModelHistory, hooks: HookSet, options: Options) async throws -> Report {
+        let target = try targetModel(models, options.target)
+        let store: PostgresStore
+        do {
+            store = try await PostgresStore.open(url)
+        } catch PostgresStoreError.missingStore(let name) {
+            guard options.create else { throw PostgresStoreError.missingStore(store: name) }
+            let (created, didCreate) = try await PostgresStore.create(url, model: target, hooks: hooks, lockTimeout: options.ddlLockTimeout)
+            await created.close()
+            return Report(store: url.description, created: didCreate, fromVersion: nil, toVersion: target.version, nothingToDo: !didCreate)
+        }
+        let lock = PostgresSessionLock(session: store.session, url: url)
+        do {
+            try await lock.acquire(timeout: options.lockTimeout)
+            let report = try await migrate(store, to: target, models: models, hooks: hooks, options: options)
+            try await lock.release()
+            await store.close()
+            return report
+        } catch {
+            await store.close()   // ends the session: the server releases its lock
+            throw error
+        }
+    }
+
+    /// The target model: `--to` or the newest.
+    static func targetModel(_ models: ModelHistory, _ version: Int?) throws -> Model {
+        guard let latest = models.latest else { throw Diagnostic.error("no model files", hint: "add models/1.yaml") }
+        guard let version else { return latest }
+        guard let model = models.models.first(where: { $0.version == version }) else {
+            throw Diagnostic.error("--to \(version): there is no model version \(version)",
+                                   hint: "versions: " + models.models.map { String($0.version) }.joined(separator: ", "))
+        }
+        return model
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// The password file libpq reads (`~/.pgpass`, or `PGPASSFILE`): lines of
+/// `hostname:port:database:username:password`, `*` matching anything, `\:` and `\\` escaped; the first
+/// matching line wins. Like libpq, a file that the group or others can read is ignored.
+enum PostgresPasswordFile {
+    static func password(host: String, port: Int, database: String, user: String, environment: [String: String]) -> String? {
+        guard let path = environment["PGPASSFILE"] ?? environment["HOME"].map({ $0 + "/.pgpass" }) else { return nil }
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_mode & 0o077 == 0,
+              let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        return password(in: text, host: host, port: port, database: database, user: user)
+    }
+
+    /// The password of the first line matching the connection, or nil.
+    static func password(in text: String, host: String, port: Int, database: String, user: String) -> String? {
+        let wanted = [host, String(port), database, user]
+        for line in text.split(whereSeparator: \.isNewline) where !line.hasPrefix("#") {
+            let fields = split(String(line))
+            guard fields.count == 5 else { continue }
+            if zip(fields.prefix(4), wanted).allSatisfy({ $0 == "*" || $0 == $1 }) { return fields[4] }
+        }
+        return nil
+    }
+
+    /// The fields of one line: split at unescaped `:`, escapes removed.
+    static func split(_ line: String) -> [String] {
+        var fields = [""]
+        var escaped = false
+        for character in line {
+            if escaped {
+                fields[fields.count - 1].append(character)
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else if character == ":" && fields.count < 5 {
+                fields.append("")
+            } else {
+                fields[fields.count - 1].append(character)
+            }
+        }
+        return fields
+    }
+}

@@ -1,0 +1,47 @@
+import StrataCore
+import Strata
+
+/// `strata status` on a PostgreSQL store: version, hashes, pending versions and hooks.
+///
+/// ```swift
+/// let status = try await PostgresStatus.read(url, models: history, hooks: hooks)
+/// print(status.version, status.pendingVersions)
+/// ```
+public struct PostgresStatus: Sendable, Hashable, Encodable {
+    public var store: String
+    public var storeUUID: String
+    public var version: Int
+    public var latestVersion: Int?
+    public var createdAtVersion: Int
+    public var modelHash: String
+    /// Whether the recorded model hash is the hash of the model file of the store's version.
+    public var hashMatches: Bool
+    public var pendingVersions: [Int]
+    /// Hooks that will run when the store passes their version.
+    public var pendingHooks: [String]
+    /// Hooks whose version the store passed by migrating before they appeared.
+    public var lateHooks: [String]
+
+    /// Reads the store's status.
+    /// - Throws: `PostgresStoreError` (missing store 2, server 1); `StoreError.corrupt` for unreadable metadata.
+    public static func read(_ url: PostgresStoreURL, models: ModelHistory, hooks: HookSet) async throws -> PostgresStatus {
+        let store = try await PostgresStore.open(url)
+        do {
+            let metadata = try await store.metadata()
+            let records = try await store.hookRecords()
+            await store.close()
+            let current = models.models.first { $0.version == metadata.version }
+            let unrecorded = hooks.hooks.filter { records[$0.id] == nil && $0.after > metadata.createdAtVersion }
+            return PostgresStatus(
+                store: url.description, storeUUID: metadata.storeUUID, version: metadata.version,
+                latestVersion: models.latest?.version, createdAtVersion: metadata.createdAtVersion, modelHash: metadata.modelHash,
+                hashMatches: current.map { VersionHash.modelHash(of: $0) == metadata.modelHash } ?? false,
+                pendingVersions: models.models.map(\.version).filter { $0 > metadata.version },
+                pendingHooks: unrecorded.filter { $0.after > metadata.version }.map(\.id),
+                lateHooks: unrecorded.filter { $0.after <= metadata.version }.map(\.id))
+        } catch {
+            await store.close()
+            throw error
+        }
+    }
+}

@@ -1,0 +1,27 @@
+import StrataCore
+
+/// One version step as PostgreSQL runs it: the statements, in order, and the data conditions checked
+/// after the backfills (SPEC §4: a violated condition rolls the step back with exit 3).
+struct PostgresStepPlan: Sendable {
+    var fromVersion: Int
+    var toVersion: Int
+    /// The layout recorded after the step (index names shortened for PostgreSQL).
+    var destinationLayout: StoreLayout
+    var operations: [Operation]
+
+    enum Operation: Sendable, Hashable {
+        case execute(SQLText)
+        /// A query returning `(_pk, entity)` of each object violating `message`; any row stops the step.
+        case check(SQLText, message: String)
+    }
+
+    /// The statements as text, checks included (for messages and tests).
+    var sqlText: [String] {
+        operations.map {
+            switch $0 {
+            case .execute(let sql): sql.rendered(for: .postgresql).sql
+            case .check(let sql, let message): "-- check: \(message)\n" + sql.rendered(for: .postgresql).sql
+            }
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import StrataCore
+
+/// What can go wrong with a PostgreSQL store, each case with its exit code (SPEC §8, §14.2).
+public enum PostgresStoreError: Error, Hashable, Sendable {
+    /// The `--store` URL cannot be used (exit 2).
+    case invalidURL(url: String, reason: String)
+    /// The schema has no `strata_` tables and `--create` was not given (exit 2).
+    case missingStore(store: String)
+    /// The schema already holds a Strata store where one was to be created, or tables in the way (exit 2).
+    case exists(store: String, detail: String)
+    /// Work this engine cannot do yet; nothing was written (exit 2).
+    case notYetSupported(what: String)
+    /// A table or column name PostgreSQL would cut at 63 bytes (exit 2).
+    case nameTooLong(kind: String, name: String, hint: String)
+    /// The server cannot be reached or refused the login (exit 1).
+    case connection(store: String, message: String)
+    /// The server refused a statement (exit 1; exit 5 when it could not get a lock in time).
+    case server(message: String, sqlState: String?, statement: String?)
+    /// Another run holds the store's advisory lock (exit 5).
+    case busy(store: String, holder: String?)
+    /// The store's version is above the target, or the metadata names an unknown version (exit 2).
+    case version(message: String)
+    /// The recorded model hash is not the hash of the model file of the store's version (exit 6).
+    case drift(store: String, detail: String)
+    /// A step's data condition failed (exit 3), rolled back.
+    case violations(message: String, objects: [String])
+}
+
+extension PostgresStoreError: StrataError {
+    public var exitCode: ExitStatus {
+        switch self {
+        case .invalidURL, .missingStore, .exists, .notYetSupported, .nameTooLong, .version: .invalidInput
+        case .connection: .runtimeFailure
+        case .server(_, let state, _): state == PostgresStoreError.lockNotAvailable ? .storeBusy : .runtimeFailure
+        case .busy: .storeBusy
+        case .drift: .drift
+        case .violations: .validationViolations
+        }
+    }
+
+    /// SQLSTATE 55P03, `lock_not_available` (a `lock_timeout` ran out).
+    static let lockNotAvailable = "55P03"
+
+    public var diagnostics: [Diagnostic] {
+        switch self {
+        case .invalidURL(let url, let reason):
+            [.error("invalid PostgreSQL store URL '\(url)': \(reason)",
+                    hint: "use postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?schema=NAME]")]
+        case .missingStore(let store):
+            [.error("no Strata store in \(store): the schema has no strata_ tables",
+                    hint: "check the URL and schema, or pass --create to create the store there")]
+        case .exists(let store, let detail):
+            [.error("cannot create a store in \(store): \(detail)")]
+        case .notYetSupported(let what):
+            [.error("\(what) is not yet supported on PostgreSQL; nothing was written",
+                    hint: "see Docs/postgresql.md for what a PostgreSQL store supports today")]
+        case .nameTooLong(let kind, let name, let hint):
+            [.error("\(kind) name '\(name)' is longer than PostgreSQL's 63 bytes", hint: hint)]
+        case .connection(let store, let message):
+            [.error("cannot connect to \(store): \(message)")]
+        case .server(let message, let state, let statement):
+            [.error("PostgreSQL: \(message)" + (state.map { " (SQLSTATE \($0))" } ?? "")
+                        + (statement.map { "\n  in: \($0)" } ?? ""),
+                    hint: state == PostgresStoreError.lockNotAvailable ? "another session holds a lock on a table; retry, or raise the lock timeout" : nil)]
+        case .busy(let store, let holder):
+            [.error("\(store) is busy: another strata run holds its lock" + (holder.map { " (\($0))" } ?? ""),
+                    hint: "wait for it to finish, or raise --lock-timeout")]
+        case .drift(let store, let detail):
+            [.error("\(store) is in drift: \(detail)", hint: "a model file of a version the store has passed was edited; restore it")]
+        case .version(let message):
+            [.error(message)]
+        case .violations(let message, let objects):
+            [.error(message + (objects.isEmpty ? "" : ": " + objects.joined(separator: ", ")),
+                    hint: "fix the data (or add a default to the model), then run again; the step was rolled back")]
+        }
+    }
+
+    public var description: String { diagnostics.map(\.headline).joined(separator: "\n") }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import StrataCore
+@testable import StrataPostgres
+import Testing
+
+/// The PostgreSQL rendering of inferred steps, without a server: exact statements.
+@Suite struct PostgresStepPlannerTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+
+    static func example() throws -> ModelHistory { try ModelHistory.load(directory: root + "/models") }
+
+    static func plan(_ history: ModelHistory, _ from: Int, _ to: Int) throws -> PostgresStepPlan {
+        let source = history.models.first { $0.version == from }!
+        let layout = try PostgresLayout.adapted(LayoutBuilder.layout(for: source))
+        let step = try MappingInference.plan(models: history.models, from: from, to: to, sourceLayout: layout)[0]
+        return try PostgresStepPlanner.plan(step, source: source, destination: history.models.first { $0.version == to }!)
+    }
+
+    @Test func newEntityAndToOneAreCreatedAndAddedInPlace() throws {
+        let plan = try Self.plan(Self.example(), 1, 2)
+        #expect(plan.sqlText == [
+            #"CREATE TABLE "Chef" ("_pk" bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, "name" text, "email" text)"#,
+            #"ALTER TABLE "Recipe" ADD COLUMN "author" bigint"#,
+            #"CREATE UNIQUE INDEX "strata_uniq_Chef_email" ON "Chef" ("email")"#,
+            #"ALTER TABLE "Recipe" ADD CONSTRAINT "strata_fkey_Recipe_author" FOREIGN KEY ("author") REFERENCES "Chef" ("_pk") ON DELETE SET NULL DEFERRABLE INITIALLY IMMEDIATE"#,
+            #"CREATE INDEX "strata_fk_Recipe_author" ON "Recipe" ("author")"#,
+        ])
+    }
+
+    @Test func renameAddAndIndexAreAlterTable() throws {
+        let plan = try Self.plan(Self.example(), 2, 3)
+        #expect(plan.sqlText == [
+            #"ALTER TABLE "Recipe" RENAME COLUMN "servings" TO "portions""#,
+            #"ALTER TABLE "Recipe" ADD COLUMN "notes" text"#,
+            #"CREATE INDEX "strata_idx_Recipe_lastUsed" ON "Recipe" ("lastUsed")"#,
+        ])
+    }
+
+    @Test func newMandatoryBoolIsFilledWithItsDefault() throws {
+        let plan = try Self.plan(Self.example(), 3, 4)
+        #expect(plan.sqlText == [
+            #"ALTER TABLE "Recipe" ADD COLUMN "favorite" boolean"#,
+            #"UPDATE "Recipe" SET "favorite" = ($1 <> 0)"#,
+            #"CREATE INDEX "strata_idx_Recipe_favorite_lastUsed" ON "Recipe" ("favorite", "lastUsed")"#,
+        ])
+        guard case .execute(let update) = plan.operations[1] else { Issue.record("not an UPDATE"); return }
+        #expect(update.arguments == [.integer(0)])
+    }
+
+    @Test func droppedAttributeAndMandatoryWithoutDefault() throws {
+        let history = try ModelHistory.load(yaml: [
+            "1.yaml": "version: 1\nentities:\n  A:\n    attributes:\n      x: { type: string }\n      y: { type: int32 }\n",
+            "2.yaml": "version: 2\nentities:\n  A:\n    attributes:\n      x: { type: string, optional: false }\n",
+        ])
+        let plan = try Self.plan(history, 1, 2)
+        #expect(plan.sqlText == [
+            #"ALTER TABLE "A" DROP COLUMN "y""#,
+            "-- check: A.x has no NULLs (it becomes non-optional and has no default)\n"
+                + #"SELECT t."_pk", CAST($1 AS text) FROM "A" AS t WHERE t."x" IS NULL ORDER BY t."_pk""#,
+        ])
+    }
+
+    @Test func aChangeNotYetSupportedIsNamedBeforeAnythingRuns() throws {
+        let history = try ModelHistory.load(yaml: [
+            "1.yaml": "version: 1\nentities:\n  A:\n    attributes:\n      n: { type: int16 }\n",
+            "2.yaml": "version: 2\nentities:\n  A:\n    attributes:\n      n: { type: int32 }\n",
+        ])
+        let error = #expect(throws: PostgresStoreError.self) { try Self.plan(history, 1, 2) }
+        guard case .notYetSupported(let what)? = error else { Issue.record("got \(String(describing: error))"); return }
+        #expect(what.hasPrefix("the change '") && what.hasSuffix("' (version 1 → 2)"))
+        #expect(error?.exitCode == .invalidInput)
+    }
+}
