@@ -93,9 +93,13 @@ extension Fleet {
         return backups
     }
 
-    /// The first line of an error's first message (a table cell).
+    /// An error's first message on one line (a table cell): its lines joined by spaces.
     static func message(_ error: StrataError) -> String {
-        let text = error.diagnostics.first?.message ?? error.description
-        return String(text.prefix { $0 != "\n" })
+        oneLine(error.diagnostics.first?.message ?? error.description)
+    }
+
+    /// `text`'s lines, trimmed, joined by spaces.
+    static func oneLine(_ text: String) -> String {
+        text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ")
     }
 }

@@ -29,7 +29,7 @@ extension Fleet {
                 }
                 let row = FleetStoreResult(path: path, outcome: outcome, exitCode: code, fromVersion: status.version,
                                            toVersion: status.latestVersion, hooks: status.pendingHooks.count + status.lateHooks.count,
-                                           message: message.map { String($0.prefix { $0 != "\n" }) })
+                                           message: message.map(Fleet.oneLine))
                 return (row, code == .success ? nil : DiagnosticList(diagnostics), [])
             }
         }

@@ -41,10 +41,14 @@ public enum FleetStores {
         if file == "-" {
             data = FileHandle.standardInput.readDataToEndOfFile()
         } else {
-            guard let contents = FileManager.default.contents(atPath: file) else {
-                throw FleetError.unreadableList(path: file, detail: String(cString: strerror(errno == 0 ? ENOENT : errno)))
+            var info = stat()
+            guard stat(file, &info) == 0 else { throw FleetError.unreadableList(path: file, detail: String(cString: strerror(errno))) }
+            if (info.st_mode & S_IFMT) == S_IFDIR { throw FleetError.unreadableList(path: file, detail: "it is a directory") }
+            do {
+                data = try FileHandle(forReadingFrom: URL(fileURLWithPath: file)).readToEnd() ?? Data()
+            } catch {
+                throw FleetError.unreadableList(path: file, detail: error.localizedDescription)
             }
-            data = contents
         }
         var paths: [String] = []
         for (index, bytes) in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
