@@ -54,8 +54,10 @@ struct FleetOptions: ParsableArguments {
     func runner(_ stores: [String], global: GlobalOptions, output: Output) -> Fleet {
         var fleet = Fleet(stores: stores, jobs: jobs)
         fleet.continueOnError = continueOnError
-        fleet.progressSink = global.noProgress || global.quiet ? nil : TerminalProgressBar.standardError()
+        let bar = global.noProgress || global.quiet ? nil : TerminalProgressBar.standardError()
+        fleet.progressSink = bar
         fleet.onStoreEnd = { row, error, warnings in
+            if row.failed || !warnings.isEmpty { bar?.clearLine() }
             for warning in warnings { output.diagnostic(.warning("\(row.path): \(warning)")) }
             guard row.failed, let code = row.exitCode else { return }
             output.diagnostic(.error("store '\(row.path)' (exit \(code.rawValue)): \(row.message ?? row.outcome.rawValue)"))

@@ -51,6 +51,12 @@ import Testing
         #expect(try FleetProject.codes(r.stdout) == ["tenants/b.sqlite: 0", "tenants/a.sqlite: 0", "tenants/missing.sqlite: 2"])
         #expect(try project.version("tenants/a.sqlite") == "4" && project.version("tenants/b.sqlite") == "4")
         #expect(r.stderr.hasPrefix("error: store 'tenants/missing.sqlite' (exit 2): no store at 'tenants/missing.sqlite'"), "\(r.stderr)")
+        // With --create a listed store that does not exist is created at the target version.
+        let create = try project.run(["migrate", "--stores-from", "list.txt", "--create", "--format", "json"])
+        #expect(create.status == 0, "\(create.stderr)")
+        #expect((try FleetProject.fleet(create.stdout)["stores"] as? [[String: Any]])?.map { "\($0["path"]!) \($0["outcome"]!)" }
+                == ["tenants/b.sqlite up-to-date", "tenants/a.sqlite up-to-date", "tenants/missing.sqlite created"])
+        #expect(try project.version("tenants/missing.sqlite") == "4")
 
         // A NUL byte in a line is exit 2, located, before any store runs.
         try Data("tenants/a.sqlite\nbad\u{0}name\n".utf8).write(to: URL(fileURLWithPath: project.dir + "/nul.txt"))
