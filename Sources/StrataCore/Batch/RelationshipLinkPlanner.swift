@@ -85,24 +85,14 @@ public struct RelationshipLinkPlanner: Sendable {
         let sourceWhere: SQLText = condition.map { $0.parenthesized } ?? "1"
         let match = ([filter(destination, alias: "d")].compactMap { $0 } + pairs).joined(separator: " AND ")
         let sourceEntity = entityExpression(source, alias: "t"), destinationEntity = entityExpression(destination, alias: "d")
-        let destinations: SQLText = "SELECT d.\(pk) FROM \(d) AS d WHERE " + match + " ORDER BY d.\(pk)"
-        let sources: SQLText = "SELECT t.\(pk) FROM \(t) AS t WHERE " + pairs.joined(separator: " AND ") + " AND " + sourceWhere + " ORDER BY t.\(pk)"
         let destinationWhere = filter(destination, alias: "d") ?? "1"
-        // Several destinations share a key: only then can a source match two of them (and the other way round).
-        let severalDestinations = RelationshipLinkPlan.Ambiguity(
-            candidates: "SELECT 1 FROM \(d) AS d WHERE " + destinationWhere + destinationKeys.map { k -> SQLText in " AND \(k) IS NOT NULL" }.joined()
-                + " GROUP BY \(destinationKeys) HAVING count(*) > 1 LIMIT 1",
-            query: "SELECT t.\(pk), " + sourceEntity + ", " + sourceKeys.map { "\($0)" as SQLText }.joined(separator: ", ")
-                + ", (" + destinations + " LIMIT 1), (" + destinations + " LIMIT 1 OFFSET 1) FROM \(t) AS t WHERE " + sourceWhere
-                + " AND (" + destinations + " LIMIT 1 OFFSET 1) IS NOT NULL ORDER BY t.\(pk) LIMIT 1",
-            sourceIsAmbiguous: true)
-        let severalSources = RelationshipLinkPlan.Ambiguity(
-            candidates: "SELECT 1 FROM \(t) AS t WHERE " + sourceWhere + sourceKeys.map { k -> SQLText in " AND \(k) IS NOT NULL" }.joined()
-                + " GROUP BY \(sourceKeys) HAVING count(*) > 1 LIMIT 1",
-            query: "SELECT d.\(pk), " + destinationEntity + ", " + destinationKeys.map { "\($0)" as SQLText }.joined(separator: ", ")
-                + ", (" + sources + " LIMIT 1), (" + sources + " LIMIT 1 OFFSET 1) FROM \(d) AS d WHERE " + destinationWhere
-                + " AND (" + sources + " LIMIT 1 OFFSET 1) IS NOT NULL ORDER BY d.\(pk) LIMIT 1",
-            sourceIsAmbiguous: false)
+        // The source side (alias t) and the destination side (alias d), each with the rows of the other it matches.
+        let sourceSide = RelationshipLinkPlan.Side(table: t, alias: "t", condition: sourceWhere, entity: sourceEntity, keys: sourceKeys,
+                                                   matches: "SELECT t.\(pk) FROM \(t) AS t WHERE " + pairs.joined(separator: " AND ") + " AND " + sourceWhere + " ORDER BY t.\(pk)")
+        let destinationSide = RelationshipLinkPlan.Side(table: d, alias: "d", condition: destinationWhere, entity: destinationEntity, keys: destinationKeys,
+                                                        matches: "SELECT d.\(pk) FROM \(d) AS d WHERE " + match + " ORDER BY d.\(pk)")
+        let severalDestinations = RelationshipLinkPlan.Ambiguity(sourceSide, matching: destinationSide, sourceIsAmbiguous: true)
+        let severalSources = RelationshipLinkPlan.Ambiguity(destinationSide, matching: sourceSide, sourceIsAmbiguous: false)
         plan.roots = (source.root, destination.root, source.isDiscriminated, destination.isDiscriminated)
         // The objects on each side that have a match, for a one-to-one's unlinking.
         let matchedSources: SQLText = "SELECT t.\(pk) FROM \(t) AS t WHERE " + sourceWhere + " AND (\(sourceKeys)) IN (SELECT \(destinationKeys) FROM \(d) AS d WHERE " + destinationWhere + ")"
@@ -224,85 +214,5 @@ public struct RelationshipLinkPlanner: Sendable {
         let what = storage.relationships[name] != nil ? "'\(name)' is a relationship of \(entity); match compares attributes"
                                                      : "\(entity) has no attribute '\(name)'\(suggestion)"
         return .error(what, at: origin, hint: "\(entity)'s attributes: \(names.joined(separator: ", "))")
-    }
-}
-
-/// The SQL of one `setRelationship` step.
-public struct RelationshipLinkPlan: Sendable, Hashable {
-    /// Where the link is stored, which decides what an ambiguity is.
-    public enum Storage: String, Sendable, Hashable {
-        /// On the source row: several destinations for one source are ambiguous.
-        case sourceRow
-        /// On the destination row: several sources for one destination are ambiguous.
-        case destinationRow
-        /// In a join table: every match is linked.
-        case joinTable
-    }
-
-    public var entity: String
-    public var relationship: String
-    public var destination: String
-    public var storage: Storage
-    public var sourceTable: String
-    public var destinationTable: String
-    public var sourceKeys: [String]
-    public var destinationKeys: [String]
-    /// The ambiguity checks, in order: each a cheap query first, then the search for the ambiguous object.
-    public var ambiguities: [Ambiguity] = []
-    /// (source root, destination root, whether each is in a hierarchy table).
-    public var roots: (source: String, destination: String, sourceDiscriminated: Bool, destinationDiscriminated: Bool) = ("", "", false, false)
-    /// A one-to-one only: clears the links of the stored side's rows that point at an object the step links to
-    /// another one (that object moves to its new partner), run before the link.
-    public var unlink: SQLText?
-    /// `unlink` with `RETURNING "_pk"[, "_entity"]`.
-    public var unlinkReturning: SQLText?
-    /// Records the rows `unlink` changes as touched (run before it).
-    public var unlinkTouched: SQLText?
-    /// The root entity of the rows `unlink` changes, and whether `unlinkReturning` returns their `_entity`.
-    public var unlinkRoot = "", unlinkReturnsEntity = false
-
-    /// One way a match can be ambiguous (SPEC §11.4).
-    public struct Ambiguity: Sendable, Hashable {
-        /// A cheap query with a row only when an ambiguity is possible (two objects on the other side share a key).
-        public var candidates: SQLText
-        /// The first ambiguous object: its `_pk`, its entity, its key values, and the first two objects it matches.
-        public var query: SQLText
-        /// A source that matches several destinations (else a destination that several sources match).
-        public var sourceIsAmbiguous: Bool
-    }
-
-    /// The one statement that sets the links (no record of which).
-    public var link: SQLText = ""
-    /// Fills `RelationshipLinkPlanner.keysTable` with the rows a keyed run writes.
-    public var selectKeys: SQLText = ""
-    /// Sets the links listed in the keys table (the join insert needs none).
-    public var linkKeyed: SQLText = ""
-    /// Records the written rows for the audit.
-    public var recordTouched: [SQLText] = []
-    /// The root entity of the rows written, for counts when the table holds one entity.
-    public var changedRoot: String = ""
-    /// Whether the keyed run is needed even without touched rows or IDs (ordered links).
-    public var needsKeys = false
-
-    /// Sets `unlink`: rows of `storage`'s table whose `column` holds one of `partners` and that are not among `kept`.
-    mutating func unlinking(_ storage: EntityStorage, column: String, from partners: SQLText, keeping kept: SQLText) {
-        let o = ColumnName(column, qualifier: "o"), pk = ColumnName("_pk", qualifier: "o"), table = TableName(storage.table)
-        let condition: SQLText = "\(o) IN (" + partners + ") AND \(pk) NOT IN (" + kept + ")"
-        let update: SQLText = "UPDATE \(table) AS o SET \(ColumnName(column)) = NULL WHERE " + condition
-        unlink = update
-        unlinkReturning = update + " RETURNING \(ColumnName("_pk"))" + (storage.isDiscriminated ? ", \(ColumnName("_entity"))" : "")
-        unlinkTouched = "INSERT OR IGNORE INTO \(RelationshipLinkPlanner.touchedTable) (\"table\", \"pk\") SELECT \(storage.table), \(pk) FROM \(table) AS o WHERE " + condition
-        unlinkRoot = storage.root
-        unlinkReturnsEntity = storage.isDiscriminated
-    }
-
-    public static func == (a: Self, b: Self) -> Bool {
-        a.link == b.link && a.selectKeys == b.selectKeys && a.linkKeyed == b.linkKeyed && a.ambiguities == b.ambiguities
-            && a.recordTouched == b.recordTouched && a.storage == b.storage
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(link)
-        hasher.combine(selectKeys)
     }
 }
