@@ -39,7 +39,7 @@ public enum Migrator {
         try checkForward(to: target, from: metadata.version)
         guard report.isEmpty else { throw MigrationError.drift(report) }
         let steps = try MappingInference.plan(models: history.models, from: metadata.version, to: target, sourceLayout: metadata.layout,
-                                             mappings: history.mappings)
+                                             mappings: history.mappings, createdLayouts: history.createdLayouts)
         return (metadata, steps)
     }
 
