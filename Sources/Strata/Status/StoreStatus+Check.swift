@@ -25,7 +25,8 @@ extension StoreStatus {
     func refusal(_ history: ModelHistory, layout: StoreLayout) -> MappingError? {
         guard let latest = latestVersion, latest > version else { return nil }
         do {
-            _ = try MappingInference.plan(models: history.models, from: version, to: latest, sourceLayout: layout, mappings: history.mappings)
+            _ = try MappingInference.plan(models: history.models, from: version, to: latest, sourceLayout: layout, mappings: history.mappings,
+                                           createdLayouts: history.createdLayouts)
             return nil
         } catch {
             return error
