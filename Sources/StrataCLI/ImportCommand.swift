@@ -108,7 +108,7 @@ struct ImportCoreDataCommand: StrataSubcommand {
         for m in mappings {
             let what = "\(m.source): v\(m.from) → v\(m.to)\(m.todos > 0 ? ", \(m.todos) TODO(s) to edit" : "")"
             switch m.status {
-            case "inferred": output.line("  \(what): every entity mapping is what inference does, no mapping file needed")
+            case "inferred": output.line("  \(m.source) (v\(m.from) → v\(m.to)): every entity mapping is what inference does, no mapping file needed")
             case "kept": output.line("  kept \(m.file ?? "") (\(what)): it exists; --force replaces it")
             case "replaced": output.line("  replaced \(m.file ?? "") (\(what))")
             default: output.line("  wrote \(m.file ?? "") (\(what))")

@@ -17,7 +17,13 @@ extension CoreDataExpression {
     /// An archive's reference to an object of `$objects`.
     static func uid(_ value: Any) -> Int? {
         if let d = value as? [String: Any], let n = d["CF$UID"] as? Int { return n }
-        // Foundation's UID type prints as `<CFKeyedArchiverUID …>{value = N}`.
+        // swift-corelibs-foundation: `_NSKeyedArchiverUID` with a stored `value`.
+        for child in Mirror(reflecting: value).children where child.label == "value" {
+            if let n = child.value as? UInt32 { return Int(n) }
+            if let n = child.value as? Int { return n }
+            if let n = child.value as? UInt64 { return Int(exactly: n) }
+        }
+        // Apple's Foundation: the UID prints as `<CFKeyedArchiverUID …>{value = N}`.
         let text = String(describing: value)
         guard text.contains("UID"), let r = text.range(of: "value = ") else { return nil }
         return Int(text[r.upperBound...].prefix { $0.isASCIIDigit })
