@@ -11,12 +11,12 @@ struct ImportCommand: AsyncParsableCommand {
 }
 
 /// `strata import coredata PATH [--order FILE] [--force]` (SPEC §12): an Xcode model bundle → `models/<N>.yaml`,
-/// then the lint of the imported history.
+/// its mapping models → `migrations/v<N>-mapping.yaml`, then the lint of the imported history.
 struct ImportCoreDataCommand: StrataSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "coredata",
         abstract: "Import an Xcode Core Data model (.xcdatamodeld or .xcdatamodel) into models/<N>.yaml, one file per version.",
-        discussion: "Existing model files are kept unless --force. Exits 2 on unreadable input, 4 when the lint finds steps that need a mapping.")
+        discussion: "Mapping models (.xcmappingmodel inside the bundle or beside it) become migrations/v<N>-mapping.yaml. Existing files are kept unless --force. Exits 2 on unreadable input, 4 when the lint finds steps that need a mapping or TODOs to edit.")
 
     @OptionGroup var global: GlobalOptions
 
@@ -122,6 +122,9 @@ struct ImportCoreDataCommand: StrataSubcommand {
         output.result("lint: \(outcome.versions.count) model version(s), \(errors) error(s), \(warnings) warning(s)")
         for step in refused {
             output.result("  v\(step.from) → v\(step.to) cannot be inferred (the error above says why): \(Self.wayForward(from: step.from, to: step.to))")
+        }
+        for m in mappings where m.todos > 0 && m.status != "kept" {
+            output.result("  v\(m.from) → v\(m.to): edit the \(m.todos) TODO(s) of \(m.file ?? "") (each is exit 4 until edited)")
         }
         if errors > outcome.refusals { output.setExitCode(.invalidInput) } else if errors > 0 { output.setExitCode(.notInferable) }
     }
