@@ -50,6 +50,13 @@ extension CoreDataMappingImport {
         return needed ? entity : nil
     }
 
+    /// The property names the mappings fill, in their order, each once.
+    static func names(_ mappings: [EntityMapping], _ properties: Swift.KeyPath<EntityMapping, [PropertyMapping]>) -> [String] {
+        var names: [String] = []
+        for m in mappings { for p in m[keyPath: properties] where !names.contains(p.name) { names.append(p.name) } }
+        return names
+    }
+
     static func text(_ item: Item) -> String {
         switch item {
         case .expression(let x), .todo(let x): return x
@@ -57,9 +64,7 @@ extension CoreDataMappingImport {
     }
 
     static func attributes(_ mappings: [EntityMapping], into entity: inout ImportMappingDraft.Entity, source: Model, destination: Model) {
-        var names: [String] = []
-        for m in mappings { for p in m.attributes where !names.contains(p.name) { names.append(p.name) } }
-        for name in names {
+        for name in names(mappings, \EntityMapping.attributes) {
             let a = destination.attribute(name, of: entity.name)?.attribute
             let same = Set([name, a?.renamedFrom].compactMap { $0 })
             let items: [(String, Item?)] = zip(mappings, entity.sources).compactMap { m, s in
@@ -94,9 +99,7 @@ extension CoreDataMappingImport {
     }
 
     static func relationships(_ mappings: [EntityMapping], into entity: inout ImportMappingDraft.Entity, source: Model, destination: Model) {
-        var names: [String] = []
-        for m in mappings { for p in m.relationships where !names.contains(p.name) { names.append(p.name) } }
-        for name in names {
+        for name in names(mappings, \EntityMapping.relationships) {
             let r = destination.relationship(name, of: entity.name)?.relationship
             let same = Set([name, r?.renamedFrom].compactMap { $0 })
             let items: [Item] = zip(mappings, entity.sources).compactMap { m, s in
