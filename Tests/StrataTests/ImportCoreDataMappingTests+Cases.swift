@@ -76,6 +76,17 @@ extension ImportCoreDataMappingTests {
         // Only v1 has Video: the step is v1 → v2.
         let found = try CoreDataImport.read(path: try Self.bundle(three, mappings: [("Videos", merge)]))
         #expect(found.mappings.map { "v\($0.from)→v\($0.to)" } == ["v1→v2"])
+        // Album has no entity mapping, so Core Data did not migrate it: the file drops it too, and says so.
+        #expect(found.mappings.first?.yaml?.hasSuffix("""
+              # Core Data: no entity mapping reads Album, its objects were not migrated
+              Album:
+                source: Album
+                filter: "FALSEPREDICATE"
+
+            """) == true)
+        #expect(found.notCarried.map(\.reason) == [
+            "no entity mapping of Videos.xcmappingmodel reads Album, so Core Data did not migrate its objects: the mapping file drops them too (filter: FALSEPREDICATE); remove that entry to carry them",
+        ])
 
         // Album → Album fits v1 → v2 and v2 → v3 alike: the numbers ending the name decide, else it is listed.
         let album = Self.xcmapping([EntityMapping(fields: ["sourcename": "Album", "destinationname": "Album"], attributes: [("title", "\"x\"")])])

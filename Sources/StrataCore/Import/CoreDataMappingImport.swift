@@ -90,6 +90,19 @@ enum CoreDataMappingImport {
             }
             if let i = groups.firstIndex(where: { $0.destination == d }) { groups[i].mappings.append(e) } else { groups.append((d, [e])) }
         }
+        // Core Data migrates only what an entity mapping reads; inference would carry the rest: say so, with a filter that drops them.
+        var dropped: [ImportMappingDraft.Entity] = []
+        let mapped = Set(mapping.entities.compactMap(\.source))
+        let named = Set(groups.map(\.destination))
+        for e in source.entities where !mapped.contains(e.name) && !e.isAbstract && !mapping.entities.isEmpty {
+            guard let carrier = destination.entities.first(where: { $0.renamedFrom == e.name || $0.name == e.name && $0.renamedFrom == nil }),
+                  !named.contains(carrier.name) else { continue }
+            notes.append(Note(entity: e.name, reason: "no entity mapping of \(mapping.name) reads \(e.name), so Core Data did not migrate its objects: the mapping file drops them too (filter: FALSEPREDICATE); remove that entry to carry them"))
+            var entity = ImportMappingDraft.Entity(name: carrier.name, sources: [e.name])
+            entity.comments = ["Core Data: no entity mapping reads \(e.name), its objects were not migrated"]
+            entity.filter = .expression("FALSEPREDICATE")
+            dropped.append(entity)
+        }
         let splitSources = Set(Dictionary(grouping: groups.flatMap { $0.mappings.compactMap(\.source) }, by: { $0 }).filter { $0.value.count > 1 }.keys)
         for (d, mappings) in groups {
             var seen: Set<String> = []
@@ -102,6 +115,7 @@ enum CoreDataMappingImport {
             let entity = translate(unique, into: d, source: source, destination: destination, split: splitSources)
             if let entity { draft.entities.append(entity) }
         }
+        draft.entities += dropped
         check(&draft, models: models)
         return (draft, notes + mapping.notes.map { Note(reason: $0) })
     }
