@@ -194,7 +194,9 @@ struct ImportCoreDataCommand: StrataSubcommand {
                 continue
             }
             let exists = FileManager.default.fileExists(atPath: file)
-            if exists && !force {
+            // --force replaces a mapping file, never a hook that happens to have the name.
+            let replaceable = force && (try? String(contentsOfFile: file, encoding: .utf8)).map(MappingFileLoader.isMappingFile) ?? true
+            if exists && !replaceable {
                 written.append(.init(from: m.from, to: m.to, source: m.name, file: file, status: "kept", todos: m.todos))
                 continue
             }

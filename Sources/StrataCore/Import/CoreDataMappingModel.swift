@@ -70,7 +70,7 @@ struct CoreDataMappingModel: Sendable {
     /// - Throws: `DiagnosticList` (exit 2): malformed XML at `file:line:column`, a root that is not `<database>`.
     static func read(path: String) throws(DiagnosticList) -> CoreDataMappingModel? {
         var isDirectory: ObjCBool = false
-        FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+        _ = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
         let file = isDirectory.boolValue ? path + "/xcmapping.xml" : path
         let folder = isDirectory.boolValue ? path : (path as NSString).deletingLastPathComponent
         guard let data = FileManager.default.contents(atPath: file) else { return nil }
