@@ -20,33 +20,40 @@ extension CoreDataImport {
         func skip(_ path: String, _ file: String, _ reason: String) {
             result.notCarried.append(NotCarried(version: nil, versionName: (path as NSString).lastPathComponent, file: file, reason: reason))
         }
-        let texts = Dictionary(result.versions.map { ("\($0.number).yaml", $0.yaml) }, uniquingKeysWith: { a, _ in a })
-        let history = texts.isEmpty ? nil : try? ModelHistory.load(yaml: texts)
+        // Models are loaded when a step needs them (a step named by the recorded paths needs two of them).
+        let texts = Dictionary(result.versions.map { ($0.number, $0.yaml) }, uniquingKeysWith: { a, _ in a })
+        var loaded: [Int: Model?] = [:]
+        func loadModel(_ version: Int) -> Model? {
+            if let m = loaded[version] { return m }
+            let m = texts[version].flatMap { try? ModelLoader.load(yaml: $0, file: "\(version).yaml") }
+            loaded[version] = m
+            return m
+        }
         let versions = result.versions.map { (name: $0.name, number: $0.number) }
         var byStep: [Int: String] = [:]
-        for (path, model) in mappingModels {
-            guard let model else {
+        for (path, mapping) in mappingModels {
+            guard let mapping else {
                 skip(path, path, "no readable xcmapping.xml in the mapping model: not converted")
                 continue
             }
-            guard let history else {
-                skip(path, model.file, "the imported models do not load (the lint below says why): not converted")
-                continue
-            }
-            switch CoreDataMappingImport.step(of: model, versions: versions, models: history) {
+            switch CoreDataMappingImport.step(of: mapping, versions: versions, model: loadModel) {
             case .failure(let note):
-                skip(path, model.file, "not converted: " + note.reason)
+                skip(path, mapping.file, "not converted: " + note.reason)
             case .success(let (from, to)):
                 if let first = byStep[to] {
-                    skip(path, model.file, "a second mapping model for v\(from) → v\(to) (the first is \(first)): not converted, a step has one mapping file")
+                    skip(path, mapping.file, "a second mapping model for v\(from) → v\(to) (the first is \(first)): not converted, a step has one mapping file")
                     continue
                 }
-                byStep[to] = model.name
-                let (draft, notes) = CoreDataMappingImport.draft(model, from: from, to: to, models: history)
-                result.notCarried += notes.map {
-                    NotCarried(version: to, versionName: model.name, file: model.file, entity: $0.entity, property: $0.property, reason: $0.reason)
+                guard let source = loadModel(from), let destination = loadModel(to) else {
+                    skip(path, mapping.file, "the imported models of v\(from) → v\(to) do not load (the lint below says why): not converted")
+                    continue
                 }
-                result.mappings.append(Mapping(from: from, to: to, name: model.name, file: model.file,
+                byStep[to] = mapping.name
+                let (draft, notes) = CoreDataMappingImport.draft(mapping, source: source, destination: destination)
+                result.notCarried += notes.map {
+                    NotCarried(version: to, versionName: mapping.name, file: mapping.file, entity: $0.entity, property: $0.property, reason: $0.reason)
+                }
+                result.mappings.append(Mapping(from: from, to: to, name: mapping.name, file: mapping.file,
                                                yaml: draft.entities.isEmpty ? nil : draft.render().yaml, todos: draft.todos))
             }
         }

@@ -19,7 +19,7 @@ enum CoreDataMappingImport {
     /// model has every source entity and whose destination has every destination entity and property the
     /// mapping names; when several pairs fit, the numbers ending the mapping model's name (`Model2to3`) decide.
     static func step(of mapping: CoreDataMappingModel, versions: [(name: String, number: Int)],
-                     models: ModelHistory) -> Result<(from: Int, to: Int), Note> {
+                     model: (Int) -> Model?) -> Result<(from: Int, to: Int), Note> {
         let numbers = versions.map(\.number)
         func number(_ path: String?) -> Int? {
             guard let path else { return nil }
@@ -32,7 +32,7 @@ enum CoreDataMappingImport {
             }
             return .success((from, to))
         }
-        let pairs = zip(numbers, numbers.dropFirst()).filter { fits(mapping, source: models.model(version: $0.0), destination: models.model(version: $0.1)) }
+        let pairs = zip(numbers, numbers.dropFirst()).filter { fits(mapping, source: model($0.0), destination: model($0.1)) }
         if pairs.count == 1 { return .success((pairs[0].0, pairs[0].1)) }
         let digits = mapping.name.split { !$0.isASCIIDigit }.compactMap { Int($0) }
         if digits.count >= 2, let pair = pairs.first(where: { $0.0 == digits[digits.count - 2] && $0.1 == digits[digits.count - 1] }) {
@@ -56,11 +56,10 @@ enum CoreDataMappingImport {
         }
     }
 
-    /// The mapping file's draft for the step `from` → `to`, checked against `models`, and what is not carried.
-    static func draft(_ mapping: CoreDataMappingModel, from: Int, to: Int, models: ModelHistory) -> (ImportMappingDraft, [Note]) {
-        guard let source = models.model(version: from), let destination = models.model(version: to) else {
-            return (ImportMappingDraft(from: from, to: to, header: []), [Note(reason: "the models of v\(from) → v\(to) did not load")])
-        }
+    /// The mapping file's draft for the step `source` → `destination` (two adjacent versions), checked against
+    /// them, and what is not carried.
+    static func draft(_ mapping: CoreDataMappingModel, source: Model, destination: Model) -> (ImportMappingDraft, [Note]) {
+        let from = source.version, to = destination.version
         var notes: [Note] = []
         var draft = ImportMappingDraft(from: from, to: to, header: [
             "Imported from \(mapping.name) by `strata import coredata`: the step v\(from) → v\(to).",
@@ -116,7 +115,7 @@ enum CoreDataMappingImport {
             if let entity { draft.entities.append(entity) }
         }
         draft.entities += dropped
-        check(&draft, models: models)
+        check(&draft, models: ModelHistory(models: [source, destination]))
         return (draft, notes + mapping.notes.map { Note(reason: $0) })
     }
 
