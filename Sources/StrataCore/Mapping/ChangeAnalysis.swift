@@ -73,6 +73,7 @@ struct ChangeAnalysis {
             }
             for a in e.attributes { analyzeAttribute(a, of: e, matched: &matchedSource) }
             for r in e.relationships { analyzeRelationship(r, of: e, matched: &matchedSource) }
+            for merged in corr.mergedSources[e.name] ?? [] { analyzeMergedSource(merged, into: e, matched: &matchedSource) }
             analyzeConstraints(e, sourceEntity)
             if e.validation != sourceEntity.validation { note(.changeRules, e.name, nil, "validation predicates change") }
             if e.versionHashModifier != sourceEntity.versionHashModifier {
@@ -99,6 +100,24 @@ struct ChangeAnalysis {
         }
     }
 
+    /// A further source of a merge (SPEC §11.3): what it carries by name, and the type changes it needs a
+    /// per-source expression for.
+    private mutating func analyzeMergedSource(_ merged: String, into e: Entity, matched: inout Set<PropertyKey>) {
+        let part = mappedEntities[e.name]?.part(merged)
+        for a in destination.allAttributes(of: e.name).map(\.attribute) {
+            guard let m = corr.sourceAttribute(a, kind: e.name, from: merged) else { continue }
+            matched.insert(PropertyKey(m.owner, m.name))
+            if part?.attributes[a.name] == nil, m.attribute.type != a.type, !m.attribute.type.widens(to: a.type) {
+                refuse(e.name, a.name, "type changes from \(m.attribute.type.rawValue) to \(a.type.rawValue) (from \(merged))",
+                       hint: "give \(merged) its own expression: attributes: { \(a.name): { \(merged): \"\(a.type.rawValue)(\(m.name))\" } }",
+                       at: a.location)
+            }
+        }
+        for r in destination.allRelationships(of: e.name).map(\.relationship) {
+            if let m = corr.sourceRelationship(r, kind: e.name, from: merged) { matched.insert(PropertyKey(m.owner, m.name)) }
+        }
+    }
+
     // MARK: attributes
 
     private mutating func noteNewAttribute(_ a: Attribute, of entity: String, matched: inout Set<PropertyKey>) {
@@ -115,7 +134,8 @@ struct ChangeAnalysis {
             for k in corr.destinationKinds[e.name] ?? [] {
                 if let m = corr.sourceAttribute(a, kind: k) { matched.insert(PropertyKey(m.owner, m.name)) }
             }
-            return
+            // In a merge, a source without its own expression carries the attribute by name.
+            if mappedEntities[e.name]?.sources[0].attributes[a.name] != nil { return }
         }
         let kinds = (corr.destinationKinds[e.name] ?? [])
         var found: [(kind: String, name: String, owner: String, attribute: Attribute)] = []
