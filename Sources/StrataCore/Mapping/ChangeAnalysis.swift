@@ -28,6 +28,14 @@ struct ChangeAnalysis {
         self.mapped = (mapping?.entities ?? [:]).mapValues(\.expressions)
         self.mappedEntities = mapping?.entities ?? [:]
         var matchedSource: Set<PropertyKey> = []   // source properties continued by some destination property
+        // Source attributes a mapping expression reads are used, not lost.
+        for e in mapping?.entities.values.sorted(by: { $0.name < $1.name }) ?? [] {
+            for part in e.sources {
+                for input in part.inputs.values.joined() {
+                    if let owner = corr.source.attribute(input.attribute, of: part.entity)?.owner { matchedSource.insert(PropertyKey(owner, input.attribute)) }
+                }
+            }
+        }
         analyzeEntities(matched: &matchedSource)
         analyzeRemovals(matched: matchedSource)
     }
@@ -47,7 +55,14 @@ struct ChangeAnalysis {
         for e in destination.entities {
             guard let se = corr.sourceEntity[e.name], let sourceEntity = source.entity(se) else {
                 note(.addEntity, e.name, nil, e.parent.map { "new entity, sub-entity of \($0)" } ?? "new entity")
-                for a in e.attributes { note(.addAttribute, e.name, a.name, "new \(a.type.rawValue)") }
+                for a in e.attributes {
+                    // A new parent's attribute that its sub-entities had moves up.
+                    if (corr.destinationKinds[e.name] ?? []).contains(where: { corr.sourceAttribute(a, kind: $0) != nil }) {
+                        analyzeAttribute(a, of: e, matched: &matchedSource)
+                    } else {
+                        note(.addAttribute, e.name, a.name, "new \(a.type.rawValue)")
+                    }
+                }
                 for r in e.relationships { analyzeRelationship(r, of: e, matched: &matchedSource) }
                 continue
             }
@@ -93,6 +108,12 @@ struct ChangeAnalysis {
                 note(.removeAttribute, de, a.name, "removed with its values", destructive: true)
             }
             for r in se.relationships where !matchedSource.contains(PropertyKey(se.name, r.name)) {
+                // Its links live on when its inverse continues (they are the same links, seen from the other side).
+                if let inverse = r.inverse, let other = source.relationship(inverse, of: r.destination),
+                   matchedSource.contains(PropertyKey(other.owner, inverse)) {
+                    note(.removeRelationship, de, r.name, "removed; its links continue through the inverse \(inverse)")
+                    continue
+                }
                 let gone = corr.destinationEntity[r.destination] == nil && destination.relationship(r.name, of: de) != nil
                 note(.removeRelationship, de, r.name, gone ? "removed with its links: its destination \(r.destination) is removed (the new \(r.name) starts empty)"
                                                            : "removed with its links", destructive: true)
