@@ -28,7 +28,8 @@ extension DiffCommand {
             sourceLayout = metadata.layout
         }
         let steps = try MappingInference.plan(models: history.models, from: from, to: to,
-                                              sourceLayout: sourceLayout ?? LayoutBuilder.layout(for: history.model(version: from)!))
+                                              sourceLayout: sourceLayout ?? LayoutBuilder.layout(for: history.model(version: from)!),
+                                              mappings: history.mappings)
         let sections = try SQLPreview.sections(steps: steps, hooks: hooks, variables: global.variableValues)
         output.json(SQLDocument(from: from, to: to, store: storePath, sections: sections))
         if steps.isEmpty { output.result("-- v\(from) → v\(to): no changes") }

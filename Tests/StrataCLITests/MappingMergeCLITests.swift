@@ -123,4 +123,18 @@ import Testing
         #expect(try E2E.rows(store, #"SELECT count(*) FROM "Comment" WHERE "media" IS NULL"#) == ["1"])
         #expect(try E2E.rows(store, "PRAGMA foreign_key_check").isEmpty)
     }
+
+    @Test func diffSQLShowsTheMappingBeforeTheInferredChanges() throws {
+        let (dir, store) = try MergeProject.make(["v2.yaml": MergeProject.mapping])
+        let before = E2E.storeHashes(store)
+        let r = try CLI.run(["diff", "1", "2", "--sql", "--store", "app.sqlite"], in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        #expect(Array(lines.prefix(3)) == ["-- v1 → v2: mapping migrations/v2.yaml (runs with the inferred changes, as one plan)",
+                                           "--   Media ← Photo, Video (new IDs): duration = Photo: 0; Video: int64(seconds)",
+                                           "-- v1 → v2: inferred changes"])
+        #expect(lines.contains { $0.hasPrefix(#"INSERT INTO "strata_new_Media" ("_pk", "name", "width", "duration", "album") SELECT (SELECT strata_r."new" FROM "strata_remap""#) })
+        #expect(lines.contains(#"SELECT "entity", "old", "kind", "new" FROM "strata_remap" ORDER BY "kind", "new";"#))
+        #expect(E2E.storeHashes(store) == before)
+    }
 }
