@@ -177,4 +177,37 @@ extension TablePlanner {
             + ", coalesce((SELECT max(\(ColumnName("_pk"))) FROM \(temp)), 0))"))
         return ops
     }
+
+    /// Before the step: the links that re-linking drops because no part of their destination table carries the
+    /// row they pointed at (its filter left it out), counted on the source tables; links held in foreign keys.
+    func newIDLinkProbes() -> [DroppedLinkProbe] {
+        guard let mapping else { return [] }
+        let old = ColumnSource.oldAlias, pk = ColumnName("_pk", qualifier: ColumnSource.oldAlias)
+        var probes: [DroppedLinkProbe] = []
+        for target in plans where target.newIDs && target.parts.contains(where: { $0.rowFilter != nil }) {
+            let kinds = (corr.destinationKinds[target.spec.rootEntity ?? ""] ?? []).filter { mapping.entities[$0]?.sources.contains { $0.filter != nil } == true }
+            guard !kinds.isEmpty else { continue }
+            for e in destination.entities {
+                guard let storage = dst.storage(of: e.name) else { continue }
+                for r in e.relationships {
+                    guard let link = storage.relationships[r.name], link.kind == .foreignKey, dst.storage(of: r.destination)?.table == target.spec.name,
+                          let m = corr.sourceRelationship(r, kind: e.name), let sk = corr.sourceEntity[e.name],
+                          let sourceLink = src.storage(of: sk)?.relationships[m.name], sourceLink.kind == .foreignKey,
+                          let linked = src.storage(of: m.relationship.destination)?.table else { continue }
+                    // The rows of the kinds the relationship points at: a link to a row only another kind carried is dropped too.
+                    let parts = target.parts.filter { $0.sourceTable == linked && isKind($0.kind, of: r.destination) }
+                    let entity = kinds.first { isKind($0, of: r.destination) } ?? kinds[0]
+                    guard !parts.isEmpty, parts.allSatisfy({ condition(of: $0) != nil }) else { continue }
+                    let carried: SQLText = "SELECT \(pk) FROM \(TableName(linked)) AS \(keyword: old) WHERE "
+                        + parts.map { "(" + condition(of: $0)! + ")" }.joined(separator: " OR ")
+                    let c = ColumnName(sourceLink.column, qualifier: old)
+                    var text: SQLText = "SELECT count(*) FROM \(TableName(sourceLink.table)) AS \(keyword: old) WHERE "
+                    if let own = plans.first(where: { $0.spec.name == storage.table })?.rowFilter { text += own + " AND " }
+                    text += "\(c) IS NOT NULL AND \(c) NOT IN (" + carried + ")"
+                    probes.append(DroppedLinkProbe(entity: entity, table: storage.table, column: link.column, count: text))
+                }
+            }
+        }
+        return probes
+    }
 }

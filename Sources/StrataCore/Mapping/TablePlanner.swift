@@ -107,7 +107,7 @@ struct TablePlanner: Sendable {
         guard refusals.isEmpty else { return }
         classify()
         emit()
-        droppedLinks = droppedLinkProbes()
+        droppedLinks = droppedLinkProbes() + newIDLinkProbes()
     }
 
     mutating func refuse(_ entity: String, _ change: String, hint: String) {
