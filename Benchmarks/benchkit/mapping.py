@@ -54,6 +54,12 @@ def _schema(store, table):
         db.close()
 
 
+def _transaction(statements):
+    """A rebuild's statements as the shell runs them: foreign keys off, one transaction, checked before commit."""
+    return "\n".join(["PRAGMA foreign_keys = OFF;", "BEGIN;", *statements, "PRAGMA foreign_key_check;", "COMMIT;",
+                      "PRAGMA foreign_keys = ON;"])
+
+
 def _ratings(work):
     return query(work, 'SELECT count(*), total("_pk"), sum(typeof("rating") = \'text\'), total(CAST("rating" AS INTEGER)) FROM "Recipe"')
 
@@ -72,17 +78,12 @@ class MappingTypeChange(MappingCase):
         assert '"rating" TEXT' in new_table, f"unexpected Recipe schema: {table_sql}"
         names = ", ".join(f'"{c}"' for c in columns)
         values = ", ".join('CAST("rating" AS TEXT)' if c == "rating" else f'"{c}"' for c in columns)
-        return "\n".join([
-            "PRAGMA foreign_keys = OFF;",
-            "BEGIN;",
+        return _transaction([
             new_table + ";",
             f'INSERT INTO "Recipe_new" ({names}) SELECT {values} FROM "Recipe";',
             'DROP TABLE "Recipe";',
             'ALTER TABLE "Recipe_new" RENAME TO "Recipe";',
             *[sql + ";" for sql in indexes],
-            "PRAGMA foreign_key_check;",
-            "COMMIT;",
-            "PRAGMA foreign_keys = ON;",
         ])
 
     def commands(self, n):
@@ -118,9 +119,7 @@ class MappingSplit(MappingCase):
         names = ", ".join(f'"{c}"' for c in ingredient_columns)
         values = ", ".join('m."new"' if c == "recipe" else f'i."{c}"' for c in ingredient_columns)
         indexes = [sql.replace('"Recipe"', '"Dish"').replace("_Recipe_", "_Dish_") for sql in recipe_indexes]
-        return "\n".join([
-            "PRAGMA foreign_keys = OFF;",
-            "BEGIN;",
+        return _transaction([
             'CREATE TEMP TABLE "map" ("old" INTEGER PRIMARY KEY, "kind" TEXT NOT NULL, "new" INTEGER NOT NULL);',
             'INSERT INTO "map" SELECT "_pk", "kind", (SELECT max("_pk") FROM "Recipe") + row_number() OVER (ORDER BY "kind", "_pk") '
             'FROM (SELECT "_pk", CASE WHEN "portions" <= 4 THEN \'QuickDish\' ELSE \'Recipe\' END AS "kind" FROM "Recipe");',
@@ -136,9 +135,6 @@ class MappingSplit(MappingCase):
             'ALTER TABLE "Ingredient_new" RENAME TO "Ingredient";',
             'CREATE INDEX "strata_idx_Dish__entity" ON "Dish" ("_entity");',
             *[sql + ";" for sql in indexes + ingredient_indexes],
-            "PRAGMA foreign_key_check;",
-            "COMMIT;",
-            "PRAGMA foreign_keys = ON;",
         ])
 
     def commands(self, n):

@@ -103,13 +103,7 @@ import Testing
             WITH RECURSIVE n(i) AS (SELECT 10 UNION ALL SELECT i + 1 FROM n WHERE i < \(rows + 9))
             INSERT INTO "Comment" ("_pk", "text", "video") SELECT i, 'c' || i, i FROM n;
             """)
-        let child = try E2E.Child(["migrate", "--store", "app.sqlite", "--no-progress"], in: dir)
-        var waited = 0
-        while child.process.isRunning, (E2E.fileSize(store + "-journal") ?? 0) < 1_000_000, waited < 60_000 {
-            usleep(2_000)
-            waited += 2
-        }
-        child.kill()
+        MappingProject.kill(try E2E.Child(["migrate", "--store", "app.sqlite", "--no-progress"], in: dir), whenJournalOf: store)
         #expect(try E2E.rows(store, "PRAGMA integrity_check") == ["ok"])
         #expect(try CLI.run(["status", "--store", "app.sqlite"], in: dir).status == 0)
         #expect(try E2E.rows(store, #"SELECT "value" FROM "strata_metadata" WHERE "key" = 'strata.version'"#) == ["1"])

@@ -88,15 +88,7 @@ import Testing
     /// Authors 1 Ann, 3 Bob (persons), 2 Acme, 4 Zed (companies); orders to 1, 2, 3; invoices to 2, 1, 4; books
     /// 1 (Ann, Acme) and 2 (Bob, Zed).
     static func make(sharedTable: Bool) throws -> (dir: String, store: String) {
-        let dir = Temporary.directory("split")
-        try FileManager.default.createDirectory(atPath: dir + "/models", withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: dir + "/migrations", withIntermediateDirectories: true)
-        try v1.write(toFile: dir + "/models/1.yaml", atomically: true, encoding: .utf8)
-        try v2(sharedTable: sharedTable).write(toFile: dir + "/models/2.yaml", atomically: true, encoding: .utf8)
-        let created = try CLI.run(["migrate", "--create", "--to", "1", "--store", "app.sqlite"], in: dir)
-        precondition(created.status == 0, created.stderr)
-        try mapping.write(toFile: dir + "/migrations/v2.yaml", atomically: true, encoding: .utf8)
-        let store = dir + "/app.sqlite"
+        let (dir, store) = try MappingProject.project(v1: v1, v2: v2(sharedTable: sharedTable), files: ["v2.yaml": mapping], name: "split")
         try E2E.execute(store, """
             INSERT INTO "Author" ("_pk", "kind", "name") VALUES (1, 'person', 'Ann'), (2, 'company', 'Acme'), (3, 'person', 'Bob'), (4, 'company', 'Zed');
             INSERT INTO "Order" ("_pk", "ref", "author") VALUES (1, 'o1', 1), (2, 'o2', 2), (3, 'o3', 3);

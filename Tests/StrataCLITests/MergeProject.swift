@@ -81,15 +81,7 @@ enum MergeProject {
     /// deleted: `sqlite_sequence` says 9); tags on photos 1 and 3 and one without; comments on videos 7 and 1
     /// and one without. `seconds` of video 2 is `badSeconds` when given.
     static func make(_ files: [String: String], badSeconds: String? = nil) throws -> (dir: String, store: String) {
-        let dir = Temporary.directory("merge")
-        try FileManager.default.createDirectory(atPath: dir + "/models", withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: dir + "/migrations", withIntermediateDirectories: true)
-        try v1.write(toFile: dir + "/models/1.yaml", atomically: true, encoding: .utf8)
-        try v2.write(toFile: dir + "/models/2.yaml", atomically: true, encoding: .utf8)
-        let created = try CLI.run(["migrate", "--create", "--to", "1", "--store", "app.sqlite"], in: dir)
-        precondition(created.status == 0, created.stderr)
-        for (name, text) in files { try text.write(toFile: dir + "/migrations/" + name, atomically: true, encoding: .utf8) }
-        let store = dir + "/app.sqlite"
+        let (dir, store) = try MappingProject.project(v1: v1, v2: v2, files: files, name: "merge")
         let queue = try DatabaseQueue(path: store)
         try queue.write { db in
             try db.execute(sql: """
