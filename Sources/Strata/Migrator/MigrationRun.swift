@@ -161,10 +161,9 @@ public enum MigrationRun {
         hookOptions.stages = options.stages
         hookOptions.isDryRun = options.dryRun
         do {
-            try runLate(lateHooks, store: store, metadata: metadata, models: models, options: hookOptions, report: &report)
             var migrationOptions = MigrationOptions()
             migrationOptions.progressSink = options.progressSink
-            try Migrator.run(steps, on: store, from: planned, history: models, hooks: hooks, hookOptions: hookOptions,
+            try Migrator.run(steps, late: lateHooks, on: store, from: planned, history: models, hooks: hooks, hookOptions: hookOptions,
                              options: migrationOptions, report: &report)
         } catch let error as StrataError {
             throw MigrationRunError(underlying: error, report: report)
@@ -198,34 +197,5 @@ public enum MigrationRun {
         }
         report.storeUUID = try store.metadata().storeUUID
         return report
-    }
-
-    /// Late hooks, each in its own transaction, against the store's current model.
-    static func runLate(_ late: [Hook], store: Store, metadata: StoreMetadata, models: ModelHistory,
-                        options: HookRunner.Options, report: inout MigrationRunReport) throws {
-        guard !late.isEmpty, let model = models.model(version: metadata.version) else { return }
-        for hook in late {
-            let problems = HookChecker.check(hook, against: model, variables: options.context.variables)
-            if !problems.isEmpty { throw DiagnosticList(problems) }
-            let outcome = try store.wrapMigration {
-                try store.queue.inDatabase { db in
-                    var outcome: (HookRunResult, ChangeSet)?
-                    try SQLStepRunner.foreignKeysOff(db, if: hook.steps.contains(where: \.isSQL)) {
-                        try db.inTransaction(.immediate) {
-                            // Under the write lock: the store must still be at the version the hook was checked against.
-                            let current = try StoreMetadata.read(db)?.version ?? metadata.version
-                            if current != metadata.version { throw MigrationError.storeChanged(expected: metadata.version, found: current) }
-                            outcome = try HookRunner.run(hook, in: db, model: model, layout: metadata.layout,
-                                                         storeUUID: metadata.storeUUID, options: options, late: true)
-                            return outcome == nil ? .rollback : .commit
-                        }
-                    }
-                    return outcome
-                }
-            }
-            guard let (result, changes) = outcome else { continue }   // another run applied it meanwhile
-            report.hooks.append(result)
-            report.changes.merge(changes)
-        }
     }
 }

@@ -62,18 +62,34 @@ public enum Migrator {
                        options: options, report: &report)
     }
 
-    /// The migration loop: each planned step in one transaction holding, in order, the report of what the step
+    /// One unit of work of a run, each in its own transaction: a late hook (asked for with `runLateHooks`, run
+    /// against the store's current model before any step) or a version step.
+    enum Work {
+        case lateHook(Hook)
+        case step(VersionStep)
+    }
+
+    /// The migration loop: first the late hooks asked for, each in its own transaction on the current model;
+    /// then each planned step in one transaction holding, in order, the before-hooks, the report of what the step
     /// loses (counted before it runs), its schema changes and copies, the metadata and history row, and the hooks
-    /// of its version with their audits. A step another run applied meanwhile is skipped. `report` holds what ran,
+    /// of its version with their audits. Work another run did meanwhile is skipped. `report` holds what ran,
     /// also when a step fails (that step and its hooks marked not committed).
     @discardableResult
-    static func run(_ steps: [VersionStep], on store: Store, from metadata: StoreMetadata, history: ModelHistory,
+    static func run(_ steps: [VersionStep], late: [Hook] = [], on store: Store, from metadata: StoreMetadata, history: ModelHistory,
                     hooks: HookSet, hookOptions: HookRunner.Options, options: MigrationOptions,
                     report: inout MigrationRunReport) throws -> MigrationResult {
         let from = metadata.version
         var metadata = metadata
         var runs: [MigrationResult.StepRun] = []
-        for step in steps {
+        for work in late.map(Work.lateHook) + steps.map(Work.step) {
+            guard case .step(let step) = work else {
+                guard case .lateHook(let hook) = work,
+                      let outcome = try runLate(hook, on: store, metadata: metadata, history: history, options: hookOptions)
+                else { continue }   // another run applied it meanwhile
+                report.hooks.append(outcome.result)
+                report.changes.merge(outcome.changes)
+                continue
+            }
             let destination = history.model(version: step.toVersion)!
             let source = history.model(version: step.fromVersion)!
             let started = Date()
