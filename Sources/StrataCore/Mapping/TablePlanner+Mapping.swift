@@ -60,7 +60,8 @@ extension TablePlanner {
     /// Links to rows a mapping's `filter:` dropped: foreign keys set to NULL, join-table rows deleted (SPEC §11.3
     /// "uncarried rows"). Run once every table has its final name.
     func droppedLinkCleanup() -> [MigrationOperation] {
-        let filtered = Set(plans.filter(\.dropsRows).map(\.spec.name))
+        // Links to rows that get new IDs were re-linked: those no part carries are nil already.
+        let filtered = Set(plans.filter { $0.dropsRows && !$0.newIDs }.map(\.spec.name))
         guard !filtered.isEmpty else { return [] }
         var ops: [MigrationOperation] = []
         for table in dst.tables {
