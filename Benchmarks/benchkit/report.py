@@ -123,6 +123,10 @@ TARGETS = [
     ("model-plan", "budget", None, None, "issue 8 (< 100 ms)"),
     ("coredata-import", "budget", None, None, "issue 16 (< 3 s)"),
     ("coredata-import", "rss", None, 200, "issue 16 (< 200 MB)"),
+    ("sql-step", "time", "sqlite3 shell", 1.05, "issue 14"),
+    ("batch-insert-from", "time", "sqlite3 shell", 1.20, "issue 14"),
+    ("set-relationship", "time", "sqlite3 shell", 1.20, "issue 14"),
+    ("set-relationship", "memory", None, 1.10, "issue 14 (memory flat)"),
 ]
 
 

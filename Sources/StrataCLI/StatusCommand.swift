@@ -55,7 +55,8 @@ struct StatusCommand: StrataSubcommand {
     func refusal(_ history: ModelHistory, _ status: StoreStatus, layout: StoreLayout) -> MappingError? {
         guard let latest = status.latestVersion, latest > status.version else { return nil }
         do {
-            _ = try MappingInference.plan(models: history.models, from: status.version, to: latest, sourceLayout: layout, mappings: history.mappings)
+            _ = try MappingInference.plan(models: history.models, from: status.version, to: latest, sourceLayout: layout, mappings: history.mappings,
+                                           createdLayouts: history.createdLayouts)
             return nil
         } catch {
             return error

@@ -37,8 +37,8 @@ public struct VersionStep: Hashable, Sendable {
     /// Tables rebuilt with the 12-step procedure (destination names).
     public var rebuiltTables: [String] { tableActions.filter { $0.kind == .rebuild }.map(\.table) }
 
-    /// Whether the step drops or rebuilds a table: it then runs with foreign keys off (checked by
-    /// `PRAGMA foreign_key_check` before commit), so that no inbound `ON DELETE CASCADE` fires.
+    /// Whether the step drops or rebuilds a table: it then ends with `PRAGMA foreign_key_check` (every step runs
+    /// with foreign keys off, so no inbound `ON DELETE CASCADE` fires while a table is dropped).
     public var needsForeignKeysOff: Bool {
         tableActions.contains { $0.kind == .rebuild || $0.kind == .drop }
     }
