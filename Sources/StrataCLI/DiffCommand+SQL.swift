@@ -28,7 +28,8 @@ extension DiffCommand {
             sourceLayout = metadata.layout
         }
         let steps = try MappingInference.plan(models: history.models, from: from, to: to,
-                                              sourceLayout: sourceLayout ?? LayoutBuilder.layout(for: history.model(version: from)!))
+                                              sourceLayout: sourceLayout ?? LayoutBuilder.layout(for: history.model(version: from)!),
+                                              mappings: history.mappings)
         // `$NOW` is the preview's own time: a run binds its own (or `--now`).
         let sections = try SQLPreview.sections(steps: steps, hooks: hooks, models: history, variables: global.variableValues,
                                                now: Date().timeIntervalSince1970)

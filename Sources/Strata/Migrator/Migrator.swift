@@ -96,6 +96,7 @@ public enum Migrator {
             var stepReport: StepReport?
             var warnings: [String] = []
             var ran: [(result: HookRunResult, changes: ChangeSet)] = []
+            var stepChanges = ChangeSet()
             do {
                 let skippedAt = try store.wrapMigration {
                     try store.queue.inDatabase { db in
@@ -123,7 +124,8 @@ public enum Migrator {
                             stepReport = try StepReport.make(step, db: db)
                             stepReport?.mapping = try MappingReport.make(step, db: db, storeUUID: metadata.storeUUID,
                                                                          maxSamples: hookOptions.maxSamples)
-                            warnings = try StepExecutor.apply(step, on: db, storeUUID: metadata.storeUUID, options: options)
+                            warnings = try StepExecutor.apply(step, on: db, storeUUID: metadata.storeUUID, options: options,
+                                                              changes: &stepChanges, collectObjectIDs: hookOptions.collectObjectIDs)
                             if let audit = try MappingAudit.run(step, in: db, model: destination, storeUUID: metadata.storeUUID,
                                                                 options: hookOptions, warnings: &warnings) {
                                 stepReport?.mappingAudit = audit
@@ -157,6 +159,8 @@ public enum Migrator {
                 stepReport.warnings = warnings
                 report.steps.append(stepReport)
             }
+            stepChanges.hasObjectIDs = hookOptions.collectObjectIDs
+            report.changes.merge(stepChanges)
             for (result, changes) in ran {
                 report.hooks.append(result)
                 report.changes.merge(changes)

@@ -46,8 +46,11 @@ enum StepExecutor {
     }
 
     /// The step's operations: schema changes, copies, checks.
+    /// - Parameters:
+    ///   - changes: gets the objects the step gave new IDs (`remapped`; their IDs when `collectObjectIDs`).
     /// - Returns: warnings (e.g. a user view that could not be re-created).
-    static func apply(_ step: VersionStep, on db: Database, storeUUID: String, options: MigrationOptions) throws -> [String] {
+    static func apply(_ step: VersionStep, on db: Database, storeUUID: String, options: MigrationOptions,
+                      changes: inout ChangeSet, collectObjectIDs: Bool = false) throws -> [String] {
         var warnings: [String] = []
         var saved: [UserSchemaObject] = []
         for operation in step.operations {
@@ -69,6 +72,18 @@ enum StepExecutor {
                 saved = try UserSchemaObject.saveAndDrop(db)
             case .restoreUserObjects:
                 warnings += UserSchemaObject.restore(saved, db: db)
+            case .remapped(let list, let counts):
+                if collectObjectIDs {
+                    // Streamed: one row at a time, however many objects got new IDs.
+                    let rows = try Row.fetchCursor(db, list)
+                    while let row = try rows.next() {
+                        let new = ObjectID(storeUUID: storeUUID, entity: row[2], primaryKey: row[3])
+                        changes.remapped[new.entity, default: []].append(.init(old: ObjectID(storeUUID: storeUUID, entity: row[0], primaryKey: row[1]), new: new))
+                        changes.remappedCounts[new.entity, default: 0] += 1
+                    }
+                } else {
+                    for row in try Row.fetchAll(db, counts) { changes.remappedCounts[row[0], default: 0] += row[1] as Int }
+                }
             case .foreignKeyCheck:
                 let rows = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check")
                 if !rows.isEmpty {

@@ -1,12 +1,13 @@
 /// What `strata diff FROM TO --sql` prints (SPEC §11.4 "Seeing what will run"): each version step's SQL in
-/// run order (before-hooks' steps, the inferred schema changes, after-hooks' steps; a Swift stage by its id),
-/// `sql:` steps expanded and batch steps planned for the layout they run on, each bound value shown in a
+/// run order (before-hooks' steps, the mapping file, the inferred schema changes, after-hooks' steps; a Swift stage by
+/// its id), `sql:` steps expanded and batch steps planned for the layout they run on, each bound value shown in a
 /// comment after its `?`. Nothing runs.
 package enum SQLPreview {
     public struct Section: Sendable, Hashable, Encodable {
         public var fromVersion: Int
         public var toVersion: Int
-        /// `before-hook`, `schema` (the inferred changes) or `after-hook`.
+        /// `before-hook`, `mapping` (the mapping file's entities, as comments: its SQL is in `schema`), `schema`
+        /// (the inferred changes, with the mapping's) or `after-hook`.
         public var stage: String
         public var hook: String?
         /// 1-based step of the hook.
@@ -61,6 +62,11 @@ package enum SQLPreview {
             }
             // In run order (SPEC §11.4): before-hooks on the version below, the inferred changes, after-hooks.
             add(hooks.hooks(before: step.toVersion), stage: "before-hook", layout: step.sourceLayout, model: models.model(version: step.fromVersion))
+            if let file = step.mappingFile {
+                // The mapping file runs with the inferred changes, as one plan: its expressions are in the SQL below.
+                sections.append(Section(fromVersion: step.fromVersion, toVersion: step.toVersion, stage: "mapping", hook: file.file, step: nil,
+                                        kind: "mapping", entity: nil, sql: step.mappedEntities.map(mappingLine)))
+            }
             sections.append(Section(fromVersion: step.fromVersion, toVersion: step.toVersion, stage: "schema", hook: nil, step: nil,
                                     kind: "schema", entity: nil, sql: step.sqlText.map { $0 + ";" }))
             add(hooks.hooks(after: step.toVersion), stage: "after-hook", layout: step.destinationLayout, model: models.model(version: step.toVersion))
@@ -69,12 +75,22 @@ package enum SQLPreview {
         return sections
     }
 
+    /// `-- Media ← Photo, Video (new IDs): duration = int64(seconds)`: a mapped entity, as a comment.
+    static func mappingLine(_ e: MappedEntity) -> String {
+        var line = "--   \(e.entity) ← \(e.source)" + (e.newIDs ? " (new IDs)" : "")
+        if let filter = e.filter { line += ", filter: \(filter)" }
+        let values = e.attributes.sorted { $0.key < $1.key }.map { "\($0.key) = \($0.value)" }
+        return values.isEmpty ? line : line + ": " + values.joined(separator: ", ")
+    }
+
     /// The sections as text: a `--` comment line per section, then its SQL.
     public static func text(_ sections: [Section]) -> [String] {
         var lines: [String] = []
         for section in sections {
             let step = "v\(section.fromVersion) → v\(section.toVersion)"
             switch section.stage {
+            case "mapping":
+                lines.append("-- \(step): mapping \(section.hook ?? "") (runs with the inferred changes, as one plan)")
             case "schema":
                 lines.append("-- \(step): inferred changes" + (section.sql.isEmpty ? " (metadata only)" : ""))
             default:

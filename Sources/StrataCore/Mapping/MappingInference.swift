@@ -39,12 +39,12 @@ public enum MappingInference {
         let planner = TablePlanner(corr, source: sourceLayout, destination: layout, mapping: mapping)
         guard planner.refusals.isEmpty else { throw MappingError(planner.refusals.map { $0.pointingAt(file) }) }
         var step = VersionStep(fromVersion: source.version, toVersion: destination.version,
-                               changes: MappingFileReport.changes(mapping) + analysis.changes,
+                               changes: MappingFileReport.changes(mapping, newIDTables: planner.newIDTables, layout: layout) + analysis.changes,
                                tableActions: planner.actions, operations: planner.operations,
                                sourceLayout: sourceLayout, destinationLayout: layout)
         step.mappingFile = file
         step.droppedLinks = planner.droppedLinks
-        step.mappedEntities = MappingFileReport.entities(mapping, sourceLayout: sourceLayout)
+        step.mappedEntities = MappingFileReport.entities(mapping, sourceLayout: sourceLayout, newIDTables: planner.newIDTables, layout: layout)
         return step
     }
 

@@ -95,6 +95,10 @@ public enum MigrationOperation: Hashable, Sendable {
     case restoreUserObjects
     /// `PRAGMA foreign_key_check`: any row rolls the step back.
     case foreignKeyCheck
+    /// The old → new object IDs of the rows that got new `_pk`s (SPEC §11.3 "IDs"): `list` returns
+    /// `(old entity, old _pk, new entity, new _pk)`, `counts` `(new entity, count)`; collected for the
+    /// change set (`remapped`).
+    case remapped(list: SQLText, counts: SQLText)
 
     public var sqlText: String {
         switch self {
@@ -103,6 +107,7 @@ public enum MigrationOperation: Hashable, Sendable {
         case .saveUserObjects: return "-- save and drop user triggers and views (re-created after the rebuild)"
         case .restoreUserObjects: return "-- re-create user triggers and views"
         case .foreignKeyCheck: return "PRAGMA foreign_key_check"
+        case .remapped(let list, _): return "-- objects with new IDs (old → new, for the change set)\n\(list.description)"
         }
     }
 }
