@@ -23,7 +23,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchkit import bigmodel, cases, coredata, data, history, insertlink, measure, report  # noqa: E402
+from benchkit import bigmodel, cases, coredata, data, fleet, history, insertlink, mapping, measure, report  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "bench-out")
@@ -176,6 +176,8 @@ def run_case(env, case, rows, reps):
             for command in commands[shift:] + commands[:shift]:
                 if command.pristine:
                     measure.fresh_copy(command.pristine, env.work_file)
+                if command.prepare:
+                    command.prepare()
                 argv = [env.work_file if a == "{work}" else a for a in command.argv]
                 run = measure.run(argv)
                 if run.exit_code not in command.ok:
@@ -299,7 +301,7 @@ def main():
     objects = os.path.abspath(args.objects) if args.objects else os.path.join(bin_dirs["strata-bench-objects"], "strata-bench-objects")
     os.makedirs(OUT, exist_ok=True)
     env = Environment(strata, objects, args.seed)
-    selected = [c for c in cases.ALL + insertlink.ALL if not args.cases or c.id in args.cases.split(",")]
+    selected = [c for c in cases.ALL + insertlink.ALL + fleet.ALL + mapping.ALL if not args.cases or c.id in args.cases.split(",")]
     results = {
         "schemaVersion": 1,
         "started": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),

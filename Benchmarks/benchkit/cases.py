@@ -29,7 +29,7 @@ OLD_SECONDS = data.NOW - 327 * data.DAY
 
 
 class Command:
-    def __init__(self, label, role, argv, pristine=None, ok=(0,), fingerprint=None, verify=None, cleanup=()):
+    def __init__(self, label, role, argv, pristine=None, ok=(0,), fingerprint=None, verify=None, cleanup=(), prepare=None):
         self.label = label            # "strata", "sqlite3 shell", ...
         self.role = role              # "strata" or "anchor"
         self.argv = argv              # list; "{work}" is replaced by the work file
@@ -38,6 +38,7 @@ class Command:
         self.fingerprint = fingerprint  # callable(work) -> comparable value
         self.verify = verify          # callable(work) -> problem text or None
         self.cleanup = cleanup        # files removed after each repetition
+        self.prepare = prepare        # callable() run before each repetition, untimed (a fleet's fresh copy)
 
 
 def query(path, sql):

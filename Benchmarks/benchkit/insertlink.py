@@ -7,9 +7,10 @@
   `UPDATE … SET "author" = (SELECT "_pk" …)` in the shell.
 
 Both run with `--audit none` (the audit's cost is reported by the audited cases); Benchmarks/models-insert
-holds the bench-only v5 and v6. A hook's statement runs in its version step with foreign keys on (only steps
-that rebuild tables turn them off), while the shell has them off by default: the second anchor is the same
-SQL with `PRAGMA foreign_keys = ON`, which checks every written reference as Strata's step does.
+holds the bench-only v5 and v6. A version step runs with foreign keys off, as the shell has them by default
+(the first anchor, the target's): the step checks only references that can dangle, and neither `$source` nor
+a link's keys can (Docs/hooks.md, "Foreign keys inside a step"). The second anchor is the same SQL with
+`PRAGMA foreign_keys = ON`, which checks every written reference row by row.
 """
 import os
 import sqlite3

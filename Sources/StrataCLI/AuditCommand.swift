@@ -15,6 +15,8 @@ struct AuditCommand: StrataSubcommand {
 
     @OptionGroup var global: GlobalOptions
 
+    @OptionGroup var fleet: FleetOptions
+
     @Option(name: .long, help: ArgumentHelp("Audit only this entity and its sub-entities (repeatable).", valueName: "entity"))
     var entity: [String] = []
 
@@ -33,6 +35,7 @@ struct AuditCommand: StrataSubcommand {
     mutating func validate() throws {
         try OptionCheck.maxSamples(maxSamples)
         _ = try failingCodes()
+        try fleet.checkSingleStoreOptions(global, [])
     }
 
     /// The `--fail-on` codes, nil for all.
@@ -50,6 +53,7 @@ struct AuditCommand: StrataSubcommand {
     }
 
     func run(output: Output) async throws {
+        if fleet.isFleet { return try runFleet(output: output) }
         let path = try global.storePath()
         try global.checkOutputs([("--report", report)], storePath: path)
         let store = try Store.open(path: path, readOnly: true)
@@ -88,6 +92,23 @@ struct AuditCommand: StrataSubcommand {
             output.result(report.render(as: reportFormat ?? .text).trimmingCharacters(in: .newlines))
         }
         if report.hasFailures { output.setExitCode(.validationViolations) }
+    }
+
+    /// `--stores`: the model files loaded once, each store audited (`--jobs` at once); one summary of
+    /// failing violations per store.
+    func runFleet(output: Output) throws {
+        var isDirectory: ObjCBool = false
+        var history: ModelHistory?
+        if FileManager.default.fileExists(atPath: global.models, isDirectory: &isDirectory), isDirectory.boolValue {
+            history = try ModelHistory.load(directory: global.models)
+            for warning in history!.warnings { output.diagnostic(warning) }
+        }
+        let stores = try fleet.storeList()
+        try fleet.checkReport(report, stores: stores, global: global)
+        let summary = fleet.runner(stores, global: global, output: output)
+            .audit(history: history, scope: entity.isEmpty ? .full : .entities(entity), failOn: try failingCodes(),
+                   maxSamples: 0, variables: global.variableValues)
+        fleet.emit(summary, title: "Strata audit (fleet)", report: report, format: reportFormat, output: output)
     }
 
     /// The report format a file name suggests: .json, .xml (JUnit), .md, .html; else text.

@@ -28,8 +28,11 @@ extension DiffCommand {
             sourceLayout = metadata.layout
         }
         let steps = try MappingInference.plan(models: history.models, from: from, to: to,
-                                              sourceLayout: sourceLayout ?? LayoutBuilder.layout(for: history.model(version: from)!))
-        let sections = try SQLPreview.sections(steps: steps, hooks: hooks, variables: global.variableValues)
+                                              sourceLayout: sourceLayout ?? LayoutBuilder.layout(for: history.model(version: from)!),
+                                              mappings: history.mappings)
+        // `$NOW` is the preview's own time: a run binds its own (or `--now`).
+        let sections = try SQLPreview.sections(steps: steps, hooks: hooks, models: history, variables: global.variableValues,
+                                               now: Date().timeIntervalSince1970)
         output.json(SQLDocument(from: from, to: to, store: storePath, sections: sections))
         if steps.isEmpty { output.result("-- v\(from) → v\(to): no changes") }
         for line in SQLPreview.text(sections) { output.result(line) }

@@ -41,7 +41,8 @@ struct DiffCommand: StrataSubcommand {
         }
         if sql { return try printSQL(history: history, output: output) }
         let steps: [VersionStep]
-        do { steps = try MappingInference.plan(models: history.models, from: from, to: to, mappings: history.mappings) } catch { throw error }
+        do { steps = try MappingInference.plan(models: history.models, from: from, to: to, mappings: history.mappings,
+                                                       createdLayouts: history.createdLayouts) } catch { throw error }
         output.json(Document(from: from, to: to, steps: steps.map {
             Step(from: $0.fromVersion, to: $0.toVersion, metadataOnly: $0.isMetadataOnly, changes: $0.changes, tables: $0.tableActions,
                  rebuiltTables: $0.rebuiltTables, destructive: $0.destructiveChanges, sql: $0.sqlText)

@@ -43,7 +43,7 @@ struct LintCommand: StrataSubcommand {
             var mappings: [Int: MappingFile] = [:]
             var mappingErrors: [Diagnostic] = []
             do { mappings = try MappingFileSet.load(directory: migrations, models: history) } catch { mappingErrors = error.diagnostics }
-            var mapping = MappingInference.lintFindings(history.models, mappings: mappings)
+            var mapping = MappingInference.lintFindings(history.models, mappings: mappings, createdLayouts: history.createdLayouts)
             if !mappingErrors.isEmpty {
                 // A step's inferability means little while its mapping file is wrong: report the file only.
                 mapping = (mapping.diagnostics.filter { $0.severity != .error }, 0)

@@ -15,6 +15,8 @@ struct MigrateCommand: StrataSubcommand {
 
     @OptionGroup var global: GlobalOptions
 
+    @OptionGroup var fleet: FleetOptions
+
     @Option(name: .long, help: "Target model version (default: the newest).")
     var to: Int?
 
@@ -27,7 +29,10 @@ struct MigrateCommand: StrataSubcommand {
     @Option(name: .long, help: ArgumentHelp("Write a consistent copy of the store here before the first change.", valueName: "PATH"))
     var backup: String?
 
-    @Flag(name: .long, help: "Overwrite an existing --backup file.")
+    @Option(name: .long, help: ArgumentHelp("With --stores: write each store's backup into DIR before its first change.", valueName: "DIR"))
+    var backupDir: String?
+
+    @Flag(name: .long, help: "Overwrite an existing --backup file (with --backup-dir, existing backups).")
     var force = false
 
     @Option(name: .long, help: "What the audit after each hook checks: touched, full or none.")
@@ -61,28 +66,20 @@ struct MigrateCommand: StrataSubcommand {
         if let now, DateText.parse(now) == nil { throw ValidationError("--now expects an ISO 8601 date, got '\(now)'") }
         try OptionCheck.lockTimeout(lockTimeout)
         try OptionCheck.maxSamples(maxSamples)
+        try fleet.checkSingleStoreOptions(global, [("--backup", backup != nil), ("--changes-out", changesOut != nil)])
+        if backupDir != nil && !fleet.isFleet { throw ValidationError("--backup-dir needs --stores or --stores-from (one store takes --backup PATH)") }
     }
 
     func run(output: Output) async throws {
+        if fleet.isFleet { return try runFleet(output: output) }
         if let url = try global.postgresStore() { return try await runPostgres(url, output: output) }
         let path = try global.storePath()
         try global.checkOutputs([("--report", report), ("--changes-out", changesOut), ("--backup", backup)], storePath: path)
         let models = try global.loadModels(output)
         let hooks = try HookSet.load(directory: global.migrations, models: models, variables: global.variableValues)
-        var options = MigrationRun.Options(now: now.flatMap(DateText.parse) ?? Date().timeIntervalSince1970)
-        options.target = to
-        options.create = create
-        options.dryRun = dryRun
-        options.audit = audit
-        options.maxSamples = maxSamples
-        options.variables = global.variableValues
-        options.runLateHooks = runLateHooks
+        var options = runOptions()
         options.collectObjectIDs = changesOut != nil
         options.backupPath = backup
-        options.forceBackup = force
-        options.lockTimeout = lockTimeout
-        options.checkIntegrity = !skipIntegrityCheck
-        options.stages = StrataMain.stages
         options.onLockWait = GlobalOptions.lockWaitNote(path, output)
         options.progressSink = global.noProgress ? nil : TerminalProgressBar.standardError()
         let result: MigrationRunReport
@@ -96,6 +93,36 @@ struct MigrateCommand: StrataSubcommand {
         }
         try emit(result, output: output)
         if result.warnedViolations > 0 { output.note("warning: \(result.warnedViolations) violation(s) committed under `onViolation: warn`") }
+    }
+
+    /// One store's run options from the command line (no backup, change set, lock note or progress yet).
+    func runOptions() -> MigrationRun.Options {
+        var options = MigrationRun.Options(now: now.flatMap(DateText.parse) ?? Date().timeIntervalSince1970)
+        options.target = to
+        options.create = create
+        options.dryRun = dryRun
+        options.audit = audit
+        options.maxSamples = maxSamples
+        options.variables = global.variableValues
+        options.runLateHooks = runLateHooks
+        options.forceBackup = force
+        options.lockTimeout = lockTimeout
+        options.checkIntegrity = !skipIntegrityCheck
+        options.stages = StrataMain.stages
+        return options
+    }
+
+    /// `--stores`: models, hooks and mapping files loaded and checked once, then each store migrated
+    /// (`--jobs` at once); one summary.
+    func runFleet(output: Output) throws {
+        let models = try global.loadModels(output)
+        let hooks = try HookSet.load(directory: global.migrations, models: models, variables: global.variableValues)
+        let stores = try fleet.storeList(excluding: backupDir.map { [$0] } ?? [])
+        try fleet.checkReport(report, stores: stores, global: global)
+        let summary = try fleet.runner(stores, global: global, output: output)
+            .migrate(models: models, hooks: hooks, options: runOptions(), backupDirectory: backupDir)
+        fleet.emit(summary, title: dryRun ? "Strata migrate (fleet, dry run)" : "Strata migrate (fleet)", report: report,
+                   format: reportFormat, quiet: output.isQuiet, output: output)
     }
 
     /// Prints the report (text or JSON), writes --report and --changes-out.

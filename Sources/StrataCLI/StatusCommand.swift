@@ -10,12 +10,33 @@ struct StatusCommand: StrataSubcommand {
 
     @OptionGroup var global: GlobalOptions
 
+    @OptionGroup var fleet: FleetOptions
+
     @Flag(name: .long, help: "Exit 7 when versions or hooks are pending (for pipelines).")
     var check = false
 
+    @Option(name: .long, help: "With --stores: report format for --report: text, json, junit, markdown or html.")
+    var reportFormat: ReportFormat?
+
+    @Option(name: .long, help: ArgumentHelp("With --stores: write the summary to FILE.", valueName: "FILE"))
+    var report: String?
+
+    func validate() throws {
+        try fleet.checkSingleStoreOptions(global, [])
+        if !fleet.isFleet && (report != nil || reportFormat != nil) { throw ValidationError("--report and --report-format need --stores or --stores-from") }
+    }
+
     func run(output: Output) async throws {
-        if let url = try global.postgresStore() { return try await runPostgres(url, output: output) }
+        if !fleet.isFleet, let url = try global.postgresStore() { return try await runPostgres(url, output: output) }
         let history = try global.loadModels(output)
+        if fleet.isFleet {
+            let hooks = try HookSet.load(directory: global.migrations, models: history, variables: global.variableValues)
+            let stores = try fleet.storeList()
+            try fleet.checkReport(report, stores: stores, global: global)
+            let summary = fleet.runner(stores, global: global, output: output)
+                .status(history: history, hooks: hooks, check: check, stages: StrataMain.stages)
+            return fleet.emit(summary, title: "Strata status (fleet)", report: report, format: reportFormat, output: output)
+        }
         let path = try global.storePath()
         let store = try Store.open(path: path, readOnly: true)
         let hooks = try HookSet.load(directory: global.migrations, models: history, variables: global.variableValues)
@@ -35,31 +56,10 @@ struct StatusCommand: StrataSubcommand {
             \(lateBefore.isEmpty ? "" : "; late before-hooks " + lateBefore.joined(separator: ", ") + " (never run: strata repair --skip ID)")
             """)
         for item in status.drift { output.result("  drift: \(item)") }
-        // `--check` reports the first condition that applies (SPEC §8), each with the code `migrate` gives it:
-        // drift or late hooks 6, a pending step that cannot be inferred 4, other pending work 7.
-        if !status.drift.isEmpty {
-            output.setExitCode(.drift)
-        } else if check && !status.lateHooks.isEmpty {
-            output.setExitCode(.drift)
-        } else if check, let refusal = try refusal(history, status, layout: store.metadata().layout) {
-            for d in refusal.diagnostics { output.diagnostic(d) }
-            output.setExitCode(.notInferable)
-        } else if check && status.hasPendingWork {
-            // A declared Swift stage this binary does not register is work it cannot do (SPEC §11.2): named.
-            let unregistered = StrataMain.stages.unregistered(in: status.pendingHooks.compactMap(hooks.hook(id:)))
-            if !unregistered.isEmpty { for d in StageError.notRegistered(ids: unregistered).diagnostics { output.diagnostic(d) } }
-            output.setExitCode(.pendingWork)
-        }
-    }
-
-    /// Why the pending versions cannot be reached by inference, if they cannot (what `migrate` would refuse).
-    func refusal(_ history: ModelHistory, _ status: StoreStatus, layout: StoreLayout) -> MappingError? {
-        guard let latest = status.latestVersion, latest > status.version else { return nil }
-        do {
-            _ = try MappingInference.plan(models: history.models, from: status.version, to: latest, sourceLayout: layout, mappings: history.mappings)
-            return nil
-        } catch {
-            return error
-        }
+        // `--check` reports the first condition that applies (SPEC §8), each with the code `migrate` gives it.
+        let (code, diagnostics) = status.exitCode(check: check, history: history, hooks: hooks, layout: try store.metadata().layout,
+                                                  stages: StrataMain.stages)
+        for d in diagnostics { output.diagnostic(d) }
+        if code != .success { output.setExitCode(code) }
     }
 }

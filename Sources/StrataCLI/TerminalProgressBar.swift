@@ -33,6 +33,12 @@ final class TerminalProgressBar: ProgressSink, @unchecked Sendable {
         write("\r" + fitted(state.rendered()) + "\u{1B}[K\n")
     }
 
+    /// Clears the bar's line, so that a message printed next starts at the left edge (the next draw
+    /// puts the bar back).
+    func clearLine() {
+        write("\r\u{1B}[K")
+    }
+
     /// Cuts the line to the terminal's width so that `\r` can overwrite it.
     private func fitted(_ line: String) -> String {
         var size = winsize()

@@ -31,8 +31,8 @@ import StrataTestSupport
         #expect(imported.stdout.contains("3 version(s), 3 file(s) written to models, 0 kept"))
         #expect(imported.stdout.contains("lint: 3 model version(s), 0 error(s), 0 warning(s)"))
         #expect(imported.stdout.contains("""
-            not carried (3):
-              Recipes2to3.xcmappingmodel: mapping models are not converted yet: write the mapping for this step by hand
+              Recipes2to3.xcmappingmodel (v2 → v3): every entity mapping is what inference does, no mapping file needed
+            not carried (2):
               v2–v3 Recipe.summary: transient attribute is not carried (it is never stored)
 
             """))
@@ -94,12 +94,14 @@ import StrataTestSupport
         #expect(versions.map { $0["file"] as? String } == ["m/1.yaml", "m/2.yaml", "m/3.yaml"])
         let notCarried = try #require(document["notCarried"] as? [[String: Any]])
         #expect(notCarried.map { $0["reason"] as? String } == [
-            "mapping models are not converted yet: write the mapping for this step by hand",
             "transient attribute is not carried (it is never stored)",
             "transient attribute is not carried (it is never stored)",
         ])
-        #expect(notCarried[1]["version"] as? Int == 2 && notCarried[1]["entity"] as? String == "Recipe"
-                && notCarried[1]["property"] as? String == "summary")
+        #expect(notCarried[0]["version"] as? Int == 2 && notCarried[0]["entity"] as? String == "Recipe"
+                && notCarried[0]["property"] as? String == "summary")
+        let mappings = try #require(document["mappings"] as? [[String: Any]])
+        #expect(mappings.count == 1 && mappings[0]["source"] as? String == "Recipes2to3.xcmappingmodel"
+                && mappings[0]["status"] as? String == "inferred" && mappings[0]["from"] as? Int == 2 && mappings[0]["to"] as? Int == 3)
         let lint = try #require(document["lint"] as? [String: Any])
         #expect(lint["ok"] as? Bool == true && lint["versions"] as? [Int] == [1, 2, 3])
     }

@@ -65,15 +65,7 @@ enum MappingProject {
     /// The project with `files` in `migrations/` and a v1 store: authors 1 Ann (person), 2 Acme (company),
     /// 3 Bob (person); item 1 (a plain Item) and orders 2…5 (`o4` deleted, `o3` rated "x" unless `rateAll`).
     static func make(_ files: [String: String], badRating: Bool = true) throws -> (dir: String, store: String) {
-        let dir = Temporary.directory("mapping")
-        try FileManager.default.createDirectory(atPath: dir + "/models", withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: dir + "/migrations", withIntermediateDirectories: true)
-        try v1.write(toFile: dir + "/models/1.yaml", atomically: true, encoding: .utf8)
-        try v2.write(toFile: dir + "/models/2.yaml", atomically: true, encoding: .utf8)
-        let created = try CLI.run(["migrate", "--create", "--to", "1", "--store", "app.sqlite"], in: dir)
-        precondition(created.status == 0, created.stderr)
-        for (name, text) in files { try text.write(toFile: dir + "/migrations/" + name, atomically: true, encoding: .utf8) }
-        let store = dir + "/app.sqlite"
+        let (dir, store) = try project(v1: v1, v2: v2, files: files)
         let queue = try DatabaseQueue(path: store)
         try queue.write { db in
             try db.execute(sql: """
@@ -85,6 +77,29 @@ enum MappingProject {
         }
         try queue.close()
         return (dir, store)
+    }
+
+    /// A project with models `v1` and `v2`, `files` in `migrations/` and an empty v1 store `app.sqlite`.
+    static func project(v1: String, v2: String, files: [String: String], name: String = "mapping") throws -> (dir: String, store: String) {
+        let dir = Temporary.directory(name)
+        try FileManager.default.createDirectory(atPath: dir + "/models", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: dir + "/migrations", withIntermediateDirectories: true)
+        try v1.write(toFile: dir + "/models/1.yaml", atomically: true, encoding: .utf8)
+        try v2.write(toFile: dir + "/models/2.yaml", atomically: true, encoding: .utf8)
+        let created = try CLI.run(["migrate", "--create", "--to", "1", "--store", "app.sqlite"], in: dir)
+        precondition(created.status == 0, created.stderr)
+        for (name, text) in files { try text.write(toFile: dir + "/migrations/" + name, atomically: true, encoding: .utf8) }
+        return (dir, dir + "/app.sqlite")
+    }
+
+    /// Waits until `child` has written `bytes` of `store`'s rollback journal (inside its step), then kills it.
+    static func kill(_ child: E2E.Child, whenJournalOf store: String, reaches bytes: Int = 1_000_000) {
+        var waited = 0
+        while child.process.isRunning, (E2E.fileSize(store + "-journal") ?? 0) < bytes, waited < 60_000 {
+            usleep(2_000)
+            waited += 2
+        }
+        child.kill()
     }
 
     static func version(_ store: String) throws -> String? {

@@ -175,14 +175,8 @@ import Testing
                 """, arguments: [rows + 9])
         }
         try queue.close()
-        let child = try E2E.Child(["migrate", "--store", "app.sqlite", "--no-progress"], in: dir)
         // Kill once the step's transaction has written a good part of its journal.
-        var waited = 0
-        while child.process.isRunning, (E2E.fileSize(store + "-journal") ?? 0) < 1_000_000, waited < 60_000 {
-            usleep(2_000)
-            waited += 2
-        }
-        child.kill()
+        MappingProject.kill(try E2E.Child(["migrate", "--store", "app.sqlite", "--no-progress"], in: dir), whenJournalOf: store)
         #expect(try E2E.rows(store, "PRAGMA integrity_check") == ["ok"])
         let status = try CLI.run(["status", "--store", "app.sqlite"], in: dir)
         #expect(status.status == 0, "\(status.stderr)")

@@ -15,7 +15,7 @@ import Testing
             let error = #expect(throws: MigrationError.self) { try StepExecutor.restoreForeignKeys(db) }
             #expect(error?.exitCode == .runtimeFailure)
             #expect(error?.description == """
-                error: foreign keys could not be turned back on after a table rebuild (PRAGMA foreign_keys still reads 0); the step was committed and the run stopped
+                error: foreign keys could not be turned back on after a version step (PRAGMA foreign_keys still reads 0); the step was committed and the run stopped
                 hint: rerun `strata migrate`: it continues from the recorded version
                 """)
             try db.execute(sql: "ROLLBACK")

@@ -17,26 +17,35 @@ extension Auditor {
     /// - Throws: `DiagnosticList` for model files that do not load; `MigrationError.drift` when the directory's
     ///   model of the store's version differs from the recorded one; `StoreError` for a store without metadata.
     public init(store: Store, modelsDirectory: String?, warnings: ([Diagnostic]) -> Void = { _ in }) throws {
+        var history: ModelHistory?
+        var isDirectory: ObjCBool = false
+        if let modelsDirectory, FileManager.default.fileExists(atPath: modelsDirectory, isDirectory: &isDirectory), isDirectory.boolValue {
+            history = try ModelHistory.load(directory: modelsDirectory)
+            warnings(history!.warnings)
+        }
+        try self.init(store: store, history: history)
+    }
+
+    /// An auditor for the store's recorded version with the model `history` has for it (checked against the
+    /// entity hashes the store recorded), else the copy of the model the store recorded. A fleet loads the
+    /// model files once and audits each store with this.
+    /// - Throws: `MigrationError.drift` when `history`'s model of the store's version differs from the recorded
+    ///   one; `StoreError` for a store without metadata.
+    public init(store: Store, history: ModelHistory?) throws {
         let metadata = try store.metadata()
-        let model = try Self.model(of: metadata, storePath: store.path, modelsDirectory: modelsDirectory, warnings: warnings)
+        let model = try Self.model(of: metadata, storePath: store.path, history: history)
         self.init(model: model, layout: metadata.layout, storeUUID: metadata.storeUUID)
     }
 
-    private static func model(of metadata: StoreMetadata, storePath: String, modelsDirectory: String?,
-                              warnings: ([Diagnostic]) -> Void) throws -> Model {
-        var isDirectory: ObjCBool = false
-        if let modelsDirectory, FileManager.default.fileExists(atPath: modelsDirectory, isDirectory: &isDirectory), isDirectory.boolValue {
-            let history = try ModelHistory.load(directory: modelsDirectory)
-            warnings(history.warnings)
-            if let model = history.model(version: metadata.version) {
-                let hashes = VersionHash.entityHashes(of: model)
-                if hashes != metadata.entityHashes {
-                    throw MigrationError.drift(DriftReport(storeVersion: metadata.version, items: [DriftReport.Item(
-                        .modelHash, expected: "recorded model hash \(metadata.modelHash.prefix(12))…",
-                        found: "\(model.file) gives \(VersionHash.modelHash(fromEntityHashes: hashes).prefix(12))…")]))
-                }
-                return model
+    private static func model(of metadata: StoreMetadata, storePath: String, history: ModelHistory?) throws -> Model {
+        if let model = history?.model(version: metadata.version) {
+            let hashes = VersionHash.entityHashes(of: model)
+            if hashes != metadata.entityHashes {
+                throw MigrationError.drift(DriftReport(storeVersion: metadata.version, items: [DriftReport.Item(
+                    .modelHash, expected: "recorded model hash \(metadata.modelHash.prefix(12))…",
+                    found: "\(model.file) gives \(VersionHash.modelHash(fromEntityHashes: hashes).prefix(12))…")]))
             }
+            return model
         }
         return try ModelLoader.load(yaml: metadata.modelYAML, file: "\(storePath) (recorded model, version \(metadata.version))")
     }

@@ -33,6 +33,7 @@ extension BatchExecutor {
                     changes.deletedCounts[plan.entity] = count
                 }
             }
+            if count > 0 { try run(plan.directDelete.sql) { try checkUserReferences(after: layout, db) } }
             changes.normalize()
             ids.sort()
             return BatchResult(kind: .delete, entity: request.entity, count: count,
@@ -122,6 +123,7 @@ extension BatchExecutor {
             }
             for statement in plan.deletes { try db.execute(statement) }
             try db.execute("DELETE FROM \(BatchPlanner.doomedTable)")
+            if count > 0 { try checkUserReferences(after: layout, db) }
         }
         if blockerTotal > 0 { throw .denied(blockers: blockers, total: blockerTotal) }
         changes.normalize()

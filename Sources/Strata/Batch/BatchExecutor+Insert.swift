@@ -25,7 +25,8 @@ extension BatchExecutor {
             let highWater: SQLText = "SELECT max(coalesce((SELECT \"seq\" FROM \"sqlite_sequence\" WHERE \"name\" = \(plan.table)), 0), "
                 + "coalesce((SELECT max(\(pk)) FROM \(table)), 0))"
             let linksOthers = !plan.sourceLinks.isEmpty || plan.rowLinks.contains { !$0.isEmpty } || request.dictionaryHandler != nil && !plan.linkColumns.isEmpty
-            let before = recordTouched || wantIDs || updates || linksOthers ? try fetchOne(Int64.self, highWater, db) ?? 0 : 0
+            let checksReferences = !plan.referenceChecks.isEmpty
+            let before = recordTouched || wantIDs || updates || linksOthers || checksReferences ? try fetchOne(Int64.self, highWater, db) ?? 0 : 0
             // Existing rows an `onConflict: update` changed: listed by RETURNING (the new rows are above `before`).
             var updated: [(Int64, String)] = []
             func insert(_ statement: SQLText, links: [SQLText] = []) throws {
@@ -56,6 +57,9 @@ extension BatchExecutor {
                 }
             }
             for link in plan.sourceLinks { try execute(planner.linkStatement(link, table: plan.table, above: before), db) }
+            if let dangling = planner.danglingReferences(plan, above: updates ? nil : before) {
+                try checkReferences(dangling, entity: request.entity, db)
+            }
             let inserted: SQLText = "FROM \(table) WHERE \(pk) > \(before)"
             if updates { count = try fetchOne(Int.self, "SELECT count(*) " + inserted, db) ?? 0 }
             if recordTouched {

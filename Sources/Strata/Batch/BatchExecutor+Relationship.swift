@@ -15,19 +15,30 @@ extension BatchExecutor {
         var count = 0
         var ids: [ObjectID] = []
         var ambiguous: RelationshipAmbiguityError?
+        var unlinked: [ObjectID] = []   // in the change set, not in the result's IDs (which lists the links set)
         try run(plan.link.sql) {
-            if let candidates = plan.ambiguityCandidates, let ambiguity = plan.ambiguity,
-               try fetchOne(Int.self, candidates, db) != nil {
-                let (sql, arguments) = ambiguity.rendered()
+            for check in plan.ambiguities {
+                guard try fetchOne(Int.self, check.candidates, db) != nil else { continue }
+                let (sql, arguments) = check.query.rendered()
                 if let row = try Row.fetchOne(db, sql: sql, arguments: StatementArguments(arguments.map(\.databaseValue))) {
-                    ambiguous = try ambiguityError(row, plan: plan, storeUUID: storeUUID, db: db)
+                    ambiguous = try ambiguityError(row, check: check, plan: plan, storeUUID: storeUUID, db: db)
                     return
+                }
+            }
+            if let unlink = plan.unlinkReturning {
+                // A one-to-one: the objects linked anew leave their old partners (SPEC §11.4: a match overwrites).
+                if recordTouched, let touched = plan.unlinkTouched { try execute(touched, db) }
+                let (sql, arguments) = unlink.rendered()
+                let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(arguments.map(\.databaseValue)))
+                while let row = try rows.next() {
+                    let entity: String = plan.unlinkReturnsEntity ? row[1] : plan.unlinkRoot
+                    collect(entity, row[0], storeUUID: storeUUID, into: &changes, ids: &unlinked, keepIDs: wantIDs, updated: true)
                 }
             }
             guard recordTouched || wantIDs || plan.needsKeys else {
                 try execute(plan.link, db)
                 count = db.changesCount
-                changes.updatedCounts[plan.changedRoot] = count
+                changes.updatedCounts[plan.changedRoot, default: 0] += count
                 return
             }
             try execute(RelationshipLinkPlanner.createKeysTable, db)
@@ -51,14 +62,16 @@ extension BatchExecutor {
     }
 
     /// The error naming the ambiguous object, its keys and two of the objects it matched.
-    static func ambiguityError(_ row: Row, plan: RelationshipLinkPlan, storeUUID: String,
+    static func ambiguityError(_ row: Row, check: RelationshipLinkPlan.Ambiguity, plan: RelationshipLinkPlan, storeUUID: String,
                                db: Database) throws -> RelationshipAmbiguityError {
-        let (ambiguousRoot, otherRoot, _, otherDiscriminated) = plan.ambiguousEntity
-        let keyNames = plan.storage == .sourceRow ? plan.sourceKeys : plan.destinationKeys
+        let roots = plan.roots
+        let (ambiguousRoot, otherRoot) = check.sourceIsAmbiguous ? (roots.source, roots.destination) : (roots.destination, roots.source)
+        let otherDiscriminated = check.sourceIsAmbiguous ? roots.destinationDiscriminated : roots.sourceDiscriminated
+        let keyNames = check.sourceIsAmbiguous ? plan.sourceKeys : plan.destinationKeys
+        let otherTable = check.sourceIsAmbiguous ? plan.destinationTable : plan.sourceTable
         let ownEntity: String? = row[1]
         let object = ObjectID(storeUUID: storeUUID, entity: ownEntity ?? ambiguousRoot, primaryKey: row[0])
         let keys = keyNames.enumerated().map { i, name in "\(name) = \(Value(databaseValue: row[2 + i] as DatabaseValue))" }
-        let otherTable = plan.storage == .sourceRow ? plan.destinationTable : plan.sourceTable
         var matches: [ObjectID] = []
         for i in 0..<2 {
             let key: Int64 = row[2 + keyNames.count + i]
@@ -69,6 +82,6 @@ extension BatchExecutor {
             matches.append(ObjectID(storeUUID: storeUUID, entity: entity, primaryKey: key))
         }
         return RelationshipAmbiguityError(relationship: "\(plan.entity).\(plan.relationship)", object: object, keys: keys,
-                                          matches: matches, matchedEntity: plan.otherSide)
+                                          matches: matches, matchedEntity: check.sourceIsAmbiguous ? plan.destination : plan.entity)
     }
 }

@@ -43,7 +43,7 @@ enum HookRunner {
         changes.hasObjectIDs = options.collectObjectIDs
         var written: Set<String> = []
         var rawWrites: [String: SQLAuthorizer.TableWrite] = [:]
-        for step in hook.steps where hook.swiftStage == nil {
+        for (index, step) in hook.steps.enumerated() where hook.swiftStage == nil {
             let started = Date()
             if case .sql(let sql) = step {
                 let result = try SQLStepRunner.runStep(sql, of: hook, in: db, layout: layout, context: context,
@@ -59,7 +59,7 @@ enum HookRunner {
                 continue
             }
             let progress = options.progressSink.map { ProgressCounter(label: "\(hook.id) \(step.kind) \(step.entity)", total: nil, sink: $0) }
-            let batch: BatchResult = try db.reportingEstimatedProgress(progress) {
+            let batch: BatchResult = try located(hook, step: index) { try db.reportingEstimatedProgress(progress) {
             switch step {
             case .batchUpdate(let request):
                 return try BatchExecutor.execute(request, in: db, model: model, layout: layout, storeUUID: storeUUID,
@@ -83,11 +83,16 @@ enum HookRunner {
                     throw error   // rolls the step back whatever onViolation says (SPEC §11.4)
                 }
             }
-            }
+            } }
             changes.merge(batch.changes)
             steps.append(HookStepResult(kind: step.kind, entity: step.entity, count: batch.count,
                                         objectIDs: batch.objectIDs, updatedCounts: batch.changes.updatedCounts,
                                         deletedCounts: batch.changes.deletedCounts, duration: Date().timeIntervalSince(started)))
+        }
+        if !hook.writes.isEmpty {
+            // Declared writes (SPEC §11.4): audited in full and invalidated like what the authorizer saw.
+            written.formUnion(hook.writes)
+            changes.invalidate(hook.writes)
         }
         try SQLStepRunner.checkForeignKeys(of: hook, writes: rawWrites, in: db)
         var audit: AuditResult?
@@ -122,6 +127,19 @@ enum HookRunner {
             id: hook.id, checksum: hook.checksum, afterVersion: hook.after, modelVersion: model.version, status: "applied",
             rowsAffected: result.rowsAffected, finished: History.timestamp(Date()), results: String(decoding: summary, as: UTF8.self)))
         return (result, changes)
+    }
+
+    /// Runs a batch step of `hook`; a violation it raises (uniqueness 1551, a dangling reference 1700) is located
+    /// at the step in the hook file, like one raised by an `sql:` step.
+    static func located<T>(_ hook: Hook, step index: Int, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch BatchError.violation(let code, let message) {
+            var error = SQLStepError(.violation(code: code), "hook '\(hook.id)' step \(index + 1): \(message)",
+                                     at: index < hook.stepLocations.count ? hook.stepLocations[index] : hook.afterLocation)
+            error.source = hook.source
+            throw error
+        }
     }
 
     struct StepSummary: Codable { var kind: String; var entity: String; var count: Int }

@@ -128,10 +128,6 @@ package enum SQLPreCheck {
     }
 }
 
-extension HookStep {
-    var isSQL: Bool { if case .sql = self { return true } else { return false } }
-}
-
 extension SQLPreCheck {
     /// `migrate`'s check before the first step: late hooks on the store's layout, then each step's before-hooks
     /// on its source layout and after-hooks on its destination layout, with the store's own tables, views and triggers.

@@ -1,6 +1,7 @@
 import StrataCore
 
-/// An error raised by a user's `sql:` statement (SPEC §11.4), located at the statement in the hook file:
+/// An error raised by a user's `sql:` statement (SPEC §11.4), located at the statement in the hook file (or by a
+/// batch step, located at its step):
 /// a constraint failure is a violation (exit 3: UNIQUE 1551, FOREIGN KEY 1700, NOT NULL 1570, others 1550);
 /// a refusal, a statement that does not compile or another SQL error is invalid input (exit 2). I/O errors
 /// are not this type: they stay SQLite errors (exit 1).

@@ -79,10 +79,9 @@ extension SQLStepRunner {
 }
 
 extension SQLStepRunner {
-    /// Runs `body` (a transaction) with foreign keys off when `condition` holds, as a version step with
-    /// `sql:` hooks does (`StepExecutor.transaction`), and turns them back on after it.
-    static func foreignKeysOff(_ db: Database, if condition: Bool, _ body: () throws -> Void) throws {
-        guard condition else { return try body() }
+    /// Runs `body` (a transaction) with foreign keys off, as every version step does (`StepExecutor.transaction`),
+    /// and turns them back on after it: a late hook's work is checked the same way.
+    static func foreignKeysOff(_ db: Database, _ body: () throws -> Void) throws {
         try db.execute(sql: "PRAGMA foreign_keys = OFF")
         guard try Int.fetchOne(db, sql: "PRAGMA foreign_keys") == 0 else { throw MigrationError.foreignKeysStillOn }
         do {

@@ -151,7 +151,10 @@ extension Store {
         let run: MigrationRun.Options
 
         init(models: ProjectSource, hooks: ProjectSource?, options: OpenOptions) throws {
-            self.models = try models.loadModels()
+            var history = try models.loadModels()
+            // Mapping files are read before anything runs, like hooks (SPEC §11.3).
+            if let hooks { history.mappings = try hooks.loadMappings(models: history) }
+            self.models = history
             self.hooks = try hooks?.loadHooks(models: self.models, variables: options.variables) ?? HookSet(hooks: [])
             self.target = try Migrator.targetModel(options.target, in: self.models)
             self.options = options

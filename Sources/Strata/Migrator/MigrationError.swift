@@ -76,7 +76,7 @@ public enum MigrationError: StrataError, Sendable {
         case .foreignKeysStillOn:
             return [.error("foreign keys could not be turned off for a table rebuild", hint: "is another transaction open on this connection?")]
         case .foreignKeysNotRestored(let detail):
-            return [.error("foreign keys could not be turned back on after a table rebuild (\(detail)); the step was committed and the run stopped",
+            return [.error("foreign keys could not be turned back on after a version step (\(detail)); the step was committed and the run stopped",
                            hint: "rerun `strata migrate`: it continues from the recorded version")]
         case let .storeChanged(expected, found):
             return [.error("the store moved from version \(expected) to \(found) while this run was planning (another run migrated it); nothing was written by this step",

@@ -14,7 +14,7 @@ extension Migrator {
         return try store.wrapMigration {
             try store.queue.inDatabase { db in
                 var outcome: (HookRunResult, ChangeSet)?
-                try SQLStepRunner.foreignKeysOff(db, if: hook.steps.contains(where: \.isSQL)) {
+                try SQLStepRunner.foreignKeysOff(db) {
                     try db.inTransaction(.immediate) {
                         // Under the write lock: the store must still be at the version the hook was checked against.
                         let current = try StoreMetadata.read(db)?.version ?? metadata.version

@@ -39,7 +39,7 @@ public enum Migrator {
         try checkForward(to: target, from: metadata.version)
         guard report.isEmpty else { throw MigrationError.drift(report) }
         let steps = try MappingInference.plan(models: history.models, from: metadata.version, to: target, sourceLayout: metadata.layout,
-                                             mappings: history.mappings)
+                                             mappings: history.mappings, createdLayouts: history.createdLayouts)
         return (metadata, steps)
     }
 
@@ -96,13 +96,12 @@ public enum Migrator {
             var stepReport: StepReport?
             var warnings: [String] = []
             var ran: [(result: HookRunResult, changes: ChangeSet)] = []
+            var stepChanges = ChangeSet()
             do {
                 let skippedAt = try store.wrapMigration {
                     try store.queue.inDatabase { db in
-                        // sql: steps never fire foreign-key actions: the step runs with them off (SPEC §11.4).
-                        let rawSQL = (hooks.hooks(before: step.toVersion) + hooks.hooks(after: step.toVersion))
-                            .contains { $0.steps.contains(where: \.isSQL) }
-                        return try StepExecutor.transaction(step, on: db, rawSQL: rawSQL) {
+                        // Foreign keys off for the whole step, checked where work can break them (SPEC §11.4).
+                        return try StepExecutor.transaction(step, on: db) {
                             // Each hook (or Swift stage) with its audit; one that fails is reported, not committed.
                             func runHooks(_ list: [Hook], model: Model, layout: StoreLayout) throws {
                                 for hook in list {
@@ -125,7 +124,8 @@ public enum Migrator {
                             stepReport = try StepReport.make(step, db: db)
                             stepReport?.mapping = try MappingReport.make(step, db: db, storeUUID: metadata.storeUUID,
                                                                          maxSamples: hookOptions.maxSamples)
-                            warnings = try StepExecutor.apply(step, on: db, storeUUID: metadata.storeUUID, options: options)
+                            warnings = try StepExecutor.apply(step, on: db, storeUUID: metadata.storeUUID, options: options,
+                                                              changes: &stepChanges, collectObjectIDs: hookOptions.collectObjectIDs)
                             if let audit = try MappingAudit.run(step, in: db, model: destination, storeUUID: metadata.storeUUID,
                                                                 options: hookOptions, warnings: &warnings) {
                                 stepReport?.mappingAudit = audit
@@ -159,6 +159,8 @@ public enum Migrator {
                 stepReport.warnings = warnings
                 report.steps.append(stepReport)
             }
+            stepChanges.hasObjectIDs = hookOptions.collectObjectIDs
+            report.changes.merge(stepChanges)
             for (result, changes) in ran {
                 report.hooks.append(result)
                 report.changes.merge(changes)

@@ -5,22 +5,22 @@ import GRDB
 /// (`Migrator.run`) makes in order: `transaction` around it all, `apply` (schema changes, copies, checks),
 /// then `record` (metadata and history row). The loop adds the step report and the hooks.
 ///
-/// Steps that rebuild or drop tables run with foreign keys off (set outside the transaction and
-/// checked), so that no inbound `ON DELETE CASCADE` fires while a table is dropped and re-created,
-/// and end with `PRAGMA foreign_key_check`.
+/// Every step runs with foreign keys off (set outside the transaction and checked, SPEC §11.4), so that no
+/// `ON DELETE` action fires while a table is dropped and re-created or when users' SQL deletes rows, and so that
+/// set-based work does not pay SQLite's per-row checks. What could break a reference is checked before commit
+/// instead, each where it happens: rebuilds and drops end with `PRAGMA foreign_key_check`; `sql:` steps and
+/// Swift stages check the tables their writes can break (`SQLStepRunner.checkForeignKeys`); batch inserts check
+/// the keys that can dangle and batch deletes the user's own tables (`BatchExecutor+References`). The other
+/// inferred operations copy existing references or set them to NULL, and links set keys read from the other
+/// table: they cannot leave a dangling one.
 enum StepExecutor {
-    /// Runs `body` in the step's `BEGIN IMMEDIATE` transaction (foreign keys off around it when the step needs
-    /// that); the transaction commits when `body` returns and rolls back when it throws.
+    /// Runs `body` in the step's `BEGIN IMMEDIATE` transaction, foreign keys off around it; the transaction
+    /// commits when `body` returns and rolls back when it throws.
     /// - Returns: nil when the work ran; the store's metadata when another run had applied the step already
     ///   (seen under the write lock): then nothing was done.
-    /// - Parameter rawSQL: the step runs users' SQL (`sql:` steps), which must never fire foreign-key actions:
-    ///   foreign keys are off for it too (SPEC §11.4).
-    static func transaction(_ step: VersionStep, on db: Database, rawSQL: Bool = false, _ body: () throws -> Void) throws -> StoreMetadata? {
-        let foreignKeysOff = step.needsForeignKeysOff || rawSQL
-        if foreignKeysOff {
-            try db.execute(sql: "PRAGMA foreign_keys = OFF")
-            guard try Int.fetchOne(db, sql: "PRAGMA foreign_keys") == 0 else { throw MigrationError.foreignKeysStillOn }
-        }
+    static func transaction(_ step: VersionStep, on db: Database, _ body: () throws -> Void) throws -> StoreMetadata? {
+        try db.execute(sql: "PRAGMA foreign_keys = OFF")
+        guard try Int.fetchOne(db, sql: "PRAGMA foreign_keys") == 0 else { throw MigrationError.foreignKeysStillOn }
         var skippedAt: StoreMetadata?
         do {
             try db.inTransaction(.immediate) {
@@ -38,16 +38,19 @@ enum StepExecutor {
                 return .commit
             }
         } catch {
-            if foreignKeysOff { try? db.execute(sql: "PRAGMA foreign_keys = ON") }   // the error that stopped the step wins
+            try? db.execute(sql: "PRAGMA foreign_keys = ON")   // the error that stopped the step wins
             throw error
         }
-        if foreignKeysOff { try restoreForeignKeys(db) }
+        try restoreForeignKeys(db)
         return skippedAt
     }
 
     /// The step's operations: schema changes, copies, checks.
+    /// - Parameters:
+    ///   - changes: gets the objects the step gave new IDs (`remapped`; their IDs when `collectObjectIDs`).
     /// - Returns: warnings (e.g. a user view that could not be re-created).
-    static func apply(_ step: VersionStep, on db: Database, storeUUID: String, options: MigrationOptions) throws -> [String] {
+    static func apply(_ step: VersionStep, on db: Database, storeUUID: String, options: MigrationOptions,
+                      changes: inout ChangeSet, collectObjectIDs: Bool = false) throws -> [String] {
         var warnings: [String] = []
         var saved: [UserSchemaObject] = []
         for operation in step.operations {
@@ -69,6 +72,18 @@ enum StepExecutor {
                 saved = try UserSchemaObject.saveAndDrop(db)
             case .restoreUserObjects:
                 warnings += UserSchemaObject.restore(saved, db: db)
+            case .remapped(let list, let counts):
+                if collectObjectIDs {
+                    // Streamed: one row at a time, however many objects got new IDs.
+                    let rows = try Row.fetchCursor(db, list)
+                    while let row = try rows.next() {
+                        let new = ObjectID(storeUUID: storeUUID, entity: row[2], primaryKey: row[3])
+                        changes.remapped[new.entity, default: []].append(.init(old: ObjectID(storeUUID: storeUUID, entity: row[0], primaryKey: row[1]), new: new))
+                        changes.remappedCounts[new.entity, default: 0] += 1
+                    }
+                } else {
+                    for row in try Row.fetchAll(db, counts) { changes.remappedCounts[row[0], default: 0] += row[1] as Int }
+                }
             case .foreignKeyCheck:
                 let rows = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check")
                 if !rows.isEmpty {

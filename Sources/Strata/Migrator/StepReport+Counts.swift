@@ -15,10 +15,11 @@ extension StepReport {
         for change in step.destructiveChanges {
             if change.kind == .mapEntity, let mapped = step.mappedEntities.first(where: { $0.entity == change.entity }) {
                 // The rows its `filter:` leaves out.
-                func rows(_ condition: SQLText) throws -> Int {
-                    try Int.fetchOne(db, mapped.count(condition)) ?? 0
+                var dropped = 0
+                for part in mapped.parts {
+                    dropped += try (Int.fetchOne(db, part.count(part.rows)) ?? 0) - (Int.fetchOne(db, part.count(part.carried)) ?? 0)
                 }
-                destructive.append(DestructiveChange(change: change.description, count: try rows(mapped.rows) - rows(mapped.carried), sampleValues: []))
+                destructive.append(DestructiveChange(change: change.description, count: dropped, sampleValues: []))
                 continue
             }
             destructive.append(try count(change, layout: step.sourceLayout, db: db))

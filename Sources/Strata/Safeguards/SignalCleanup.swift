@@ -7,7 +7,8 @@ import Foundation
 /// registration. Without ``install()`` registrations are kept but nothing is handled (a library user
 /// keeps its own signal handling).
 public enum SignalCleanup {
-    static let capacity = 64
+    /// Paths held at once: a dry run's snapshot takes 5, and a fleet runs up to 64 of them at once (`--jobs`).
+    static let capacity = 512
     nonisolated(unsafe) static let table: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
         let table = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: capacity)
         table.initialize(repeating: nil, count: capacity)

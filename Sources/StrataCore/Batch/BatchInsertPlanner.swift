@@ -23,7 +23,8 @@ public struct BatchInsertPlanner: Sendable {
             guard request.objects.isEmpty, request.dictionaryHandler == nil else {
                 throw .invalid(.error("a batch insert takes either objects or from:, not both", hint: "split it into two steps"))
             }
-            plan.statements = [try insertSelect(request, source: source, storage: storage, context: context, sourceLinks: &plan.sourceLinks)]
+            plan.statements = [try insertSelect(request, source: source, storage: storage, context: context, sourceLinks: &plan.sourceLinks,
+                                                referenceChecks: &plan.referenceChecks)]
             plan.rowLinks = [[]]
         } else {
             if request.objects.isEmpty && request.dictionaryHandler == nil {
@@ -36,6 +37,9 @@ public struct BatchInsertPlanner: Sendable {
                 plan.statements.append(insert)
                 plan.rowLinks.append(links)
             }
+            // A to-one given as a primary key may name no object (handler rows too): checked after the insert.
+            plan.referenceChecks = references(storage.relationships.filter { $0.value.kind == .foreignKey && !$0.value.isToMany }
+                .map(\.value.column), in: storage.table)
         }
         plan.linkColumns = storage.relationships.values.filter { $0.kind == .inverseForeignKey && !$0.isToMany }
             .map { BatchInsertPlan.LinkColumn(table: $0.table, column: $0.column) }.sorted { ($0.table, $0.column) < ($1.table, $1.column) }
@@ -56,6 +60,37 @@ public struct BatchInsertPlanner: Sendable {
         return "UPDATE \(TableName(link.table)) AS x SET \(ColumnName(link.column)) = n.\"newpk\" FROM (SELECT \(pk) AS \"newpk\", "
             + "row_number() OVER (ORDER BY \(pk)) AS \"k\" FROM \(TableName(table)) WHERE \(pk) > \(before)) AS n JOIN ("
             + link.targets + ") AS s ON s.\"k\" = n.\"k\" WHERE x.\(pk) = s.\"target\""
+    }
+
+    /// The rows of `plan`'s table whose checked foreign keys name no object: `(_pk, column name, value)`, at
+    /// most `limit`. Only rows above `before` (the new ones) are read, or every row when an `onConflict: update`
+    /// may have changed existing ones (`before` nil). Steps run with SQLite's foreign keys off (SPEC §11.4):
+    /// this is the check SQLite would have made per row, made only where a value can dangle.
+    public func danglingReferences(_ plan: BatchInsertPlan, above before: Int64?, limit: Int = 20) -> SQLText? {
+        guard !plan.referenceChecks.isEmpty else { return nil }
+        let pk = ColumnName("_pk", qualifier: "n")
+        let selects = plan.referenceChecks.map { check -> SQLText in
+            let column = ColumnName(check.column, qualifier: "n")
+            return "SELECT \(pk), \(check.column), \(column) FROM \(TableName(plan.table)) AS n WHERE "
+                + (before.map { "\(pk) > \($0) AND " as SQLText } ?? "")
+                + "\(column) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM \(TableName(check.parentTable)) AS p WHERE p.\(ColumnName("_pk")) = \(column))"
+        }
+        return selects.joined(separator: " UNION ALL ") + " LIMIT \(limit)"
+    }
+
+    /// Whether an insert value is `$source` itself (the source row's `_pk`).
+    static func isSourceItself(_ expression: String) -> Bool {
+        guard var parser = try? PredicateParser(expression, arguments: []),
+              case .variable("source", _)? = try? parser.parseWholeExpression() else { return false }
+        return true
+    }
+
+    /// The foreign keys among `columns` of `table` that SQLite enforces (a `REFERENCES` clause), in column order.
+    func references(_ columns: [String], in table: String) -> [BatchInsertPlan.ReferenceCheck] {
+        let spec = layout.table(table)
+        return Set(columns).sorted().compactMap { column in
+            spec?.column(column)?.references.map { BatchInsertPlan.ReferenceCheck(column: column, parentTable: $0) }
+        }
     }
 
     // MARK: Pieces
@@ -93,7 +128,8 @@ public struct BatchInsertPlanner: Sendable {
 
     /// `INSERT INTO "T" (…) SELECT … FROM "S" AS t WHERE … ORDER BY t."_pk"`: the one statement of a `from:` insert.
     func insertSelect(_ request: BatchInsertRequest, source: BatchInsertSource, storage: EntityStorage,
-                      context: PredicateContext, sourceLinks: inout [BatchInsertPlan.SourceLink]) throws(BatchError) -> SQLText {
+                      context: PredicateContext, sourceLinks: inout [BatchInsertPlan.SourceLink],
+                      referenceChecks: inout [BatchInsertPlan.ReferenceCheck]) throws(BatchError) -> SQLText {
         let sourceStorage = try BatchPlanner(model: model, layout: layout).storage(of: source.entity)
         var context = context
         context.arguments = source.arguments
@@ -104,6 +140,7 @@ public struct BatchInsertPlanner: Sendable {
         var columns: [ColumnName] = []
         var values: [SQLText] = []
         var links: [(table: String, column: String, value: SQLText)] = []
+        var checked: [String] = []
         if storage.isDiscriminated {
             columns.append(ColumnName("_entity"))
             values.append("\(request.entity)")
@@ -126,6 +163,8 @@ public struct BatchInsertPlanner: Sendable {
                 } else {
                     columns.append(ColumnName(target.column))
                     values.append(statement)
+                    // `$source` is a `_pk` read from the destination's table by this same statement: it cannot dangle.
+                    if case .toOne = target, !Self.isSourceItself(request.values[name]!) { checked.append(target.column) }
                 }
             } catch {
                 throw .invalid(error.diagnostic)
@@ -150,6 +189,7 @@ public struct BatchInsertPlanner: Sendable {
                                   hint: "remove onConflict, or link the objects afterwards with a setRelationship step"))
         }
         let whereClause = condition.map { $0.parenthesized } ?? "1"
+        referenceChecks = references(checked, in: storage.table)
         sourceLinks = links.map { link in
             BatchInsertPlan.SourceLink(table: link.table, column: link.column,
                                        targets: "SELECT " + link.value + " AS \"target\", row_number() OVER (ORDER BY t.\(ColumnName("_pk"))) AS \"k\" FROM \(TableName(sourceStorage.table)) AS t WHERE " + whereClause)
@@ -262,33 +302,4 @@ public struct BatchInsertPlanner: Sendable {
 extension UpdateValue {
     /// The value of a `.value`, else nil.
     var storageValue: Value? { if case .value(let v) = self { return v } else { return nil } }
-}
-
-/// The SQL of one batch insert.
-public struct BatchInsertPlan: Sendable, Hashable {
-    public var entity: String
-    public var table: String
-    public var isDiscriminated: Bool
-    public var onConflict: BatchInsertConflictPolicy
-    /// One `INSERT … SELECT` (`from:`), or one `INSERT … VALUES` per literal row.
-    public var statements: [SQLText]
-    /// After each statement of `statements`: the updates linking the new row from one-to-ones stored on the other side.
-    public var rowLinks: [[SQLText]] = []
-    /// For `from:`: the one-to-ones stored on the destination's side that the insert sets (`linkStatement`).
-    public var sourceLinks: [SourceLink] = []
-    /// Every column of another table that holds a one-to-one to this entity (destination rows a link may change).
-    public var linkColumns: [LinkColumn] = []
-
-    /// A one-to-one of a `from:` insert stored on the destination's row: `targets` selects, per source row in
-    /// `_pk` order, the destination's `_pk` as `"target"` and the row's rank as `"k"`.
-    public struct SourceLink: Sendable, Hashable {
-        public var table: String
-        public var column: String
-        public var targets: SQLText
-    }
-
-    public struct LinkColumn: Sendable, Hashable {
-        public var table: String
-        public var column: String
-    }
 }

@@ -8,16 +8,25 @@ extension ChangeSet {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let document = Document(updated: updated.mapValues { $0.map(\.uri) }, deleted: deleted.mapValues { $0.map(\.uri) },
                                 inserted: inserted.isEmpty ? nil : inserted.mapValues { $0.map(\.uri) },
-                                invalidated: invalidated.isEmpty ? nil : invalidated)
+                                invalidated: invalidated.isEmpty ? nil : invalidated,
+                                remapped: remappedCounts.isEmpty ? nil : remappedDocument)
         return try encoder.encode(document)
     }
 
-    /// `inserted` (batch inserts) and `invalidated` (entities an `sql:` step wrote) only when there are some,
+    /// `inserted` (batch inserts), `invalidated` (entities an `sql:` step wrote) and `remapped` (objects a
+    /// mapping step gave new IDs: entity → old ID → new ID) only when there are some,
     /// so files without them keep their shape.
     private struct Document: Encodable {
         var updated: [String: [String]]
         var deleted: [String: [String]]
         var inserted: [String: [String]]?
         var invalidated: [String]?
+        var remapped: [String: [String: String]]?
+    }
+
+    /// `{"Entity": {"old ID": "new ID", …}}`: per destination entity, the translation of a step that gave
+    /// objects new IDs (SPEC §11.3 "IDs").
+    var remappedDocument: [String: [String: String]] {
+        remapped.mapValues { list in Dictionary(list.map { ($0.old.uri, $0.new.uri) }, uniquingKeysWith: { a, _ in a }) }
     }
 }

@@ -16,15 +16,31 @@ public struct ChangeSet: Sendable, Hashable, Codable {
     public var deletedCounts: [String: Int] = [:]
     /// Whether `updated` and `deleted` list the IDs.
     public var hasObjectIDs = false
+    /// Destination entity → objects a migration step gave new IDs (a mapping file's merge, SPEC §11.3
+    /// "IDs"), old → new, sorted by new ID; listed when IDs are collected.
+    public var remapped: [String: [Remapped]] = [:]
+    /// Entity → number of objects that got new IDs (always filled).
+    public var remappedCounts: [String: Int] = [:]
     /// Entities whose objects may all have changed (an `sql:` step wrote their tables), sorted: an application
     /// refetches every object of these entities.
     public var invalidated: [String] = []
+
+    /// One object's ID before and after a step that gave it a new one.
+    public struct Remapped: Sendable, Hashable, Codable {
+        public var old: ObjectID
+        public var new: ObjectID
+        public init(old: ObjectID, new: ObjectID) {
+            self.old = old
+            self.new = new
+        }
+    }
 
     public init() {}
 
     public var isEmpty: Bool {
         updatedCounts.values.allSatisfy { $0 == 0 } && deletedCounts.values.allSatisfy { $0 == 0 }
             && insertedCounts.values.allSatisfy { $0 == 0 } && invalidated.isEmpty
+            && remappedCounts.values.allSatisfy { $0 == 0 }
     }
 
     /// Marks entities as invalidated (kept sorted, each once).
@@ -61,6 +77,7 @@ public struct ChangeSet: Sendable, Hashable, Codable {
         updatedCounts = updatedCounts.filter { $0.value > 0 }
         deletedCounts = deletedCounts.filter { $0.value > 0 }
         insertedCounts = insertedCounts.filter { $0.value > 0 }
+        remappedCounts = remappedCounts.filter { $0.value > 0 }
     }
 
     /// Merges another change set (several batches of one hook).
@@ -80,6 +97,8 @@ public struct ChangeSet: Sendable, Hashable, Codable {
         for (k, v) in other.deletedCounts { deletedCounts[k, default: 0] += v }
         for (k, v) in other.inserted { inserted[k, default: []] += v }
         for (k, v) in other.insertedCounts { insertedCounts[k, default: 0] += v }
+        for (k, v) in other.remapped { remapped[k, default: []] += v }
+        for (k, v) in other.remappedCounts { remappedCounts[k, default: 0] += v }
         hasObjectIDs = hasObjectIDs && other.hasObjectIDs
         invalidate(other.invalidated)
         normalize()

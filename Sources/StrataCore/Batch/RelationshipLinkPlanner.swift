@@ -85,19 +85,28 @@ public struct RelationshipLinkPlanner: Sendable {
         let sourceWhere: SQLText = condition.map { $0.parenthesized } ?? "1"
         let match = ([filter(destination, alias: "d")].compactMap { $0 } + pairs).joined(separator: " AND ")
         let sourceEntity = entityExpression(source, alias: "t"), destinationEntity = entityExpression(destination, alias: "d")
-        let destinations: SQLText = "SELECT d.\(pk) FROM \(d) AS d WHERE " + match + " ORDER BY d.\(pk)"
+        let destinationWhere = filter(destination, alias: "d") ?? "1"
+        // The source side (alias t) and the destination side (alias d), each with the rows of the other it matches.
+        let sourceSide = RelationshipLinkPlan.Side(table: t, alias: "t", condition: sourceWhere, entity: sourceEntity, keys: sourceKeys,
+                                                   matches: "SELECT t.\(pk) FROM \(t) AS t WHERE " + pairs.joined(separator: " AND ") + " AND " + sourceWhere + " ORDER BY t.\(pk)")
+        let destinationSide = RelationshipLinkPlan.Side(table: d, alias: "d", condition: destinationWhere, entity: destinationEntity, keys: destinationKeys,
+                                                        matches: "SELECT d.\(pk) FROM \(d) AS d WHERE " + match + " ORDER BY d.\(pk)")
+        let severalDestinations = RelationshipLinkPlan.Ambiguity(sourceSide, matching: destinationSide, sourceIsAmbiguous: true)
+        let severalSources = RelationshipLinkPlan.Ambiguity(destinationSide, matching: sourceSide, sourceIsAmbiguous: false)
+        plan.roots = (source.root, destination.root, source.isDiscriminated, destination.isDiscriminated)
+        // The objects on each side that have a match, for a one-to-one's unlinking.
+        let matchedSources: SQLText = "SELECT t.\(pk) FROM \(t) AS t WHERE " + sourceWhere + " AND (\(sourceKeys)) IN (SELECT \(destinationKeys) FROM \(d) AS d WHERE " + destinationWhere + ")"
+        let matchedDestinations: SQLText = "SELECT d.\(pk) FROM \(d) AS d WHERE " + destinationWhere + " AND (\(destinationKeys)) IN (SELECT \(sourceKeys) FROM \(t) AS t WHERE " + sourceWhere + ")"
         switch link.kind {
         case .foreignKey:
             let column = ColumnName(link.column)
             plan.storage = .sourceRow
-            // Several destinations share a key: only then can a source match two of them.
-            plan.ambiguityCandidates = "SELECT 1 FROM \(d) AS d WHERE " + (filter(destination, alias: "d") ?? "1")
-                + destinationKeys.map { k -> SQLText in " AND \(k) IS NOT NULL" }.joined()
-                + " GROUP BY \(destinationKeys) HAVING count(*) > 1 LIMIT 1"
-            plan.ambiguity = "SELECT t.\(pk), " + sourceEntity + ", " + sourceKeys.map { "\($0)" as SQLText }.joined(separator: ", ")
-                + ", (" + destinations + " LIMIT 1), (" + destinations + " LIMIT 1 OFFSET 1) FROM \(t) AS t WHERE " + sourceWhere
-                + " AND (" + destinations + " LIMIT 1 OFFSET 1) IS NOT NULL ORDER BY t.\(pk) LIMIT 1"
-            plan.ambiguousEntity = (source.root, destination.root, source.isDiscriminated, destination.isDiscriminated)
+            plan.ambiguities = [severalDestinations]
+            if isOneToOne(request.relationship, of: request.entity) {
+                // A destination has one source: two sources for it are ambiguous, and it leaves its old source.
+                plan.ambiguities.append(severalSources)
+                plan.unlinking(source, column: link.column, from: matchedDestinations, keeping: matchedSources)
+            }
             // The hand-written form (a correlated lookup per row), restricted to the rows with a match: UPDATE … FROM
             // materializes the join first and measured 8% more CPU on 1,000,000 rows (sqlite3 shell, 2026-11-24).
             plan.link = "UPDATE \(t) AS t SET \(column) = (SELECT d.\(pk) FROM \(d) AS d WHERE " + match + ") WHERE " + sourceWhere
@@ -118,14 +127,12 @@ public struct RelationshipLinkPlanner: Sendable {
         case .inverseForeignKey:
             let column = ColumnName(link.column)
             plan.storage = .destinationRow
-            let sources: SQLText = "SELECT t.\(pk) FROM \(t) AS t WHERE " + pairs.joined(separator: " AND ") + " AND " + sourceWhere + " ORDER BY t.\(pk)"
-            plan.ambiguityCandidates = "SELECT 1 FROM \(t) AS t WHERE " + sourceWhere
-                + sourceKeys.map { k -> SQLText in " AND \(k) IS NOT NULL" }.joined()
-                + " GROUP BY \(sourceKeys) HAVING count(*) > 1 LIMIT 1"
-            plan.ambiguity = "SELECT d.\(pk), " + destinationEntity + ", " + destinationKeys.map { "\($0)" as SQLText }.joined(separator: ", ")
-                + ", (" + sources + " LIMIT 1), (" + sources + " LIMIT 1 OFFSET 1) FROM \(d) AS d WHERE " + (filter(destination, alias: "d") ?? "1")
-                + " AND (" + sources + " LIMIT 1 OFFSET 1) IS NOT NULL ORDER BY d.\(pk) LIMIT 1"
-            plan.ambiguousEntity = (destination.root, source.root, destination.isDiscriminated, source.isDiscriminated)
+            plan.ambiguities = [severalSources]
+            if !link.isToMany {
+                // The stored side of a one-to-one: a source has one destination too, and leaves its old one.
+                plan.ambiguities.append(severalDestinations)
+                plan.unlinking(destination, column: link.column, from: matchedSources, keeping: matchedDestinations)
+            }
             plan.link = "UPDATE \(d) AS d SET \(column) = (SELECT t.\(pk) FROM \(t) AS t WHERE " + pairs.joined(separator: " AND ") + " AND " + sourceWhere + ") WHERE " + (filter(destination, alias: "d") ?? "1")
                 + " AND (\(destinationKeys)) IN (SELECT \(sourceKeys) FROM \(t) AS t WHERE " + sourceWhere + ")"
             var keys: SQLText = "INSERT INTO \(Self.keysTable) (\"pk\", \"entity\", \"other\", \"rank\") SELECT d.\(pk), " + destinationEntity
@@ -174,6 +181,13 @@ public struct RelationshipLinkPlanner: Sendable {
         return plan
     }
 
+    /// Whether `relationship` of `entity` is a to-one whose inverse is to-one.
+    func isOneToOne(_ relationship: String, of entity: String) -> Bool {
+        guard let (owner, r) = model.relationship(relationship, of: entity), !r.isToMany,
+              let inverse = model.effectiveInverse(of: r, in: owner) else { return false }
+        return !inverse.relationship.isToMany
+    }
+
     /// The order column of the other side of a many-to-many, when that side is ordered.
     func inverseOrderColumn(of relationship: String, entity: String, link: RelationshipStorage) -> String? {
         guard let (owner, r) = model.relationship(relationship, of: entity),
@@ -200,59 +214,5 @@ public struct RelationshipLinkPlanner: Sendable {
         let what = storage.relationships[name] != nil ? "'\(name)' is a relationship of \(entity); match compares attributes"
                                                      : "\(entity) has no attribute '\(name)'\(suggestion)"
         return .error(what, at: origin, hint: "\(entity)'s attributes: \(names.joined(separator: ", "))")
-    }
-}
-
-/// The SQL of one `setRelationship` step.
-public struct RelationshipLinkPlan: Sendable, Hashable {
-    /// Where the link is stored, which decides what an ambiguity is.
-    public enum Storage: String, Sendable, Hashable {
-        /// On the source row: several destinations for one source are ambiguous.
-        case sourceRow
-        /// On the destination row: several sources for one destination are ambiguous.
-        case destinationRow
-        /// In a join table: every match is linked.
-        case joinTable
-    }
-
-    public var entity: String
-    public var relationship: String
-    public var destination: String
-    public var storage: Storage
-    public var sourceTable: String
-    public var destinationTable: String
-    public var sourceKeys: [String]
-    public var destinationKeys: [String]
-    /// A cheap query with a row only when an ambiguity is possible (two objects on the other side share a key).
-    public var ambiguityCandidates: SQLText?
-    /// The first ambiguous object: its `_pk`, its entity, its key values, and the first two objects it matches.
-    public var ambiguity: SQLText?
-    /// (root of the ambiguous side, root of the other side, whether each is in a hierarchy table).
-    public var ambiguousEntity: (String, String, Bool, Bool) = ("", "", false, false)
-    /// The one statement that sets the links (no record of which).
-    public var link: SQLText = ""
-    /// Fills `RelationshipLinkPlanner.keysTable` with the rows a keyed run writes.
-    public var selectKeys: SQLText = ""
-    /// Sets the links listed in the keys table (the join insert needs none).
-    public var linkKeyed: SQLText = ""
-    /// Records the written rows for the audit.
-    public var recordTouched: [SQLText] = []
-    /// The root entity of the rows written, for counts when the table holds one entity.
-    public var changedRoot: String = ""
-    /// Whether the keyed run is needed even without touched rows or IDs (ordered links).
-    public var needsKeys = false
-
-    /// Which side is ambiguous: the source (link on its row) or the destination.
-    public var ambiguousSide: String { storage == .sourceRow ? entity : destination }
-    public var otherSide: String { storage == .sourceRow ? destination : entity }
-
-    public static func == (a: Self, b: Self) -> Bool {
-        a.link == b.link && a.selectKeys == b.selectKeys && a.linkKeyed == b.linkKeyed && a.ambiguity == b.ambiguity
-            && a.recordTouched == b.recordTouched && a.storage == b.storage
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(link)
-        hasher.combine(selectKeys)
     }
 }

@@ -20,6 +20,9 @@ public enum HookStep: Sendable, Hashable {
         }
     }
 
+    /// Whether this is an `sql:` step.
+    package var isSQL: Bool { if case .sql = self { return true } else { return false } }
+
     public var kind: String {
         switch self {
         case .batchUpdate: return "batchUpdate"
@@ -64,6 +67,11 @@ public struct Hook: Sendable, Hashable {
     public var idLocation: SourceLocation
     /// Where each step's `entity:` value is, for errors the planner cannot locate itself.
     public var stepLocations: [SourceLocation] = []
+    /// `writes:` of a hook with `sql:` steps: entities audited in full and invalidated after it, whatever the
+    /// authorizer saw its statements write (SPEC §11.4). A Swift stage's are in its declaration.
+    public var writes: [String] = []
+    /// Where each `writes:` entry is, for located errors.
+    public var writeLocations: [SourceLocation] = []
     /// Step index → the properties set by a plain YAML scalar (not `{ value: … }`): `lint` warns when
     /// one reads like an expression.
     public var plainLiterals: [Int: Set<String>] = [:]

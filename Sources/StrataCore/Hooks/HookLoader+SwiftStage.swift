@@ -1,7 +1,7 @@
 import Yams
 
 extension HookLoader {
-    /// The keys only a Swift stage's declaration has.
+    /// The keys of a Swift stage's declaration (`writes` is also a key of a hook with `sql:` steps).
     static let swiftStageKeys = ["swift", "revision", "writes", "engines"]
     static let engineNames = ["sqlite", "postgresql"]
 
@@ -12,7 +12,7 @@ extension HookLoader {
         let fields = Dictionary(entries.filter { swiftStageKeys.contains($0.key) }.map { ($0.key, ($0.keyNode, $0.value)) },
                                 uniquingKeysWith: { a, _ in a })
         guard let (_, swiftNode) = fields["swift"], r.bool(swiftNode, what: "swift") == true else {
-            for key in ["revision", "writes", "engines"] {
+            for key in ["revision", "engines"] {   // `writes:` also declares what a hook's sql: steps write
                 guard let (keyNode, _) = fields[key] else { continue }
                 r.error("'\(key)' belongs to a Swift stage's declaration", at: keyNode,
                         hint: "add `swift: true` to declare a Swift stage, or remove '\(key)'")
@@ -53,7 +53,7 @@ extension HookLoader {
     }
 
     /// A list of names (`[Recipe, Tag]`), each with its node.
-    private static func names(_ node: Node, what: String, _ r: inout YAMLReader) -> [(String, Node)] {
+    static func names(_ node: Node, what: String, _ r: inout YAMLReader) -> [(String, Node)] {
         guard case .sequence(let list) = node else {
             r.error("\(what) must be a list of names", at: node, hint: "e.g. [Recipe, Tag]")
             return []

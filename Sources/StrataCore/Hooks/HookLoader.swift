@@ -96,12 +96,24 @@ public enum HookLoader {
         if !sawSteps && !declaresSwift {
             r.error("missing 'steps'", at: root, hint: "add a list of batchUpdate / batchDelete steps")
         }
+        var writes: [(String, SourceLocation)] = []
+        if swiftStage == nil, !declaresSwift, let entry = entries.first(where: { $0.key == "writes" }) {
+            // What `sql:` steps write beyond what the authorizer sees them write (SPEC §11.4): audited in full.
+            if steps.contains(where: \.isSQL) {
+                writes = names(entry.value, what: "writes", &r).map { ($0.0, r.location($0.1)) }
+            } else {
+                r.error("'writes' declares what sql: steps or a Swift stage write; this hook has no sql: step", at: entry.keyNode,
+                        hint: "remove 'writes' (batch steps audit what they change), or add `swift: true` to declare a Swift stage")
+            }
+        }
         if let swiftStage { steps = [.swiftStage(swiftStage)] }
         guard let after else { return nil }
         var hook = Hook(id: id, after: after, description: description, steps: steps, variables: variables, onViolation: policy,
                         file: r.file, checksum: SHA256.hex(yaml), source: yaml, afterLocation: afterLocation, idLocation: idLocation)
         hook.timing = timing
         hook.stepLocations = stepLocations
+        hook.writes = writes.map(\.0)
+        hook.writeLocations = writes.map(\.1)
         hook.plainLiterals = plainLiterals
         if let swiftStage { hook.checksum = SwiftStageDeclaration.checksum(id: id, revision: swiftStage.revision) }
         return hook

@@ -109,7 +109,7 @@ public enum HookChecker {
         let layout = LayoutBuilder.layout(for: model)
         let planner = BatchPlanner(model: model, layout: layout)
         var context = PredicateContext(variables: hook.variables.merging(variables) { _, cli in cli }, now: 0)
-        var diagnostics: [Diagnostic] = []
+        var diagnostics = checkWrites(hook.writes, at: hook.writeLocations, against: model).map { $0.withSource(hook.source) }
         for (index, step) in hook.steps.enumerated() {
             if case .sql(let sql) = step {
                 // Placeholders name the model's entities and properties; the statements themselves are
@@ -155,7 +155,12 @@ public enum HookChecker {
 
     /// A Swift stage's `writes:` must name entities of the model it runs against.
     static func checkWrites(_ declaration: SwiftStageDeclaration, against model: Model) -> [Diagnostic] {
-        zip(declaration.writes, declaration.writeLocations).compactMap { name, location in
+        checkWrites(declaration.writes, at: declaration.writeLocations, against: model)
+    }
+
+    /// `writes:` (a Swift stage's or an `sql:` hook's) must name entities of the model it runs against.
+    static func checkWrites(_ writes: [String], at locations: [SourceLocation], against model: Model) -> [Diagnostic] {
+        zip(writes, locations).compactMap { name, location in
             guard model.entity(name) == nil else { return nil }
             return .error("writes: no entity '\(name)' in model version \(model.version)", at: location,
                           hint: NameSuggestion.hint(for: name, in: model.entities.map(\.name)))

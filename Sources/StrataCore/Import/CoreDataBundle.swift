@@ -11,8 +11,8 @@ struct CoreDataBundle {
 
     var path: String
     var versions: [Version]
-    /// Bundle items that are not converted (mapping models).
-    var notCarried: [NotCarried] = []
+    /// The `.xcmappingmodel` folders inside the bundle and beside it (where Xcode creates them).
+    var mappingModels: [String] = []
 
     static func open(path rawPath: String, orderFile: String?) throws(DiagnosticList) -> CoreDataBundle {
         let fm = FileManager.default
@@ -35,13 +35,10 @@ struct CoreDataBundle {
         let items = ((try? fm.contentsOfDirectory(atPath: path)) ?? []).sorted { $0.localizedStandardCompare($1) == .orderedAscending }
         var bundle = CoreDataBundle(path: path, versions: [])
         // Mapping models sit inside the bundle or, as Xcode creates them, beside it.
-        let parent = url.deletingLastPathComponent().path
+        let parent = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
         let siblings = ((try? fm.contentsOfDirectory(atPath: parent)) ?? []).sorted { $0.localizedStandardCompare($1) == .orderedAscending }
         for (folder, list) in [(path, items), (parent, siblings)] {
-            for item in list where item.hasSuffix(".xcmappingmodel") {
-                bundle.notCarried.append(NotCarried(version: nil, versionName: item, file: folder + "/" + item,
-                                                    reason: "mapping models are not converted yet: write the mapping for this step by hand"))
-            }
+            bundle.mappingModels += list.filter { $0.hasSuffix(".xcmappingmodel") }.map { folder + "/" + $0 }
         }
         let names = items.filter { $0.hasSuffix(".xcdatamodel") }.map(stem)
         guard !names.isEmpty else {

@@ -27,6 +27,21 @@ public enum CoreDataImport {
         public var skipped: [NotCarried]
         /// Everything the bundle holds that the model files do not carry.
         public var notCarried: [NotCarried]
+        /// The mapping files made from the bundle's mapping models, one per step.
+        public var mappings: [Mapping] = []
+    }
+
+    /// A mapping model made into the mapping file of one step (SPEC §11.3).
+    public struct Mapping: Sendable {
+        public var from: Int
+        public var to: Int
+        /// The mapping model (`Model2to3.xcmappingmodel`) and its XML file.
+        public var name: String
+        public var file: String
+        /// The mapping file's text; nil when every entity mapping is what inference does (no file is needed).
+        public var yaml: String?
+        /// How many `TODO`s it holds (each is exit 4 until edited).
+        public var todos: Int
     }
 
     /// Reads every version of the bundle at `path`.
@@ -34,7 +49,7 @@ public enum CoreDataImport {
     ///   - path: an `.xcdatamodeld` bundle, one `.xcdatamodel`, or a `contents` file.
     ///   - orderFile: version names, oldest first (`--order`), instead of the names' trailing numbers.
     /// - Throws: `DiagnosticList` (exit 2): colliding numbers, an `.xccurrentversion` that does not name the newest,
-    ///   malformed XML (at `file:line:column`), an unreadable bundle.
+    ///   malformed model or mapping-model XML (at `file:line:column`), an unreadable bundle.
     public static func read(path: String, orderFile: String? = nil) throws(DiagnosticList) -> Result {
         let bundle = try CoreDataBundle.open(path: path, orderFile: orderFile)
         let versions = bundle.versions
@@ -75,7 +90,8 @@ public enum CoreDataImport {
         for i in models.indices.dropFirst() {
             resolveRenames(&models[i].1.model, previous: models[i - 1].1.model)
         }
-        var result = Result(versions: [], skipped: skipped, notCarried: bundle.notCarried + skipped)
+        let mappingModels = try readMappingModels(bundle.mappingModels)
+        var result = Result(versions: [], skipped: skipped, notCarried: skipped)
         for (version, p) in models {
             result.versions.append(Version(number: version.number, name: version.name, file: p.file,
                                            yaml: ImportYAMLWriter.yaml(p.model, version: version.number, sourceName: version.name + ".xcdatamodel")))
@@ -83,6 +99,7 @@ public enum CoreDataImport {
                 NotCarried(version: version.number, versionName: version.name, file: p.file, entity: $0.entity, property: $0.property, reason: $0.reason)
             }
         }
+        translate(mappingModels, into: &result)
         return result
     }
 

@@ -8,6 +8,8 @@ struct XMLNode: Sendable {
     var name: String
     var attributes: [String: String]
     var children: [XMLNode] = []
+    /// Text content (entities and CDATA resolved), kept only when the parse asks for it.
+    var text = ""
     var line: Int
     var column: Int
 
@@ -24,12 +26,16 @@ struct XMLNode: Sendable {
     }
 }
 
-/// Reads a model's `contents` file into a tree of `XMLNode`s (entities and CDATA resolved by the parser).
-/// Malformed XML is an error at `file:line:column`.
+/// Reads a model's `contents` file (or a mapping model's `xcmapping.xml`) into a tree of `XMLNode`s (entities
+/// and CDATA resolved by the parser). Malformed XML is an error at `file:line:column`.
 enum CoreDataXML {
-    static func parse(_ data: Data, file: String) throws(DiagnosticList) -> XMLNode {
+    /// - Parameters:
+    ///   - keepingText: keep elements' text content (the mapping format stores values as text; the model format does not).
+    ///   - what: the kind of file, for the error message (`model`, `mapping model`).
+    static func parse(_ data: Data, file: String, keepingText: Bool = false, what: String = "model") throws(DiagnosticList) -> XMLNode {
         let parser = XMLParser(data: data)
         let builder = TreeBuilder()
+        builder.keepsText = keepingText
         parser.delegate = builder
         parser.shouldProcessNamespaces = false
         parser.shouldResolveExternalEntities = false
@@ -37,11 +43,11 @@ enum CoreDataXML {
         if !ok || builder.error != nil {
             let (line, column, message) = builder.error
                 ?? (max(parser.lineNumber, 1), max(parser.columnNumber, 1), parser.parserError.map(describe) ?? "unreadable XML")
-            throw DiagnosticList([.error("malformed model XML: \(message)", at: SourceLocation(file: file, line: line, column: column),
+            throw DiagnosticList([.error("malformed \(what) XML: \(message)", at: SourceLocation(file: file, line: line, column: column),
                                          hint: "open the model in Xcode and save it again, or fix the XML by hand")])
         }
         guard let root = builder.root else {
-            throw DiagnosticList([.error("the model XML has no root element", at: SourceLocation(file: file, line: 1, column: 1))])
+            throw DiagnosticList([.error("the \(what) XML has no root element", at: SourceLocation(file: file, line: 1, column: 1))])
         }
         return root
     }
@@ -66,8 +72,9 @@ enum CoreDataXML {
     /// file cannot build a tree deep enough to overflow the stack when it is released.
     static let maximumDepth = 8
 
-    /// Collects elements into a tree; text content is not used by the model format.
+    /// Collects elements into a tree, with their text when `keepsText`.
     final class TreeBuilder: NSObject, XMLParserDelegate {
+        var keepsText = false
         var stack: [XMLNode] = []
         var root: XMLNode?
         var error: (Int, Int, String)?
@@ -85,6 +92,16 @@ enum CoreDataXML {
             if ignored > 0 { ignored -= 1; return }
             guard let node = stack.popLast() else { return }
             if stack.isEmpty { root = node } else { stack[stack.count - 1].children.append(node) }
+        }
+
+        func parser(_ parser: XMLParser, foundCharacters string: String) {
+            guard keepsText, ignored == 0, !stack.isEmpty else { return }
+            stack[stack.count - 1].text += string
+        }
+
+        func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
+            guard keepsText, ignored == 0, !stack.isEmpty else { return }
+            stack[stack.count - 1].text += String(decoding: CDATABlock, as: UTF8.self)
         }
 
         func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {

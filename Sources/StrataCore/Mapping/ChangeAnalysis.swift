@@ -28,6 +28,14 @@ struct ChangeAnalysis {
         self.mapped = (mapping?.entities ?? [:]).mapValues(\.expressions)
         self.mappedEntities = mapping?.entities ?? [:]
         var matchedSource: Set<PropertyKey> = []   // source properties continued by some destination property
+        // Source attributes a mapping expression reads are used, not lost.
+        for e in mapping?.entities.values.sorted(by: { $0.name < $1.name }) ?? [] {
+            for part in e.sources {
+                for input in part.inputs.values.joined() {
+                    if let owner = corr.source.attribute(input.attribute, of: part.entity)?.owner { matchedSource.insert(PropertyKey(owner, input.attribute)) }
+                }
+            }
+        }
         analyzeEntities(matched: &matchedSource)
         analyzeRemovals(matched: matchedSource)
     }
@@ -47,7 +55,14 @@ struct ChangeAnalysis {
         for e in destination.entities {
             guard let se = corr.sourceEntity[e.name], let sourceEntity = source.entity(se) else {
                 note(.addEntity, e.name, nil, e.parent.map { "new entity, sub-entity of \($0)" } ?? "new entity")
-                for a in e.attributes { note(.addAttribute, e.name, a.name, "new \(a.type.rawValue)") }
+                for a in e.attributes {
+                    // A new parent's attribute that its sub-entities had moves up.
+                    if (corr.destinationKinds[e.name] ?? []).contains(where: { corr.sourceAttribute(a, kind: $0) != nil }) {
+                        analyzeAttribute(a, of: e, matched: &matchedSource)
+                    } else {
+                        note(.addAttribute, e.name, a.name, "new \(a.type.rawValue)")
+                    }
+                }
                 for r in e.relationships { analyzeRelationship(r, of: e, matched: &matchedSource) }
                 continue
             }
@@ -73,6 +88,7 @@ struct ChangeAnalysis {
             }
             for a in e.attributes { analyzeAttribute(a, of: e, matched: &matchedSource) }
             for r in e.relationships { analyzeRelationship(r, of: e, matched: &matchedSource) }
+            for merged in corr.mergedSources[e.name] ?? [] { analyzeMergedSource(merged, into: e, matched: &matchedSource) }
             analyzeConstraints(e, sourceEntity)
             if e.validation != sourceEntity.validation { note(.changeRules, e.name, nil, "validation predicates change") }
             if e.versionHashModifier != sourceEntity.versionHashModifier {
@@ -92,10 +108,34 @@ struct ChangeAnalysis {
                 note(.removeAttribute, de, a.name, "removed with its values", destructive: true)
             }
             for r in se.relationships where !matchedSource.contains(PropertyKey(se.name, r.name)) {
+                // Its links live on when its inverse continues (they are the same links, seen from the other side).
+                if let inverse = r.inverse, let other = source.relationship(inverse, of: r.destination),
+                   matchedSource.contains(PropertyKey(other.owner, inverse)) {
+                    note(.removeRelationship, de, r.name, "removed; its links continue through the inverse \(inverse)")
+                    continue
+                }
                 let gone = corr.destinationEntity[r.destination] == nil && destination.relationship(r.name, of: de) != nil
                 note(.removeRelationship, de, r.name, gone ? "removed with its links: its destination \(r.destination) is removed (the new \(r.name) starts empty)"
                                                            : "removed with its links", destructive: true)
             }
+        }
+    }
+
+    /// A further source of a merge (SPEC §11.3): what it carries by name, and the type changes it needs a
+    /// per-source expression for.
+    private mutating func analyzeMergedSource(_ merged: String, into e: Entity, matched: inout Set<PropertyKey>) {
+        let part = mappedEntities[e.name]?.part(merged)
+        for a in destination.allAttributes(of: e.name).map(\.attribute) {
+            guard let m = corr.sourceAttribute(a, kind: e.name, from: merged) else { continue }
+            matched.insert(PropertyKey(m.owner, m.name))
+            if part?.attributes[a.name] == nil, m.attribute.type != a.type, !m.attribute.type.widens(to: a.type) {
+                refuse(e.name, a.name, "type changes from \(m.attribute.type.rawValue) to \(a.type.rawValue) (from \(merged))",
+                       hint: "give \(merged) its own expression: attributes: { \(a.name): { \(merged): \"\(a.type.rawValue)(\(m.name))\" } }",
+                       at: a.location)
+            }
+        }
+        for r in destination.allRelationships(of: e.name).map(\.relationship) {
+            if let m = corr.sourceRelationship(r, kind: e.name, from: merged) { matched.insert(PropertyKey(m.owner, m.name)) }
         }
     }
 
@@ -115,7 +155,8 @@ struct ChangeAnalysis {
             for k in corr.destinationKinds[e.name] ?? [] {
                 if let m = corr.sourceAttribute(a, kind: k) { matched.insert(PropertyKey(m.owner, m.name)) }
             }
-            return
+            // In a merge, a source without its own expression carries the attribute by name.
+            if mappedEntities[e.name]?.sources[0].attributes[a.name] != nil { return }
         }
         let kinds = (corr.destinationKinds[e.name] ?? [])
         var found: [(kind: String, name: String, owner: String, attribute: Attribute)] = []

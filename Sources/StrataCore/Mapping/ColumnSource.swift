@@ -42,6 +42,12 @@ indirect enum ColumnSource: Hashable, Sendable {
         }
     }
 
+    /// A source column as it is (`.column`).
+    var isPlainColumn: Bool {
+        if case .column = self { return true }
+        return false
+    }
+
     var isConstant: Bool {
         switch self {
         case .constant: return true

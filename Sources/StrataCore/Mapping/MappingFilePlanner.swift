@@ -1,17 +1,30 @@
 /// A mapping file compiled against the two models of its step: each named destination entity with its
-/// source entity, its `filter:` and attribute values as SQL over the source row (alias
-/// `ColumnSource.oldAlias`), and its `$source` relationships. Pure.
+/// source entities (several for a merge), per source its `filter:` and attribute values as SQL over the
+/// source row (alias `ColumnSource.oldAlias`), and its `$source` relationships. Pure.
 struct CompiledMapping: Sendable, Hashable {
     struct Entity: Sendable, Hashable {
         var name: String
-        var source: String
-        var filter: SQLText?
+        /// One per source entity, in the file's order (a merge has several).
+        var sources: [Source]
         var filterText: String?
-        /// Destination attribute → its value.
-        var attributes: [String: SQLText] = [:]
+        /// Attribute → its expression as written (per source in a merge: `Photo: 0; Video: seconds`).
         var expressions: [String: String] = [:]
         /// Relationships linked to the object carried from the same source row.
         var companions: Set<String> = []
+
+        /// The first (for a merge) or only source entity.
+        var source: String { sources[0].entity }
+        var filter: SQLText? { sources[0].filter }
+        var isMerge: Bool { sources.count > 1 }
+        func part(_ source: String) -> Source? { sources.first { $0.entity == source } }
+    }
+    /// What one source entity gives a destination entity.
+    struct Source: Sendable, Hashable {
+        var entity: String
+        var filter: SQLText?
+        /// Destination attribute → its value over this source's row.
+        var attributes: [String: SQLText] = [:]
+        var expressions: [String: String] = [:]
         /// Per mapped attribute: the source attributes its expression reads, with their columns (for
         /// counting failed casts: a nil value from inputs that were not nil).
         var inputs: [String: [Input]] = [:]
@@ -23,8 +36,12 @@ struct CompiledMapping: Sendable, Hashable {
     var file: MappingFile
     var entities: [String: Entity] = [:]
 
-    /// The compiled value of `attribute` for rows of destination kind `kind`, when the file names it.
-    func value(_ attribute: String, kind: String) -> SQLText? { entities[kind]?.attributes[attribute] }
+    /// The compiled value of `attribute` for rows of destination kind `kind` carried from `source` (default:
+    /// its first source), when the file names it.
+    func value(_ attribute: String, kind: String, source: String? = nil) -> SQLText? {
+        guard let e = entities[kind] else { return nil }
+        return (source.flatMap(e.part) ?? e.sources[0]).attributes[attribute]
+    }
 }
 
 enum MappingFilePlanner {
@@ -54,11 +71,11 @@ enum MappingFilePlanner {
 
     /// Compiles `file` for the step `source` → `destination`.
     /// - Returns: the compiled mapping (nil when there are errors), invalid input (exit 2, located in the
-    ///   file) and what is not inferable yet (exit 4: TODOs, merges).
+    ///   file) and what is not inferable (exit 4: TODOs).
     static func compile(_ file: MappingFile, source: Model, sourceLayout: StoreLayout,
                         destination: Model) -> (CompiledMapping?, errors: [Diagnostic], refusals: [MappingRefusal]) {
         var errors: [Diagnostic] = []
-        var refusals: [MappingRefusal] = file.todos.map {
+        let refusals: [MappingRefusal] = file.todos.map {
             MappingRefusal(fromVersion: file.from, toVersion: file.to, entity: $0.entity, property: $0.property,
                            change: "a TODO is left in the mapping file", hint: "replace the TODO with what the step should do (SPEC §11.3)",
                            location: $0.location)
@@ -89,20 +106,15 @@ enum MappingFilePlanner {
                 continue
             }
             guard names.allSatisfy({ source.entity($0) != nil }) else { continue }
-            if names.count > 1 {
-                refusals.append(MappingRefusal(fromVersion: file.from, toVersion: file.to, entity: e.name,
-                                               change: "merges \(names.joined(separator: ", ")) (a mapping with several sources)",
-                                               hint: "this Strata does not run merges yet; carry one source per destination entity",
-                                               location: e.sourceLocation ?? e.location))
-                continue
-            }
-            let from = names[0]
-            var entity = CompiledMapping.Entity(name: e.name, source: from)
-            if let filter = e.filter {
-                do {
-                    entity.filter = try compiler.mappingFilter(filter.text, over: from, alias: ColumnSource.oldAlias, origin: filter.origin)
-                    entity.filterText = filter.text
-                } catch { errors.append(error.diagnostic) }
+            var entity = CompiledMapping.Entity(name: e.name, sources: names.map { CompiledMapping.Source(entity: $0) })
+            entity.filterText = e.filter?.text
+            for i in entity.sources.indices {
+                let from = entity.sources[i].entity
+                if let filter = e.filter {
+                    do {
+                        entity.sources[i].filter = try compiler.mappingFilter(filter.text, over: from, alias: ColumnSource.oldAlias, origin: filter.origin)
+                    } catch { errors.append(error.diagnostic) }
+                }
             }
             for a in e.attributes {
                 guard let attribute = destination.attribute(a.name, of: e.name)?.attribute else {
@@ -111,21 +123,23 @@ enum MappingFilePlanner {
                           hint: NameSuggestion.hint(for: a.name, in: all) ?? "\(e.name)'s attributes: \(all.joined(separator: ", "))")
                     continue
                 }
-                var text = a.expression
-                if text == nil {
-                    for key in a.perSource.keys.sorted() where key != from {
-                        error("'\(key)' is not a source of \(e.name) (its source is \(from))", at: a.perSource[key]!.origin)
-                    }
-                    text = a.perSource[from]
+                for key in a.perSource.keys.sorted() where !names.contains(key) {
+                    error("'\(key)' is not a source of \(e.name) (its source\(names.count > 1 ? "s are" : " is") \(names.joined(separator: ", ")))",
+                          at: a.perSource[key]!.origin)
                 }
-                guard let text else { continue }
-                do {
-                    entity.attributes[a.name] = try compiler.mappingValue(text.text, over: from, assignTo: attribute,
-                                                                          label: "\(e.name).\(a.name)", alias: ColumnSource.oldAlias,
-                                                                          origin: text.origin)
-                    entity.expressions[a.name] = text.text
-                    entity.inputs[a.name] = inputs(of: text.text, entity: from, model: source, layout: sourceLayout)
-                } catch { errors.append(error.diagnostic) }
+                for i in entity.sources.indices {
+                    let from = entity.sources[i].entity
+                    guard let text = a.expression ?? a.perSource[from] else { continue }
+                    do {
+                        entity.sources[i].attributes[a.name] = try compiler.mappingValue(text.text, over: from, assignTo: attribute,
+                                                                                         label: "\(e.name).\(a.name)", alias: ColumnSource.oldAlias,
+                                                                                         origin: text.origin)
+                        entity.sources[i].expressions[a.name] = text.text
+                        entity.sources[i].inputs[a.name] = inputs(of: text.text, entity: from, model: source, layout: sourceLayout)
+                    } catch { errors.append(error.diagnostic) }
+                }
+                entity.expressions[a.name] = a.expression?.text
+                    ?? names.compactMap { n in a.perSource[n].map { "\(n): \($0.text)" } }.joined(separator: "; ")
             }
             for r in e.relationships {
                 guard destination.relationship(r.name, of: e.name) != nil else {
@@ -153,7 +167,7 @@ enum MappingFilePlanner {
                     ?? (source.entity(rel.destination) != nil ? rel.destination : destination.entity(rel.destination)?.renamedFrom)
                 if rel.isToMany {
                     error("\(e.name).\(r.name) is to-many; \"$source\" links to-one relationships", at: r.location)
-                } else if other != entity.source {
+                } else if entity.isMerge || other != entity.source {
                     error("\(e.name).\(r.name) points at \(rel.destination), which does not carry \(entity.source)", at: r.location,
                           hint: "\"$source\" links objects made from the same source row: map \(rel.destination) from \(entity.source)")
                 }

@@ -43,6 +43,7 @@ public enum MappingFileSet {
             return [Diagnostic(.error, "mapping from v\(file.from) to v\(file.to): the versions are not adjacent", at: file.location,
                                hint: previous.map { "a mapping file maps one step: from: \($0), to: \(file.to)" } ?? "v\(file.to) is the lowest version: no step reaches it")]
         }
-        return MappingFilePlanner.compile(file, source: source, sourceLayout: LayoutBuilder.layout(for: source), destination: destination).errors
+        return MappingFilePlanner.compile(file, source: source, sourceLayout: models.createdLayouts[file.from] ?? LayoutBuilder.layout(for: source),
+                                         destination: destination).errors
     }
 }

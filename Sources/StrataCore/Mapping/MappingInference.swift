@@ -12,9 +12,12 @@ public enum MappingInference {
     ///   - sourceLayout: the store's recorded layout (never names guessed from the model).
     ///   - destination: the next version.
     ///   - earlier: names of every version up to `source` (a `renamedFrom` naming one of them is an old rename).
+    ///   - createdLayout: the layout of a store created at `destination` (`ModelHistory.createdLayouts`), reused
+    ///     when the step's kept columns land on its names.
     /// - Throws: `MappingError` listing every change that cannot be inferred.
     public static func step(from source: Model, sourceLayout: StoreLayout, to destination: Model,
-                            earlier: EarlierNames, mapping file: MappingFile? = nil) throws(MappingError) -> VersionStep {
+                            earlier: EarlierNames, mapping file: MappingFile? = nil,
+                            createdLayout: StoreLayout? = nil) throws(MappingError) -> VersionStep {
         var corr = ModelCorrespondence(source: source, destination: destination, earlier: earlier)
         var mapping: CompiledMapping?
         if let file {
@@ -32,16 +35,16 @@ public enum MappingInference {
         guard corr.refusals.isEmpty else { throw MappingError(corr.refusals.map { $0.pointingAt(file) }) }
         let analysis = ChangeAnalysis(corr, sourceLayout: sourceLayout, mapping: mapping)
         guard analysis.refusals.isEmpty else { throw MappingError(analysis.refusals.map { $0.pointingAt(file) }) }
-        let layout = LayoutBuilder.layout(for: destination, keeping: analysis.keeping)
+        let layout = LayoutBuilder.layout(for: destination, keeping: analysis.keeping, created: createdLayout)
         let planner = TablePlanner(corr, source: sourceLayout, destination: layout, mapping: mapping)
         guard planner.refusals.isEmpty else { throw MappingError(planner.refusals.map { $0.pointingAt(file) }) }
         var step = VersionStep(fromVersion: source.version, toVersion: destination.version,
-                               changes: MappingFileReport.changes(mapping) + analysis.changes,
+                               changes: MappingFileReport.changes(mapping, newIDTables: planner.newIDTables, layout: layout) + analysis.changes,
                                tableActions: planner.actions, operations: planner.operations,
                                sourceLayout: sourceLayout, destinationLayout: layout)
         step.mappingFile = file
         step.droppedLinks = planner.droppedLinks
-        step.mappedEntities = MappingFileReport.entities(mapping, sourceLayout: sourceLayout)
+        step.mappedEntities = MappingFileReport.entities(mapping, sourceLayout: sourceLayout, newIDTables: planner.newIDTables, layout: layout)
         return step
     }
 
@@ -49,18 +52,21 @@ public enum MappingInference {
     /// - Parameters:
     ///   - models: every version (any order).
     ///   - sourceLayout: the layout the store has at `from` (its recorded layout); nil = a store created at `from`.
+    ///   - createdLayouts: `ModelHistory.createdLayouts`, reused where they fit (none: computed).
     /// - Throws: `MappingError` with the refusals of the first step that has any.
     public static func plan(models: [Model], from: Int, to: Int, sourceLayout: StoreLayout? = nil,
-                            mappings: [Int: MappingFile] = [:]) throws(MappingError) -> [VersionStep] {
+                            mappings: [Int: MappingFile] = [:],
+                            createdLayouts: [Int: StoreLayout] = [:]) throws(MappingError) -> [VersionStep] {
         let sorted = models.sorted { $0.version < $1.version }
         guard let start = sorted.firstIndex(where: { $0.version == from }) else { return [] }
         var earlier = EarlierNames(Array(sorted[...start]))
-        var layout = sourceLayout ?? LayoutBuilder.layout(for: sorted[start])
+        var layout = sourceLayout ?? createdLayouts[from] ?? LayoutBuilder.layout(for: sorted[start])
         var steps: [VersionStep] = []
         var index = start
         while index + 1 < sorted.count, sorted[index + 1].version <= to {
             let step = try step(from: sorted[index], sourceLayout: layout, to: sorted[index + 1], earlier: earlier,
-                                mapping: mappings[sorted[index + 1].version])
+                                mapping: mappings[sorted[index + 1].version],
+                                createdLayout: createdLayouts[sorted[index + 1].version])
             steps.append(step)
             layout = step.destinationLayout
             index += 1
@@ -75,17 +81,18 @@ public enum MappingInference {
 
     /// `lint`'s findings, and how many of its errors are changes that cannot be inferred (exit 4, as in
     /// `diff` and `migrate`).
-    public static func lintFindings(_ models: [Model], mappings: [Int: MappingFile] = [:]) -> (diagnostics: [Diagnostic], refusals: Int) {
+    public static func lintFindings(_ models: [Model], mappings: [Int: MappingFile] = [:],
+                                    createdLayouts: [Int: StoreLayout] = [:]) -> (diagnostics: [Diagnostic], refusals: Int) {
         let sorted = models.sorted { $0.version < $1.version }
         guard let first = sorted.first else { return ([], 0) }
         var diagnostics: [Diagnostic] = []
         var refusals = 0
         var earlier = EarlierNames([first])
-        var layout = LayoutBuilder.layout(for: first)
+        var layout = createdLayouts[first.version] ?? LayoutBuilder.layout(for: first)
         for (source, destination) in zip(sorted, sorted.dropFirst()) {
             do {
                 let step = try step(from: source, sourceLayout: layout, to: destination, earlier: earlier,
-                                    mapping: mappings[destination.version])
+                                    mapping: mappings[destination.version], createdLayout: createdLayouts[destination.version])
                 layout = step.destinationLayout
                 for change in step.destructiveChanges {
                     // A mapping file's filter is located at its entity in the file.
@@ -106,7 +113,7 @@ public enum MappingInference {
                     $0.diagnostic.withSource(mapping != nil && $0.location?.file == mapping?.file ? mapping!.source : destination.source)
                 }
                 refusals += error.refusals.count
-                layout = LayoutBuilder.layout(for: destination)
+                layout = createdLayouts[destination.version] ?? LayoutBuilder.layout(for: destination)
             }
             earlier.add(destination)
         }

@@ -9,6 +9,8 @@ struct ModelCorrespondence {
     /// Source entity → destination entity.
     private(set) var destinationEntity: [String: String] = [:]
     private(set) var refusals: [MappingRefusal] = []
+    /// Destination entity → its further source entities, when a mapping file merges several into it (SPEC §11.3).
+    private(set) var mergedSources: [String: [String]] = [:]
     /// Renames that were found (for the change list).
     private(set) var renamedEntities: [(from: String, to: String)] = []
 
@@ -76,14 +78,21 @@ struct ModelCorrespondence {
     mutating func apply(_ mapping: CompiledMapping) {
         for (d, e) in mapping.entities {
             sourceEntity[d] = e.source
+            if e.isMerge { mergedSources[d] = e.sources.dropFirst().map(\.entity) }
             refusals.removeAll { $0.entity == d && $0.property == nil }
         }
         var carriers: [String: [String]] = [:]
-        for (d, s) in sourceEntity { carriers[s, default: []].append(d) }
+        for d in sourceEntity.keys.sorted() { for s in sources(of: d) { carriers[s, default: []].append(d) } }
         destinationEntity = [:]
         for (s, ds) in carriers {
             destinationEntity[s] = ds.first { $0 == s } ?? ds.first { destination.entity($0)?.renamedFrom == s } ?? ds.sorted().first
         }
+    }
+
+    /// Every source entity of destination entity `kind`: its own, then those a mapping file merges into it.
+    func sources(of kind: String) -> [String] {
+        guard let first = sourceEntity[kind] else { return [] }
+        return [first] + (mergedSources[kind] ?? [])
     }
 
     /// A destination property's `renamedFrom` must name something: in the previous version, or in an
@@ -125,8 +134,9 @@ struct ModelCorrespondence {
     }
 
     /// The source attribute that `attribute` (visible on destination entity `kind`) continues, if any.
-    func sourceAttribute(_ attribute: Attribute, kind: String) -> (name: String, owner: String, attribute: Attribute)? {
-        guard let sk = sourceEntity[kind], let attributes = sourceAttributes[sk] else { return nil }
+    /// - Parameter from: the source entity (a merge has several; default: the kind's first).
+    func sourceAttribute(_ attribute: Attribute, kind: String, from: String? = nil) -> (name: String, owner: String, attribute: Attribute)? {
+        guard let sk = from ?? sourceEntity[kind], let attributes = sourceAttributes[sk] else { return nil }
         if let found = attributes[attribute.name] { return (attribute.name, found.owner, found.attribute) }
         if let old = attribute.renamedFrom, let found = attributes[old], destination.attribute(old, of: kind) == nil {
             return (old, found.owner, found.attribute)
@@ -138,8 +148,8 @@ struct ModelCorrespondence {
     /// One whose old destination entity does not continue into this version (removed, or renamed without
     /// `renamedFrom`) continues nothing (SPEC §4): its links point at objects that are gone, so it is
     /// inferred as removed (with its links) and added.
-    func sourceRelationship(_ relationship: Relationship, kind: String) -> (name: String, owner: String, relationship: Relationship)? {
-        guard let sk = sourceEntity[kind], let relationships = sourceRelationships[sk] else { return nil }
+    func sourceRelationship(_ relationship: Relationship, kind: String, from: String? = nil) -> (name: String, owner: String, relationship: Relationship)? {
+        guard let sk = from ?? sourceEntity[kind], let relationships = sourceRelationships[sk] else { return nil }
         if let found = relationships[relationship.name] {
             return destinationEntity[found.relationship.destination] == nil ? nil : (relationship.name, found.owner, found.relationship)
         }

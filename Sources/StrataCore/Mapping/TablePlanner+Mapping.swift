@@ -42,23 +42,26 @@ extension TablePlanner {
     /// A `$source` link of destination kind `kind`: the object carried from the same source row has the
     /// same `_pk`. On the other side of the relationship (the inverse of a `$source` relationship stored in
     /// this table), the link exists for the rows the companion carried.
-    func companionLink(_ r: Relationship, kind: String) -> ColumnSource? {
+    func companionLink(_ r: Relationship, kind: String, from: String? = nil) -> ColumnSource? {
         guard let mapping else { return nil }
         let pk = ColumnName("_pk", qualifier: ColumnSource.oldAlias)
         if mapping.entities[kind]?.companions.contains(r.name) == true { return .column("_pk") }
         guard let inverse = r.inverse, let companion = mapping.entities[r.destination], companion.companions.contains(inverse),
-              companion.source == corr.sourceEntity[kind] else { return nil }
+              companion.source == (from ?? corr.sourceEntity[kind]) else { return nil }
         guard let filter = companion.filter else { return .column("_pk") }
         return .expression("CASE WHEN \(filter) THEN \(pk) END")
     }
 
     /// Whether destination kind `kind` gets `attribute` from the mapping file.
-    func isMapped(_ attribute: String, kind: String) -> Bool { mapping?.value(attribute, kind: kind) != nil }
+    func isMapped(_ attribute: String, kind: String, from source: String? = nil) -> Bool {
+        mapping?.value(attribute, kind: kind, source: source) != nil
+    }
 
     /// Links to rows a mapping's `filter:` dropped: foreign keys set to NULL, join-table rows deleted (SPEC §11.3
     /// "uncarried rows"). Run once every table has its final name.
     func droppedLinkCleanup() -> [MigrationOperation] {
-        let filtered = Set(plans.filter { $0.rowFilter != nil }.map(\.spec.name))
+        // Links to rows that get new IDs were re-linked: those no part carries are nil already.
+        let filtered = Set(plans.filter { $0.dropsRows && !$0.newIDs }.map(\.spec.name))
         guard !filtered.isEmpty else { return [] }
         var ops: [MigrationOperation] = []
         for table in dst.tables {
@@ -111,7 +114,7 @@ extension TablePlanner {
         var checks: [MigrationOperation] = []
         for (name, e) in mapping.entities.sorted(by: { $0.key < $1.key }) {
             guard let storage = dst.storage(of: name) else { continue }
-            for attribute in e.attributes.keys.sorted() {
+            for attribute in e.expressions.keys.sorted() {
                 guard let a = destination.attribute(attribute, of: name)?.attribute, !a.isOptional,
                       let column = storage.attributeColumns[attribute] else { continue }
                 let t = TableName(storage.table), c = ColumnName(column, qualifier: "t"), pk = ColumnName("_pk", qualifier: "t")

@@ -5,7 +5,10 @@ extension TablePlanner {
 
     mutating func classify() {
         var consumers: [String: Int] = [:]
-        for p in plans { if let s = p.sourceTable { consumers[s, default: 0] += 1 } }
+        for p in plans {
+            if let s = p.sourceTable { consumers[s, default: 0] += 1 }
+            for s in Set(p.parts.map(\.sourceTable)) { consumers[s, default: 0] += 1 }
+        }
         for i in plans.indices { firstPass(&plans[i], consumers: consumers) }
         // Renames in place must not collide with another in-place table's current name, and foreign keys
         // kept in place must still point at the right table once SQLite has renamed what it renames.
@@ -102,6 +105,8 @@ extension TablePlanner {
                 copies.append(.execute(SchemaSQL.createTable(p.spec, named: temp.name)))
                 if let fill = p.linkFill {
                     copies.append(.copy("INSERT INTO \(temp) (\(p.spec.columns.map { ColumnName($0.name) })) " + fill))
+                } else if !p.parts.isEmpty {
+                    copies += partCopies(p, into: temp)
                 } else if let sourceTable = p.sourceTable {
                     var copy: SQLText = "INSERT INTO \(temp) (\(p.columns.map { ColumnName($0.spec.name) })) SELECT "
                         + p.columns.map(\.source.selectSQL).joined(separator: ", ")
@@ -200,7 +205,7 @@ extension TablePlanner {
         var drops: [MigrationOperation] = []
         for table in src.tables where !keptInPlace.contains(table.name) {
             drops.append(.execute("DROP TABLE \(TableName(table.name))"))
-            if !plans.contains(where: { $0.sourceTable == table.name }) {
+            if !plans.contains(where: { $0.sourceTable == table.name || $0.parts.contains { $0.sourceTable == table.name } }) {
                 actions.append(TableAction(table: table.name, sourceTable: table.name, kind: .drop, reasons: ["no longer in the model"]))
             }
         }
@@ -211,7 +216,7 @@ extension TablePlanner {
         var ops: [MigrationOperation] = []
         if rebuilds { ops.append(.saveUserObjects) }
         ops += preChecks.map(MigrationOperation.check)
-        ops += dropIndexes + copies + drops + alters + renames + backfills + checks + indexes
+        ops += dropIndexes + newIDFill() + copies + newIDCollect() + drops + alters + renames + backfills + checks + indexes
         if rebuilds { ops += [.restoreUserObjects, .foreignKeyCheck] }
         operations = ops
         actions.sort { ($0.table, $0.kind.rawValue) < ($1.table, $1.kind.rawValue) }
@@ -254,7 +259,7 @@ extension TablePlanner {
     private func mandatoryWork() -> ([MigrationOperation], [MigrationOperation]) {
         var updates: [MigrationOperation] = []
         var checks: [MigrationOperation] = []
-        for p in plans where p.spec.kind == .entity && p.sourceTable != nil {
+        for p in plans where p.spec.kind == .entity && (p.sourceTable != nil || !p.parts.isEmpty) {
             let table = p.spec
             let name = TableName(table.name), pk = ColumnName("_pk", qualifier: "t")
             let members = (corr.destinationKinds[table.rootEntity!] ?? []).compactMap { destination.entity($0) }
@@ -274,9 +279,12 @@ extension TablePlanner {
                     guard let column = dst.storage(of: e.name)?.attributeColumns[a.name] else { continue }
                     var nullable: [String] = []
                     var missing: [String] = []
-                    for k in (corr.destinationKinds[e.name] ?? []) where corr.sourceEntity[k] != nil && !isMapped(a.name, kind: k) {
-                        if let m = corr.sourceAttribute(a, kind: k) { if m.attribute.isOptional { nullable.append(k) } }
-                        else if a.defaultValue == nil { missing.append(k) }
+                    for k in (corr.destinationKinds[e.name] ?? []) {
+                        for sk in corr.sources(of: k) where !isMapped(a.name, kind: k, from: sk) {
+                            if let m = corr.sourceAttribute(a, kind: k, from: sk) {
+                                if m.attribute.isOptional, !nullable.contains(k) { nullable.append(k) }
+                            } else if a.defaultValue == nil, !missing.contains(k) { missing.append(k) }
+                        }
                     }
                     if !nullable.isEmpty {
                         if let d = a.defaultValue {

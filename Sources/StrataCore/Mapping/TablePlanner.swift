@@ -20,6 +20,25 @@ struct TablePlanner: Sendable {
         var carried: [String: String] = [:]
         /// A mapping file's `filter:` (over the source row): the rows it leaves out are dropped.
         var rowFilter: SQLText?
+        /// A table filled from several sources (a merge, several mappings of one source, hierarchies
+        /// joined): one `INSERT … SELECT` per part; empty for a table with one source table.
+        var parts: [Part] = []
+        /// Its rows get new `_pk`s through the translation table (SPEC §11.3 "IDs").
+        var newIDs = false
+
+        /// Whether the plan leaves source rows out (a mapping `filter:`).
+        var dropsRows: Bool { rowFilter != nil || parts.contains { $0.rowFilter != nil } }
+    }
+
+    /// The rows of one source entity that become rows of one destination kind.
+    struct Part: Sendable {
+        var kind: String
+        var source: String
+        var sourceTable: String
+        var columns: [(spec: ColumnSpec, source: ColumnSource)]
+        /// Which source rows: the source entity's (in a hierarchy table) and the mapping's `filter:`.
+        var condition: SQLText?
+        var rowFilter: SQLText?
     }
 
     var refusals: [MappingRefusal] = []
@@ -39,10 +58,12 @@ struct TablePlanner: Sendable {
     var preChecks: [MigrationCheck] = []
     /// Tables identical in both versions, with the same entities and optional flags: not planned at all.
     var unchanged: Set<String> = []
+    /// Destination tables whose rows get new `_pk`s (SPEC §11.3 "IDs").
+    var newIDTables: Set<String> = []
 
     /// The fast path that keeps long histories cheap: a step plans only the tables that change.
     func isUnchanged(_ table: TableSpec) -> Bool {
-        guard let old = src.table(table.name), old == table else { return false }
+        guard let old = src.table(table.name), old == table, !newIDTables.contains(table.name), !linksToNewIDs(table) else { return false }
         if let mapping, table.kind == .entity, let root = table.rootEntity,
            (corr.destinationKinds[root] ?? []).contains(where: { mapping.entities[$0] != nil || isCompanionTarget($0) }) { return false }
         guard table.kind == .entity, let root = table.rootEntity else {
@@ -78,6 +99,7 @@ struct TablePlanner: Sendable {
                 }
             }
         }
+        newIDTables = findNewIDTables()
         for table in destination.tables {
             if isUnchanged(table) { unchanged.insert(table.name); continue }
             if let plan = table.kind == .entity ? planEntityTable(table) : planJoinTable(table) { plans.append(plan) }
@@ -85,7 +107,7 @@ struct TablePlanner: Sendable {
         guard refusals.isEmpty else { return }
         classify()
         emit()
-        droppedLinks = droppedLinkProbes()
+        droppedLinks = droppedLinkProbes() + newIDLinkProbes()
     }
 
     mutating func refuse(_ entity: String, _ change: String, hint: String) {
@@ -98,6 +120,9 @@ struct TablePlanner: Sendable {
     mutating func planEntityTable(_ table: TableSpec) -> Plan? {
         let root = table.rootEntity!
         let members = (corr.destinationKinds[root] ?? [])
+        if newIDTables.contains(table.name) || members.contains(where: { corr.mergedSources[$0] != nil }) {
+            return planParts(table, members: members)
+        }
         let mapped = members.filter { corr.sourceEntity[$0] != nil }
         let sourceTables = Set(mapped.compactMap { src.storage(of: corr.sourceEntity[$0]!)?.table })
         if sourceTables.count > 1 {
@@ -134,13 +159,7 @@ struct TablePlanner: Sendable {
                 case .relationship(let owner, let r)?:
                     source = relationshipSource(r, owner: owner, sourceTable: sourceTable, copied: Set(sourceKinds))
                 case .order(let owner, let r)?:
-                    let m = corr.sourceRelationship(r, kind: owner)
-                    let storage = m.flatMap { src.storage(of: corr.sourceEntity[owner]!)?.relationships[$0.name] }
-                    if let storage, storage.kind == .inverseForeignKey, storage.table == sourceTable, let order = storage.orderColumn {
-                        source = .column(order)
-                    } else {
-                        source = .expression(ColumnSource.old("_pk"))
-                    }
+                    source = orderSource(r, owner: owner, sourceTable: sourceTable)
                 case nil: source = .constant(.null)
                 }
             }
@@ -214,15 +233,29 @@ struct TablePlanner: Sendable {
         var branches: [(String, String, ColumnSource)] = []
         for k in (corr.destinationKinds[owner] ?? []) {
             guard let sk = corr.sourceEntity[k] else { continue }
-            if let value = mapping?.value(a.name, kind: k) {
-                branches.append((k, sk, .expression(value)))
-            } else if let m = corr.sourceAttribute(a, kind: k), let c = src.storage(of: sk)?.attributeColumns[m.name] {
-                branches.append((k, sk, m.attribute.type.sqlType == a.type.sqlType ? .column(c) : .cast(c, a.type.sqlType)))
-            } else {
-                branches.append((k, sk, .constant(a.defaultValue ?? .null)))
-            }
+            branches.append((k, sk, attributeBranch(a, kind: k, from: sk)))
         }
         return merge(branches.map { ($0.0, $0.1, $0.2) }, sourceTable: sourceTable, copied: copied)
+    }
+
+    /// An attribute's value for the rows of destination kind `kind` carried from source entity `sk`: the
+    /// mapping file's expression, the source attribute it continues, or its default.
+    func attributeBranch(_ a: Attribute, kind k: String, from sk: String) -> ColumnSource {
+        if let value = mapping?.value(a.name, kind: k, source: sk) { return .expression(value) }
+        if let m = corr.sourceAttribute(a, kind: k, from: sk), let c = src.storage(of: sk)?.attributeColumns[m.name] {
+            return m.attribute.type.sqlType == a.type.sqlType ? .column(c) : .cast(c, a.type.sqlType)
+        }
+        return .constant(a.defaultValue ?? .null)
+    }
+
+    /// The order column of an ordered to-many stored in this table: the source's, or the rows' `_pk` order.
+    func orderSource(_ r: Relationship, owner: String, sourceTable: String) -> ColumnSource {
+        let m = corr.sourceRelationship(r, kind: owner)
+        let storage = m.flatMap { src.storage(of: corr.sourceEntity[owner]!)?.relationships[$0.name] }
+        if let storage, storage.kind == .inverseForeignKey, storage.table == sourceTable, let order = storage.orderColumn {
+            return .column(order)
+        }
+        return .expression(ColumnSource.old("_pk"))
     }
 
     /// The link pairs of a source relationship, as `(table, own column, other column)`.
@@ -238,8 +271,8 @@ struct TablePlanner: Sendable {
 
     /// Where a destination relationship's links are held in the source: its own source relationship,
     /// or (when it is new) its inverse's, seen from the other side.
-    func sourceLinks(_ r: Relationship, owner: String, kind: String) -> (storage: RelationshipStorage, sourceOwner: String, swapped: Bool)? {
-        if let m = corr.sourceRelationship(r, kind: kind), let sk = corr.sourceEntity[kind],
+    func sourceLinks(_ r: Relationship, owner: String, kind: String, from: String? = nil) -> (storage: RelationshipStorage, sourceOwner: String, swapped: Bool)? {
+        if let m = corr.sourceRelationship(r, kind: kind, from: from), let sk = from ?? corr.sourceEntity[kind],
            let storage = src.storage(of: sk)?.relationships[m.name] {
             return (storage, sk, false)
         }
@@ -255,76 +288,31 @@ struct TablePlanner: Sendable {
         var branches: [(String, String, ColumnSource)] = []
         for k in (corr.destinationKinds[owner] ?? []) {
             guard let sk = corr.sourceEntity[k] else { continue }
-            if let link = companionLink(r, kind: k) { branches.append((k, sk, link)); continue }
-            guard let found = sourceLinks(r, owner: owner, kind: k) else { branches.append((k, sk, .constant(.null))); continue }
-            if !found.swapped, found.storage.kind == .foreignKey, found.storage.table == sourceTable {
-                branches.append((k, sk, .column(found.storage.column)))
-                continue
-            }
-            let l = links(found.storage, owner: found.sourceOwner, swapped: found.swapped)
-            let own = ColumnName(l.own, qualifier: "l"), other = ColumnName(l.other, qualifier: "l")
-            let sql: SQLText = "(SELECT \(other) FROM \(TableName(l.table)) AS l WHERE \(own) = " + ColumnSource.old("_pk")
-                + " AND \(other) IS NOT NULL ORDER BY \(other) LIMIT 1)"
-            branches.append((k, sk, .expression(sql)))
-            if found.storage.kind == .joinTable {
-                let check: SQLText = "SELECT \(own), \(k) FROM \(TableName(l.table)) AS l GROUP BY \(own) HAVING count(*) > 1 ORDER BY 1"
-                let c = MigrationCheck(kind: .multipleLinks, entity: k, properties: [r.name], statement: check, code: 1590)
-                if !preChecks.contains(c) { preChecks.append(c) }
-            }
+            branches.append((k, sk, relationshipBranch(r, owner: owner, kind: k, from: sk, sourceTable: sourceTable)))
         }
         return merge(branches.map { ($0.0, $0.1, $0.2) }, sourceTable: sourceTable, copied: copied)
     }
 
-    // MARK: join tables
-
-    mutating func planJoinTable(_ table: TableSpec) -> Plan? {
-        // The side that owns the `source` column.
-        var owner: (entity: String, relationship: Relationship)?
-        var inverseSide: (entity: String, relationship: Relationship)?
-        for e in destination.entities {
-            for r in e.relationships {
-                guard let s = dst.storage(of: e.name)?.relationships[r.name], s.kind == .joinTable, s.table == table.name else { continue }
-                if s.column == "source" { owner = (e.name, r) } else { inverseSide = (e.name, r) }
-            }
-        }
-        guard let owner else { return Plan(spec: table, sourceTable: nil, filter: nil, columns: [], kind: .create, reasons: ["new table"]) }
-        guard let found = sourceLinks(owner.relationship, owner: owner.entity, kind: owner.entity) else {
-            return Plan(spec: table, sourceTable: nil, filter: nil, columns: [], kind: .create, reasons: ["new table"])
+    /// A to-one's link for the rows of destination kind `kind` carried from source entity `sk` (in
+    /// `sourceTable`): the `$source` companion, the source's foreign key, or the link held elsewhere; re-linked
+    /// when its destination's rows get new IDs.
+    mutating func relationshipBranch(_ r: Relationship, owner: String, kind k: String, from sk: String, sourceTable: String) -> ColumnSource {
+        if let link = companionLink(r, kind: k, from: sk) { return relinked(link, from: sourceTable, to: r.destination) }
+        guard let found = sourceLinks(r, owner: owner, kind: k, from: sk) else { return .constant(.null) }
+        // The table whose `_pk`s the old links hold.
+        let linkedTable = src.storage(of: found.swapped ? found.sourceOwner : found.storage.destination)?.table ?? sourceTable
+        if !found.swapped, found.storage.kind == .foreignKey, found.storage.table == sourceTable {
+            return relinked(.column(found.storage.column), from: linkedTable, to: r.destination)
         }
         let l = links(found.storage, owner: found.sourceOwner, swapped: found.swapped)
-        if found.storage.kind == .joinTable {
-            // Order columns: this side's and the inverse side's, when the source kept them.
-            func sourceOrder(_ side: (entity: String, relationship: Relationship)?) -> String? {
-                guard let side, let m = corr.sourceRelationship(side.relationship, kind: side.entity),
-                      let sk = corr.sourceEntity[side.entity], let s = src.storage(of: sk)?.relationships[m.name],
-                      s.kind == .joinTable else { return nil }
-                return s.orderColumn
-            }
-            var columns: [(ColumnSpec, ColumnSource)] = []
-            for c in table.columns {
-                switch c.name {
-                case "source": columns.append((c, .column(l.own)))
-                case "target": columns.append((c, .column(l.other)))
-                case "source_order":
-                    columns.append((c, sourceOrder(owner).map(ColumnSource.column) ?? rowNumber(partition: l.own, order: l.other)))
-                default:
-                    columns.append((c, sourceOrder(inverseSide).map(ColumnSource.column) ?? rowNumber(partition: l.other, order: l.own)))
-                }
-            }
-            return Plan(spec: table, sourceTable: found.storage.table, filter: nil, columns: columns)
-        }
         let own = ColumnName(l.own, qualifier: "l"), other = ColumnName(l.other, qualifier: "l")
-        var select: SQLText = "SELECT \(own), \(other)"
-        for c in table.columns where c.name.hasSuffix("_order") {
-            select += c.name == "source_order" ? ", row_number() OVER (PARTITION BY \(own) ORDER BY \(other))"
-                                               : ", row_number() OVER (PARTITION BY \(other) ORDER BY \(own))"
+        let sql: SQLText = "(SELECT \(other) FROM \(TableName(l.table)) AS l WHERE \(own) = " + ColumnSource.old("_pk")
+            + " AND \(other) IS NOT NULL ORDER BY \(other) LIMIT 1)"
+        if found.storage.kind == .joinTable {
+            let check: SQLText = "SELECT \(own), \(k) FROM \(TableName(l.table)) AS l GROUP BY \(own) HAVING count(*) > 1 ORDER BY 1"
+            let c = MigrationCheck(kind: .multipleLinks, entity: k, properties: [r.name], statement: check, code: 1590)
+            if !preChecks.contains(c) { preChecks.append(c) }
         }
-        select += " FROM \(TableName(l.table)) AS l WHERE \(own) IS NOT NULL AND \(other) IS NOT NULL"
-        return Plan(spec: table, sourceTable: nil, filter: nil, columns: [], linkFill: select, kind: .create,
-                    reasons: ["links of \(owner.entity).\(owner.relationship.name) move here from \(l.table)"])
-    }
-
-    func rowNumber(partition: String, order: String) -> ColumnSource {
-        .expression("row_number() OVER (PARTITION BY " + ColumnSource.old(partition) + " ORDER BY " + ColumnSource.old(order) + ")")
+        return relinked(.expression(sql), from: linkedTable, to: r.destination)
     }
 }

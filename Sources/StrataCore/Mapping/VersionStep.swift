@@ -37,8 +37,8 @@ public struct VersionStep: Hashable, Sendable {
     /// Tables rebuilt with the 12-step procedure (destination names).
     public var rebuiltTables: [String] { tableActions.filter { $0.kind == .rebuild }.map(\.table) }
 
-    /// Whether the step drops or rebuilds a table: it then runs with foreign keys off (checked by
-    /// `PRAGMA foreign_key_check` before commit), so that no inbound `ON DELETE CASCADE` fires.
+    /// Whether the step drops or rebuilds a table: it then ends with `PRAGMA foreign_key_check` (every step runs
+    /// with foreign keys off, so no inbound `ON DELETE CASCADE` fires while a table is dropped).
     public var needsForeignKeysOff: Bool {
         tableActions.contains { $0.kind == .rebuild || $0.kind == .drop }
     }
@@ -95,6 +95,10 @@ public enum MigrationOperation: Hashable, Sendable {
     case restoreUserObjects
     /// `PRAGMA foreign_key_check`: any row rolls the step back.
     case foreignKeyCheck
+    /// The old → new object IDs of the rows that got new `_pk`s (SPEC §11.3 "IDs"): `list` returns
+    /// `(old entity, old _pk, new entity, new _pk)`, `counts` `(new entity, count)`; collected for the
+    /// change set (`remapped`).
+    case remapped(list: SQLText, counts: SQLText)
 
     public var sqlText: String {
         switch self {
@@ -103,6 +107,7 @@ public enum MigrationOperation: Hashable, Sendable {
         case .saveUserObjects: return "-- save and drop user triggers and views (re-created after the rebuild)"
         case .restoreUserObjects: return "-- re-create user triggers and views"
         case .foreignKeyCheck: return "PRAGMA foreign_key_check"
+        case .remapped(let list, _): return "-- objects with new IDs (old → new, for the change set)\n\(list.description)"
         }
     }
 }

@@ -9,9 +9,6 @@ public struct Model: Hashable, Sendable {
     public var source: String
     /// Warnings found while loading (inverses that do not point back, relationships without inverse).
     public var warnings: [Diagnostic] = []
-    /// The layout of a store created at this version, computed once when the model was checked
-    /// (`LayoutBuilder.layout(for:)` returns it instead of computing it again).
-    public internal(set) var createdLayout: StoreLayout?
 
     private var index: [String: Int]
     /// Entity name → indexes of its direct sub-entities (sorted by name, as `entities` is).

@@ -10,28 +10,32 @@ public enum ModelLoader {
     /// Parses and checks a model file. Every error is reported, not just the first.
     /// - Throws: `DiagnosticList` with each error located at `file:line:column`.
     public static func load(yaml: String, file: String) throws(DiagnosticList) -> Model {
+        try loadChecked(yaml: yaml, file: file).model
+    }
+
+    /// `load`, with the layout of a store created at the model's version, which the checker builds anyway
+    /// (`ModelHistory` keeps it for planning).
+    static func loadChecked(yaml: String, file: String) throws(DiagnosticList) -> (model: Model, createdLayout: StoreLayout) {
         var reader = YAMLReader(file: file, text: yaml)
-        let parsed = ModelParser.parse(&reader)
-        if var model = parsed {
+        if var model = ModelParser.parse(&reader) {
             model.source = yaml
             let layout = ModelChecker.check(model, into: &reader)
             if !reader.diagnostics.contains(where: { $0.severity == .error }) {
-                model.createdLayout = layout
-                checkValidationPredicates(model, into: &reader)
+                checkValidationPredicates(model, into: &reader, layout: layout)
             }
             let diagnostics = reader.finished()
             if diagnostics.contains(where: { $0.severity == .error }) { throw DiagnosticList(diagnostics) }
             model.warnings = diagnostics.filter { $0.severity == .warning }
-            return model
+            return (model, layout ?? LayoutBuilder.layout(for: model))
         }
         throw DiagnosticList(reader.finished())
     }
 
     /// Entity validation predicates compile against the model (unknown attributes, type errors), located
     /// in the file. `$NOW` and `--var` variables are only known at audit time, so variables are not checked here.
-    static func checkValidationPredicates(_ model: Model, into reader: inout YAMLReader) {
+    static func checkValidationPredicates(_ model: Model, into reader: inout YAMLReader, layout: StoreLayout?) {
         guard model.entities.contains(where: { !$0.validation.isEmpty }) else { return }
-        let compiler = PredicateCompiler(model: model, layout: LayoutBuilder.layout(for: model))
+        let compiler = PredicateCompiler(model: model, layout: layout ?? LayoutBuilder.layout(for: model))
         for entity in model.entities {
             for rule in entity.validation {
                 do {
@@ -47,13 +51,18 @@ public enum ModelLoader {
 
     /// Reads and loads a model file from disk.
     public static func load(path: String) throws(DiagnosticList) -> Model {
+        try loadChecked(path: path).model
+    }
+
+    /// `load(path:)` with the created layout (see `loadChecked(yaml:file:)`).
+    static func loadChecked(path: String) throws(DiagnosticList) -> (model: Model, createdLayout: StoreLayout) {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw DiagnosticList([.error("cannot read model file", at: SourceLocation(file: path, line: 1, column: 1))])
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw DiagnosticList([.error("model file is not UTF-8 text", at: SourceLocation(file: path, line: 1, column: 1))])
         }
-        return try load(yaml: text, file: path)
+        return try loadChecked(yaml: text, file: path)
     }
 }
 

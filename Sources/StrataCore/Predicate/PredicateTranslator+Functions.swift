@@ -103,7 +103,12 @@ extension PredicateTranslator {
             throw PredicateSyntaxError("\(target.rawValue)() cannot convert binary data (\(t.label))", offset: t.offset)
         }
         if t.type == target { return .typed(Typed(fragment: t.fragment, type: target, nullable: t.nullable, constant: nil, offset: offset, label: label)) }
-        let sql = SQLText.call("strata_cast", [t.fragment, .bind(.text(t.type.rawValue)), .bind(.text(target.rawValue))])
+        var sql = SQLText.call("strata_cast", [t.fragment, .bind(.text(t.type.rawValue)), .bind(.text(target.rawValue))])
+        if target == .string, [.int16, .int32, .int64].contains(t.type) {
+            // An integer's text is SQLite's own CAST (the same digits): a mapped int → string conversion of
+            // 1,000,000 rows ran 1.39x the hand-written rebuild through the function alone.
+            sql = "CASE WHEN typeof(" + t.fragment + ") = 'integer' THEN CAST(" + t.fragment + " AS TEXT) ELSE " + sql + " END"
+        }
         return .typed(Typed(fragment: sql, type: target, nullable: true, constant: nil, offset: offset, label: label))
     }
 

@@ -73,4 +73,12 @@ public struct ProjectSource: Sendable {
         if case .yaml(let files) = location { return try HookSet.load(yaml: files, models: models, variables: variables) }
         return try HookSet.load(directory: try folder(what: "hooks")!, models: models, variables: variables)
     }
+
+    /// The mapping files of the source (SPEC §11.3; they live beside the hooks in `migrations/`), checked
+    /// against `models`, keyed by the version their step reaches. YAML texts have none.
+    /// - Throws: `DiagnosticList`: a missing folder, or every error of every mapping file.
+    public func loadMappings(models: ModelHistory) throws(DiagnosticList) -> [Int: MappingFile] {
+        guard let folder = try folder(what: "hooks") else { return [:] }
+        return try MappingFileSet.load(directory: folder, models: models)
+    }
 }

@@ -6,6 +6,7 @@ public struct HTMLReport: ReportRenderer {
 
     public func render(_ report: Report) -> String {
         var body: [String] = ["<h1>\(esc(report.title))</h1>"]
+        if let fleet = report.fleet { body += fleetSection(fleet) }
         if let migration = report.migration { body += migrationSection(migration, report) }
         if let audit = report.audit { body += auditSection(audit, report) }
         return """

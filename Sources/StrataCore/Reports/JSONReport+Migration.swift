@@ -70,6 +70,10 @@ extension JSONReport {
             "deletedCounts": changes.deletedCounts,
         ]
         if !changes.invalidated.isEmpty { section["invalidated"] = changes.invalidated }   // entities sql: steps wrote
+        if !changes.remappedCounts.isEmpty {   // mapping steps that gave objects new IDs
+            section["remapped"] = changes.remappedDocument
+            section["remappedCounts"] = changes.remappedCounts
+        }
         if !changes.insertedCounts.isEmpty {   // batch inserts only
             section["inserted"] = changes.inserted.mapValues { $0.map(\.uri) }
             section["insertedCounts"] = changes.insertedCounts

@@ -12,6 +12,7 @@ import Foundation
 /// ```
 /// `rules` lists every rule checked, clean ones with `count` 0; `property` is null for entity-level
 /// rules; `value` is null for NULL; `related` lists a duplicate group's other objects.
+/// A fleet (`--stores`) adds `"fleet"`, one object per store (see `fleetSection`).
 /// A `strata migrate` report adds `"migration"` next to `"audit"` (see `migrationSection`); its hooks'
 /// audits have the shape of `"audit"`.
 public struct JSONReport: ReportRenderer {
@@ -19,6 +20,7 @@ public struct JSONReport: ReportRenderer {
 
     public func render(_ report: Report) -> String {
         var document: [String: Any] = ["schemaVersion": 1, "title": report.title, "passed": !report.hasFailures]
+        if let fleet = report.fleet { document["fleet"] = fleetSection(fleet) }
         if let migration = report.migration { document["migration"] = migrationSection(migration, report) }
         if let audit = report.audit { document["audit"] = auditSection(audit, report) }
         let data = try! JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])

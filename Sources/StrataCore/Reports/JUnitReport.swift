@@ -1,12 +1,14 @@
 /// JUnit XML for CI dashboards: one `<testsuite>` per entity, one `<testcase>` per rule checked.
 /// A violated rule whose code counts as a failure has a `<failure>` with its count and samples;
 /// one that does not (`--fail-on`) passes, its samples in `<system-out>`.
-/// A migration report comes first, as the suite `migration` (see `migrationSuite`).
+/// A migration report comes first, as the suite `migration` (see `migrationSuite`); a fleet's stores are
+/// the suite `fleet`, one test case per store (see `fleetSuite`).
 public struct JUnitReport: ReportRenderer {
     public init() {}
 
     public func render(_ report: Report) -> String {
         var suites: [Suite] = []
+        if let fleet = report.fleet { suites.append(fleetSuite(fleet)) }
         if let migration = report.migration { suites.append(migrationSuite(migration, report)) }
         if let audit = report.audit { suites += auditSuites(audit, report) }
         let tests = suites.reduce(0) { $0 + $1.tests }
@@ -30,11 +32,13 @@ public struct JUnitReport: ReportRenderer {
         var cases: [(lines: [String], failed: Bool, time: Double)]
         /// The suite's duration when its cases overlap (a hook runs inside its version step), else their sum.
         var elapsed: Double?
+        /// Cases with a `<skipped/>` element (stores of a fleet that did not run).
+        var skipped = 0
         var tests: Int { cases.count }
         var failures: Int { cases.filter(\.failed).count }
         var time: Double { elapsed ?? cases.reduce(0) { $0 + $1.time } }
         var lines: [String] {
-            ["  <testsuite name=\"\(ReportText.xml(name))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\" time=\"\(JUnitReport.seconds(time))\">"]
+            ["  <testsuite name=\"\(ReportText.xml(name))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\" time=\"\(JUnitReport.seconds(time))\">"]
                 + cases.flatMap(\.lines) + ["  </testsuite>"]
         }
     }

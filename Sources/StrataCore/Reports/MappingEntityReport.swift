@@ -4,11 +4,13 @@ public struct MappingEntityReport: Sendable, Hashable, Codable {
     public var entity: String
     public var source: String
     public var filter: String?
-    /// Source rows carried into the entity (with their object IDs kept).
+    /// Source rows carried into the entity.
     public var carried: Int
     /// Source rows the `filter:` leaves out.
     public var dropped: Int
     public var failedCasts: [FailedCast]
+    /// Rows carried with new object IDs (a merge, or several mappings of one source into one table; SPEC §11.3 "IDs").
+    public var newIDs = 0
     /// Links from carried objects to the rows the filter drops (removed with them), per `table.column`.
     public var linksDropped: [String: Int] = [:]
 
@@ -51,6 +53,7 @@ public struct MappingEntityReport: Sendable, Hashable, Codable {
     public var lines: [String] {
         var head = "mapped \(entity) from \(source): \(carried) carried"
         if filter != nil { head += ", \(dropped) dropped by filter" }
+        if newIDs > 0 { head += ", \(newIDs) with new IDs" }
         let links = linksDropped.values.reduce(0, +)
         if links > 0 {
             head += ", \(links) link\(links == 1 ? "" : "s") to them dropped (" + linksDropped.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")"

@@ -9,6 +9,7 @@ public struct MarkdownReport: ReportRenderer {
 
     public func render(_ report: Report) -> String {
         var lines = ["## \(report.title)", ""]
+        if let fleet = report.fleet { lines += fleetSection(fleet) }
         if let migration = report.migration { lines += migrationSection(migration, report) }
         if let audit = report.audit {
             if report.migration != nil { lines.append("") }

@@ -1,7 +1,7 @@
 /// What a report shows, rendered by every `ReportFormat` into one string.
 ///
 /// A report is made of sections, each optional, rendered in a fixed order by each renderer: the
-/// migration (`strata migrate`: the plan's steps, the hooks' results, the change set), then the
+/// fleet (one row per store, `--stores`), the migration (`strata migrate`: the plan's steps, the hooks' results, the change set), then the
 /// audit. Each renderer has one function per section (`Renderer+Migration.swift` for the migration).
 ///
 /// ```swift
@@ -17,18 +17,23 @@ public struct Report: Sendable, Hashable {
     /// The codes that count as failures (`--fail-on`); nil means every code. Other violations are
     /// reported as warnings.
     public var failOn: Set<AuditCode>?
+    /// The fleet section (`--stores`): one row per store. Rendered first.
+    public var fleet: FleetReport?
 
-    public init(title: String, migration: MigrationRunReport? = nil, audit: AuditResult? = nil, failOn: Set<AuditCode>? = nil) {
+    public init(title: String, migration: MigrationRunReport? = nil, audit: AuditResult? = nil, failOn: Set<AuditCode>? = nil,
+                fleet: FleetReport? = nil) {
         self.title = title
         self.migration = migration
         self.audit = audit
         self.failOn = failOn
+        self.fleet = fleet
     }
 
     /// Whether any section has a failure (`strata` exits 3): a failing audit violation, or a hook
-    /// of the migration rolled back for its violations.
+    /// of the migration rolled back for its violations; or a store of the fleet that failed.
     public var hasFailures: Bool {
         !(audit?.failures(failOn: failOn).isEmpty ?? true) || (migration?.hooks.contains(where: \.rolledBackForViolations) ?? false)
+            || (fleet.map { $0.exitCode != .success } ?? false)
     }
 
     /// The report rendered in `format`.

@@ -13,6 +13,7 @@ public struct TextReport: ReportRenderer {
 
     public func render(_ report: Report) -> String {
         var lines: [String] = []
+        if let fleet = report.fleet { lines += fleetSection(fleet) }
         if let migration = report.migration { lines += migrationSection(migration, report) }
         if let audit = report.audit {
             if !lines.isEmpty { lines.append("") }

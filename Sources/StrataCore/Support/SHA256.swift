@@ -2,9 +2,9 @@
 ///
 /// Implemented here rather than adding swift-crypto: Foundation on Linux has no CryptoKit,
 /// and this is the only primitive Strata needs. Pinned by the NIST test vectors in the tests.
-/// Internal: CryptoKit and swift-crypto export a `SHA256` too, and an application importing
-/// one of them with Strata must not meet two.
-struct SHA256 {
+/// Package-wide, not public: CryptoKit and swift-crypto export a `SHA256` too, and an application
+/// importing one of them with Strata must not meet two.
+package struct SHA256 {
     private static let k: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
         0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
@@ -25,7 +25,7 @@ struct SHA256 {
     }
 
     /// The lowercase hex digest of a string's UTF-8 bytes.
-    static func hex(_ string: String) -> String { hex(Array(string.utf8)) }
+    package static func hex(_ string: String) -> String { hex(Array(string.utf8)) }
 
     /// The 32-byte digest of `bytes`.
     static func digest<Bytes: Collection>(_ bytes: Bytes) -> [UInt8] where Bytes.Element == UInt8 {

@@ -1,0 +1,118 @@
+import Foundation
+
+/// The stores of a fleet (SPEC §14.1): the files a glob names (`--stores`) or the paths a list file gives
+/// (`--stores-from`), without SQLite's and Strata's side files, each store once.
+///
+/// A glob's components match names with `fnmatch(3)` (`*`, `?`, `[…]`; a leading `.` only when the pattern
+/// spells it); a `**` component matches any number of directories (hidden directories and symlinked
+/// directories are not entered). Matches come in path order. Only regular files (after following links)
+/// count: a directory or FIFO a glob happens to match is not a store.
+/// ```swift
+/// let stores = try FleetStores.matching("tenants/*/app.sqlite")
+/// let listed = try FleetStores.listed(inFile: "stores.txt")
+/// ```
+public enum FleetStores {
+    /// The stores `pattern` matches, in path order.
+    /// - Parameter excluding: directories whose files are never stores (`--backup-dir`).
+    /// - Throws: ``FleetError/noStores(source:)`` (exit 2) when nothing is left.
+    public static func matching(_ pattern: String, excluding: [String] = []) throws -> [String] {
+        guard !pattern.isEmpty else { throw FleetError.noStores(source: "--stores ''") }
+        let absolute = pattern.hasPrefix("/")
+        var paths = [absolute ? "/" : ""]
+        for component in pattern.split(separator: "/", omittingEmptySubsequences: true).map(String.init) {
+            paths = paths.flatMap { expand($0, component) }
+        }
+        let regular = paths.filter { path in
+            var info = stat()
+            return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+        }
+        let stores = unique(regular.sorted().filter { !isSideFile($0) }, excluding: excluding)
+        if stores.isEmpty { throw FleetError.noStores(source: "--stores '\(pattern)'") }
+        return stores
+    }
+
+    /// The stores a list file names: one path a line, relative to the current directory; surrounding
+    /// blanks are dropped, and empty lines and lines starting with `#` are skipped. `-` reads standard input.
+    /// Paths that do not exist (or are no regular file) are kept: the run reports them, as for `--store`.
+    /// - Throws: ``FleetError`` (exit 2): the file cannot be read, a line is not UTF-8 text or holds a NUL
+    ///   byte (located `file:line:1`), or no store is listed.
+    public static func listed(inFile file: String, excluding: [String] = []) throws -> [String] {
+        let data: Data
+        if file == "-" {
+            data = FileHandle.standardInput.readDataToEndOfFile()
+        } else {
+            var info = stat()
+            guard stat(file, &info) == 0 else { throw FleetError.unreadableList(path: file, detail: String(cString: strerror(errno))) }
+            if (info.st_mode & S_IFMT) == S_IFDIR { throw FleetError.unreadableList(path: file, detail: "it is a directory") }
+            do {
+                data = try FileHandle(forReadingFrom: URL(fileURLWithPath: file)).readToEnd() ?? Data()
+            } catch {
+                throw FleetError.unreadableList(path: file, detail: error.localizedDescription)
+            }
+        }
+        var paths: [String] = []
+        for (index, bytes) in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+            let location = SourceLocation(file: file == "-" ? "<stdin>" : file, line: index + 1, column: 1)
+            guard let line = String(validating: bytes, as: UTF8.self) else { throw FleetError.badLine(location, "it is not UTF-8 text") }
+            if line.contains("\u{0}") { throw FleetError.badLine(location, "it holds a NUL byte") }
+            let path = line.trimmingCharacters(in: .whitespacesAndNewlines)
+            if path.isEmpty || path.hasPrefix("#") { continue }
+            paths.append(path)
+        }
+        let stores = unique(paths.filter { !isSideFile($0) }, excluding: excluding)
+        if stores.isEmpty { throw FleetError.noStores(source: "--stores-from '\(file)'") }
+        return stores
+    }
+
+    /// Whether `path` names a side file, never a store: SQLite's `-wal`, `-shm` and `-journal`, Strata's
+    /// `-strata.lock`, a file being created or backed up (`.NAME.strata-KIND-PID-…`), or anything inside a
+    /// dry run's snapshot directory (`strata-snapshot-PID-…`).
+    public static func isSideFile(_ path: String) -> Bool {
+        let name = (path as NSString).lastPathComponent
+        if ["-wal", "-shm", "-journal", "-strata.lock"].contains(where: name.hasSuffix) { return true }
+        if name.hasPrefix("."), name.contains(".strata-") { return true }
+        return path.split(separator: "/").dropLast().contains { $0.hasPrefix(Snapshot.directoryPrefix) }
+    }
+
+    /// Each store once, the first spelling kept: existing files by device and inode (hard links and
+    /// symlinks to one file are one store), others by their resolved location; files inside `excluding`
+    /// directories dropped.
+    static func unique(_ paths: [String], excluding: [String]) -> [String] {
+        let excluded = Set(excluding.map(StorePath.identity))
+        var seen: Set<StorePath.Identity> = []
+        return paths.filter { path in
+            if !excluded.isEmpty, excluded.contains(StorePath.identity(StorePath.directoryOf(path))) { return false }
+            return seen.insert(StorePath.identity(path)).inserted
+        }
+    }
+
+    /// The paths one glob component leads to from `base` ("" is the current directory).
+    static func expand(_ base: String, _ component: String) -> [String] {
+        let join = { (name: String) in base.isEmpty ? name : (base.hasSuffix("/") ? base + name : base + "/" + name) }
+        if component == "**" { return [base] + subdirectories(of: base).map(join) }
+        guard component.contains(where: { "*?[".contains($0) }) else {
+            let path = join(component)
+            var info = stat()
+            return lstat(path, &info) == 0 ? [path] : []
+        }
+        return entries(of: base).filter { fnmatch(component, $0, FNM_PERIOD) == 0 }.map(join)
+    }
+
+    /// The names in a directory, sorted; none when it cannot be read.
+    static func entries(of directory: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory)) ?? []).sorted()
+    }
+
+    /// Every directory below `directory`, as paths relative to it: no hidden directories, no symlinks followed.
+    static func subdirectories(of directory: String) -> [String] {
+        var result: [String] = []
+        for name in entries(of: directory) where !name.hasPrefix(".") {
+            let path = directory.isEmpty ? name : (directory.hasSuffix("/") ? directory + name : directory + "/" + name)
+            var info = stat()
+            guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { continue }
+            result.append(name)
+            result += subdirectories(of: path).map { name + "/" + $0 }
+        }
+        return result
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+
+extension StoreStatus {
+    /// What `strata status` exits with, and the diagnostics that explain it (SPEC §8): drift is 6; with
+    /// `check`, the first that applies: late hooks 6, a pending step that cannot be inferred 4 (what
+    /// `migrate` would refuse, named), other pending work 7 (a declared Swift stage `stages` lacks, named); else 0.
+    /// - Parameters:
+    ///   - check: `status --check`: pending work is not 0.
+    ///   - history: the model history the status was read against, its mapping files loaded.
+    ///   - hooks: the hook files.
+    ///   - layout: the store's recorded layout (the source of the pending steps).
+    ///   - stages: the Swift stages this binary registers.
+    public func exitCode(check: Bool, history: ModelHistory, hooks: HookSet, layout: StoreLayout,
+                         stages: Stages) -> (code: ExitStatus, diagnostics: [Diagnostic]) {
+        if !drift.isEmpty { return (.drift, []) }
+        guard check else { return (.success, []) }
+        if !lateHooks.isEmpty { return (.drift, []) }
+        if let refusal = refusal(history, layout: layout) { return (.notInferable, refusal.diagnostics) }
+        guard hasPendingWork else { return (.success, []) }
+        let unregistered = stages.unregistered(in: pendingHooks.compactMap(hooks.hook(id:)))
+        return (.pendingWork, unregistered.isEmpty ? [] : StageError.notRegistered(ids: unregistered).diagnostics)
+    }
+
+    /// Why the pending versions cannot be reached by inference, if they cannot (what `migrate` would refuse).
+    func refusal(_ history: ModelHistory, layout: StoreLayout) -> MappingError? {
+        guard let latest = latestVersion, latest > version else { return nil }
+        do {
+            _ = try MappingInference.plan(models: history.models, from: version, to: latest, sourceLayout: layout, mappings: history.mappings,
+                                           createdLayouts: history.createdLayouts)
+            return nil
+        } catch {
+            return error
+        }
+    }
+}

@@ -1,0 +1,76 @@
+/// Join tables of a step: copied from the source's join table, or filled from links held elsewhere (a to-many
+/// that becomes many-to-many); links to objects with new IDs re-linked.
+extension TablePlanner {
+    mutating func planJoinTable(_ table: TableSpec) -> Plan? {
+        // The side that owns the `source` column.
+        var owner: (entity: String, relationship: Relationship)?
+        var inverseSide: (entity: String, relationship: Relationship)?
+        for e in destination.entities {
+            for r in e.relationships {
+                guard let s = dst.storage(of: e.name)?.relationships[r.name], s.kind == .joinTable, s.table == table.name else { continue }
+                if s.column == "source" { owner = (e.name, r) } else { inverseSide = (e.name, r) }
+            }
+        }
+        guard let owner else { return Plan(spec: table, sourceTable: nil, filter: nil, columns: [], kind: .create, reasons: ["new table"]) }
+        guard let found = sourceLinks(owner.relationship, owner: owner.entity, kind: owner.entity) else {
+            return Plan(spec: table, sourceTable: nil, filter: nil, columns: [], kind: .create, reasons: ["new table"])
+        }
+        let l = links(found.storage, owner: found.sourceOwner, swapped: found.swapped)
+        // The tables whose `_pk`s the old links hold, for re-linking to objects with new IDs.
+        let ownerTable = src.storage(of: found.sourceOwner)?.table ?? "", destinationTable = src.storage(of: found.storage.destination)?.table ?? ""
+        let (ownTable, otherTable) = found.swapped ? (destinationTable, ownerTable) : (ownerTable, destinationTable)
+        if found.storage.kind == .joinTable {
+            // Order columns: this side's and the inverse side's, when the source kept them.
+            func sourceOrder(_ side: (entity: String, relationship: Relationship)?) -> String? {
+                guard let side, let m = corr.sourceRelationship(side.relationship, kind: side.entity),
+                      let sk = corr.sourceEntity[side.entity], let s = src.storage(of: sk)?.relationships[m.name],
+                      s.kind == .joinTable else { return nil }
+                return s.orderColumn
+            }
+            var columns: [(ColumnSpec, ColumnSource)] = []
+            for c in table.columns {
+                switch c.name {
+                case "source": columns.append((c, relinked(.column(l.own), from: ownTable, to: owner.entity)))
+                case "target": columns.append((c, relinked(.column(l.other), from: otherTable, to: owner.relationship.destination)))
+                case "source_order":
+                    columns.append((c, sourceOrder(owner).map(ColumnSource.column) ?? rowNumber(partition: l.own, order: l.other)))
+                default:
+                    columns.append((c, sourceOrder(inverseSide).map(ColumnSource.column) ?? rowNumber(partition: l.other, order: l.own)))
+                }
+            }
+            var plan = Plan(spec: table, sourceTable: found.storage.table, filter: nil, columns: columns)
+            // A link whose object no mapping carries is not copied.
+            let ends = columns.filter { ["source", "target"].contains($0.0.name) && !$0.1.isPlainColumn }
+            if !ends.isEmpty { plan.rowFilter = ends.map { "(" + $0.1.selectSQL + ") IS NOT NULL" }.joined(separator: " AND ") }
+            return plan
+        }
+        let own = ColumnName(l.own, qualifier: "l"), other = ColumnName(l.other, qualifier: "l")
+        let ownLink = relinked(.expression("\(own)"), from: ownTable, to: owner.entity).selectSQL
+        let otherLink = relinked(.expression("\(other)"), from: otherTable, to: owner.relationship.destination).selectSQL
+        if linksToNewIDs(table) {
+            // Links re-linked to objects with new IDs: those whose object no mapping carries are left out.
+            let s = ColumnName("s"), t = ColumnName("t")
+            var select: SQLText = "SELECT \(s), \(t)"
+            for c in table.columns where c.name.hasSuffix("_order") {
+                select += c.name == "source_order" ? ", row_number() OVER (PARTITION BY \(s) ORDER BY \(t))"
+                                                   : ", row_number() OVER (PARTITION BY \(t) ORDER BY \(s))"
+            }
+            select += " FROM (SELECT " + ownLink + " AS \(s), " + otherLink + " AS \(t) FROM \(TableName(l.table)) AS l"
+                + " WHERE \(own) IS NOT NULL AND \(other) IS NOT NULL) WHERE \(s) IS NOT NULL AND \(t) IS NOT NULL"
+            return Plan(spec: table, sourceTable: nil, filter: nil, columns: [], linkFill: select, kind: .create,
+                        reasons: ["links of \(owner.entity).\(owner.relationship.name) move here from \(l.table), re-linked to new IDs"])
+        }
+        var select: SQLText = "SELECT \(own), \(other)"
+        for c in table.columns where c.name.hasSuffix("_order") {
+            select += c.name == "source_order" ? ", row_number() OVER (PARTITION BY \(own) ORDER BY \(other))"
+                                               : ", row_number() OVER (PARTITION BY \(other) ORDER BY \(own))"
+        }
+        select += " FROM \(TableName(l.table)) AS l WHERE \(own) IS NOT NULL AND \(other) IS NOT NULL"
+        return Plan(spec: table, sourceTable: nil, filter: nil, columns: [], linkFill: select, kind: .create,
+                    reasons: ["links of \(owner.entity).\(owner.relationship.name) move here from \(l.table)"])
+    }
+
+    func rowNumber(partition: String, order: String) -> ColumnSource {
+        .expression("row_number() OVER (PARTITION BY " + ColumnSource.old(partition) + " ORDER BY " + ColumnSource.old(order) + ")")
+    }
+}
