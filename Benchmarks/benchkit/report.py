@@ -129,6 +129,8 @@ TARGETS = [
     ("set-relationship", "memory", None, 1.10, "issue 14 (memory flat)"),
     ("fleet-migrate", "time", "strata --jobs 1", 1 / 1.7, "issue 18 (--jobs 2 ≥ 1.7× faster)"),
     ("fleet-migrate", "memory-sizes", None, 1.10, "issue 18 (flat in stores)"),
+    ("pg-batch-update", "time", "psql", 1.10, "issue 18"),
+    ("pg-dry-run", "time", "real run", 1.10, "issue 18 (no copy)"),
 ]
 
 
@@ -293,6 +295,10 @@ Rerun the command to refresh this page and [`performance.svg`](performance.svg).
   included); ratios are Strata's median over the anchor's.
 - Max RSS is the child's own peak resident set ({results['rssMethod']}), the largest over the repetitions.
 - Each fresh copy is fsynced before the clock starts, so no command pays for flushing the copy.
+- The PostgreSQL cases start one throwaway cluster for the run (initdb into a temporary directory, a
+  loopback port, server defaults). The store is a schema `app` in a database of its own, filled from the
+  same seeded rows; each repetition gets a fresh copy (`CREATE DATABASE … TEMPLATE`, then `CHECKPOINT`,
+  untimed). The anchor is `psql` on the same server. Without PostgreSQL these cases are skipped.
 - Every command that changes data has a fingerprint of the result (counts and key sums); the run reports
   when Strata and an anchor disagree.
 

@@ -76,9 +76,10 @@ struct TablePlanner: Sendable {
         for e in members {
             guard corr.sourceEntity[e.name] == e.name, let s = source.entity(e.name), s.isAbstract == e.isAbstract,
                   src.storage(of: e.name) == dst.storage(of: e.name) else { return false }
-            let a = source.allAttributes(of: e.name).map { "\($0.attribute.name):\($0.attribute.isOptional)" }
-            let b = destination.allAttributes(of: e.name).map { "\($0.attribute.name):\($0.attribute.isOptional)" }
-            if a != b { return false }
+            let a = source.allAttributes(of: e.name), b = destination.allAttributes(of: e.name)
+            guard a.count == b.count, zip(a, b).allSatisfy({
+                $0.attribute.name == $1.attribute.name && $0.attribute.isOptional == $1.attribute.isOptional
+            }) else { return false }
         }
         return true
     }
