@@ -68,3 +68,20 @@ extension PostgresInPlaceStepTests {
         #expect(try Self.psql("SELECT count(*) FROM information_schema.tables WHERE table_schema = '\(schema)' AND table_name = 'group'") == ["1"])
     }
 }
+
+extension PostgresInPlaceStepTests {
+    @Test func aLinkMovesToTheOtherSideOfAOneToOne() async throws {
+        let history = try ModelHistory.load(yaml: PostgresStepPlannerTests.walletGetsAnInverse)
+        let (url, schema) = try await PostgresMigrationTests.create(history, at: 1)
+        _ = try Self.psql("""
+            SET search_path TO "\(schema)";
+            INSERT INTO "User" ("name") VALUES ('Ann'), ('Bob'), ('Cy');
+            INSERT INTO "Wallet" ("owner") VALUES (2), (NULL), (1);
+            """)
+        _ = try await PostgresMigration.run(url, models: history, hooks: Self.none, options: .init())
+        #expect(try Self.psql(#"SELECT "_pk" || ' ' || "name" || ' ' || coalesce("wallet"::text, '-') FROM "\#(schema)"."User" ORDER BY 1"#)
+                    == ["1 Ann 3", "2 Bob 1", "3 Cy -"])
+        #expect(try Self.psql(#"SELECT string_agg("_pk"::text, ' ' ORDER BY "_pk") FROM "\#(schema)"."Wallet""#) == ["1 2 3"])
+        #expect(try Self.version(schema) == ["2"])
+    }
+}

@@ -3,7 +3,7 @@
 /// Dialect-neutral: SQLite renders it as the `SELECT` list of a table copy (``selectSQL``) or as
 /// `ALTER TABLE … ADD COLUMN` with a backfill; PostgreSQL as `ALTER COLUMN … TYPE … USING` or an
 /// `UPDATE`. Expressions name the source row `"strata_old"` (``oldAlias``).
-public indirect enum ColumnSource: Hashable, Sendable {
+public enum ColumnSource: Hashable, Sendable {
     /// The same row's source column.
     case column(String)
     /// The same row's source column converted to a wider storage type (`CAST(… AS REAL)`).
