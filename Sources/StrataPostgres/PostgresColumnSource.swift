@@ -44,10 +44,13 @@ enum PostgresColumnSource {
         }
     }
 
-    /// The `USING` expression of `ALTER COLUMN column TYPE type` for a column kept in place: the column
-    /// itself, converted.
-    static func using(_ source: ColumnSource, column: String, type: String) -> SQLText {
-        "CAST(\(ColumnName(column)) AS \(keyword: type))"
+    /// The `USING` expression of `ALTER COLUMN … TYPE type` for a column kept in place: its source column
+    /// (unqualified, as `USING` reads the row being converted), converted to `type`.
+    static func using(_ source: ColumnSource, type: String) -> SQLText {
+        switch source {
+        case .column(let c), .cast(let c, _): return "CAST(\(ColumnName(c)) AS \(keyword: type))"
+        default: preconditionFailure("only a column carried in place is retyped: \(source)")
+        }
     }
 
     /// A fill that may read other rows or tables (a link moved from elsewhere, a row number): the value is

@@ -47,7 +47,7 @@ extension PostgresStepPlanner {
                 }
                 if oldTypes[from] != type {
                     retypes.append("ALTER TABLE \(table) ALTER COLUMN \(ColumnName(from)) TYPE \(keyword: type) USING "
-                                   + PostgresColumnSource.using(column.source, column: from, type: type))
+                                   + PostgresColumnSource.using(column.source, type: type))
                     dependents.append(.init(table: sourceName, column: from))
                 }
                 if previous.isNotNull && !spec.isNotNull { retypes.append("ALTER TABLE \(table) ALTER COLUMN \(ColumnName(from)) DROP NOT NULL") }

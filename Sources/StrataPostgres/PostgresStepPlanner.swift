@@ -17,7 +17,6 @@ struct PostgresStepPlanner {
     typealias Operation = PostgresStepPlan.Operation
 
     let step: VersionStep
-    let destination: Model
     let src: StoreLayout
     /// The destination layout with PostgreSQL's index names.
     let dst: StoreLayout
@@ -55,7 +54,7 @@ struct PostgresStepPlanner {
         if step.mappingFile != nil { throw .notYetSupported(what: "a mapping file \(place)") }
         let dst = try PostgresLayout.adapted(step.destinationLayout)
         var planner = PostgresStepPlanner(
-            step: step, destination: destination, src: step.sourceLayout, dst: dst,
+            step: step, src: step.sourceLayout, dst: dst,
             srcTypes: PostgresTypes.attributeTypes(step.sourceLayout, model: source),
             dstTypes: PostgresTypes.attributeTypes(dst, model: destination), place: place)
         try planner.planTables()
