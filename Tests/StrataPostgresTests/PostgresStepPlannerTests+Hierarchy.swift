@@ -87,3 +87,27 @@ extension PostgresStepPlannerTests {
         ])
     }
 }
+
+extension PostgresStepPlannerTests {
+    /// A renamed entity whose constraint and index names pass 63 bytes: renamed to the shortened new names.
+    @Test func longConstraintAndIndexNamesAreRenamedShortened() throws {
+        let old = "CustomerLoyaltyProgramMembershipEnrollment", new = "CustomerLoyaltyProgramMembershipRegistration"
+        let history = try ModelHistory.load(yaml: [
+            "1.yaml": "version: 1\nentities:\n  Person:\n    attributes:\n      name: { type: string }\n"
+                + "  \(old):\n    relationships:\n      enrolledCustomer: { destination: Person }\n",
+            "2.yaml": "version: 2\nentities:\n  Person:\n    attributes:\n      name: { type: string }\n"
+                + "  \(new):\n    renamedFrom: \(old)\n    relationships:\n      enrolledCustomer: { destination: Person }\n",
+        ])
+        let plan = try Self.plan(history, 1, 2)
+        let oldKey = PostgresNames.shortened("strata_fkey_\(old)_enrolledCustomer")
+        let newKey = PostgresNames.shortened("strata_fkey_\(new)_enrolledCustomer")
+        let oldIndex = PostgresNames.shortened("strata_fk_\(old)_enrolledCustomer")
+        let newIndex = PostgresNames.shortened("strata_fk_\(new)_enrolledCustomer")
+        #expect(oldKey.utf8.count == 63 && newKey.utf8.count == 63 && oldKey != newKey)
+        #expect(Self.statements(plan) == [
+            #"ALTER TABLE "\#(old)" RENAME TO "\#(new)""#,
+            #"ALTER TABLE "\#(new)" RENAME CONSTRAINT "\#(oldKey)" TO "\#(newKey)""#,
+            #"ALTER INDEX "\#(oldIndex)" RENAME TO "\#(newIndex)""#,
+        ])
+    }
+}
