@@ -34,6 +34,8 @@ extension PostgresStepPlanner {
         if let kinds = plan.keptKinds {
             deletes.append("DELETE FROM \(table) WHERE \(ColumnName("_entity")) NOT IN (" + kinds.map { "\($0)" as SQLText }.joined(separator: ", ") + ")")
         }
+        // Retyped columns in one ALTER TABLE: PostgreSQL rewrites the table once for all of them.
+        var conversions: [SQLText] = []
         // Fills computed from the same row (one UPDATE), then those reading other rows or tables.
         var direct: [SQLText] = []
         var joined: [SQLText] = []
@@ -46,11 +48,11 @@ extension PostgresStepPlanner {
                     throw .notYetSupported(what: "changing the primary key of table \(new.name) \(place)")
                 }
                 if oldTypes[from] != type {
-                    retypes.append("ALTER TABLE \(table) ALTER COLUMN \(ColumnName(from)) TYPE \(keyword: type) USING "
-                                   + PostgresColumnSource.using(column.source, type: type))
+                    conversions.append("ALTER COLUMN \(ColumnName(from)) TYPE \(keyword: type) USING "
+                                       + PostgresColumnSource.using(column.source, type: type))
                     dependents.append(.init(table: sourceName, column: from))
                 }
-                if previous.isNotNull && !spec.isNotNull { retypes.append("ALTER TABLE \(table) ALTER COLUMN \(ColumnName(from)) DROP NOT NULL") }
+                if previous.isNotNull && !spec.isNotNull { conversions.append("ALTER COLUMN \(ColumnName(from)) DROP NOT NULL") }
                 if !previous.isNotNull && spec.isNotNull { notNull.append("ALTER TABLE \(TableName(new.name)) ALTER COLUMN \(name) SET NOT NULL") }
                 keepForeignKey(previous, of: sourceName, as: spec, in: new.name)
                 if from != spec.name, claimed.contains(spec.name) {
@@ -77,6 +79,7 @@ extension PostgresStepPlanner {
             if spec.isNotNull { notNull.append("ALTER TABLE \(TableName(new.name)) ALTER COLUMN \(name) SET NOT NULL") }
             if let fk = PostgresSchemaSQL.addForeignKey(spec, table: new.name) { constraints.append(fk) }
         }
+        if !conversions.isEmpty { retypes.append("ALTER TABLE \(table) " + conversions.joined(separator: ", ")) }
         if !direct.isEmpty {
             fills.append("UPDATE \(table) AS \(TableName(ColumnSource.oldAlias)) SET " + direct.joined(separator: ", "))
         }

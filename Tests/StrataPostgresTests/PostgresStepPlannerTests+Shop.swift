@@ -12,8 +12,8 @@ extension PostgresStepPlannerTests {
             #"DELETE FROM "Item" WHERE "_entity" NOT IN ($1, $2)"#,
             #"ALTER TABLE "Customer" ALTER COLUMN "score" TYPE integer USING CAST("score" AS integer)"#,
             #"ALTER TABLE "Item" ALTER COLUMN "pages" TYPE integer USING CAST("pages" AS integer)"#,
-            #"ALTER TABLE "Order" ALTER COLUMN "number" TYPE bigint USING CAST("number" AS bigint)"#,
-            #"ALTER TABLE "Order" ALTER COLUMN "total" TYPE double precision USING CAST("total" AS double precision)"#,
+            #"ALTER TABLE "Order" ALTER COLUMN "number" TYPE bigint USING CAST("number" AS bigint), "#
+                + #"ALTER COLUMN "total" TYPE double precision USING CAST("total" AS double precision)"#,
             #"ALTER TABLE "Item" DROP COLUMN "watts""#,
             #"ALTER TABLE "Order" DROP COLUMN "note""#,
             #"ALTER TABLE "Customer" RENAME COLUMN "group" TO "user""#,

@@ -77,12 +77,13 @@ import Testing
     @Test func widenedTypesAreRetypedInPlace() throws {
         let history = try ModelHistory.load(yaml: [
             "1.yaml": "version: 1\nentities:\n  A:\n    attributes:\n      n: { type: int16 }\n      r: { type: int32 }\n",
-            "2.yaml": "version: 2\nentities:\n  A:\n    attributes:\n      n: { type: int32 }\n      r: { type: double }\n",
+            "2.yaml": "version: 2\nentities:\n  A:\n    attributes:\n      n: { type: int32 }\n      ratio: { type: double, renamedFrom: r }\n",
         ])
         let plan = try Self.plan(history, 1, 2)
         #expect(Self.statements(plan) == [
-            #"ALTER TABLE "A" ALTER COLUMN "n" TYPE integer USING CAST("n" AS integer)"#,
-            #"ALTER TABLE "A" ALTER COLUMN "r" TYPE double precision USING CAST("r" AS double precision)"#,
+            #"ALTER TABLE "A" ALTER COLUMN "n" TYPE integer USING CAST("n" AS integer), "#
+                + #"ALTER COLUMN "r" TYPE double precision USING CAST("r" AS double precision)"#,
+            #"ALTER TABLE "A" RENAME COLUMN "r" TO "ratio""#,
         ])
         #expect(Self.dependents(plan) == ["A.n", "A.r"])
     }
