@@ -84,7 +84,7 @@ struct PostgresStepPlanner {
             if plan.rowFilter != nil { throw .notYetSupported(what: "a mapping filter on table \(plan.table.name) \(place)") }
             if let s = plan.sourceTable { consumers[s, default: []].append(plan.table.name) }
         }
-        for (sourceTable, tables) in consumers where tables.count > 1 {
+        for (sourceTable, tables) in consumers.sorted(by: { $0.key < $1.key }) where tables.count > 1 {
             throw .notYetSupported(what: "moving objects of table \(sourceTable) into tables \(tables.sorted().joined(separator: ", "))"
                                    + " (an entity leaving or joining a hierarchy) \(place)")
         }

@@ -100,11 +100,16 @@ struct PostgresInPlaceStepTests {
             CREATE VIEW gifts AS SELECT "_pk", "note" FROM "Order" WHERE "note" IS NOT NULL;
             CREATE MATERIALIZED VIEW item_labels AS SELECT "label" FROM "Item";
             CREATE VIEW scores AS SELECT "score" FROM "Customer";
+            CREATE FUNCTION noop() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NEW; END $$;
+            CREATE TRIGGER "note changed" AFTER UPDATE OF "note" ON "Order" FOR EACH ROW EXECUTE FUNCTION noop();
+            CREATE TRIGGER "any change" AFTER UPDATE ON "Order" FOR EACH ROW EXECUTE FUNCTION noop();
             """)
         let error = await #expect(throws: PostgresStoreError.self) {
             try await PostgresMigration.run(url, models: PostgresShopFixture.history(), hooks: Self.none, options: .init())
         }
-        #expect(error == .dependentObjects(step: "version 1 → 2", objects: [#"view gifts (on "Order".note)"#, #"view scores (on "Customer".score)"#]))
+        #expect(error == .dependentObjects(step: "version 1 → 2", objects: [
+            #"trigger "note changed" on "Order" (on "Order".note)"#, #"view gifts (on "Order".note)"#, #"view scores (on "Customer".score)"#,
+        ]))
         #expect(error?.exitCode == .notInferable)
         #expect(try Self.version(schema) == ["1"])
         #expect(try Self.columns(schema) == Self.v1Columns)
