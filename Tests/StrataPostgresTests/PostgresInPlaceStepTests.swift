@@ -23,6 +23,7 @@ struct PostgresInPlaceStepTests {
             INSERT INTO "Order" ("number", "total", "note", "customer") VALUES (1, 9.5, 'gift', 2), (2, NULL, NULL, NULL);
             INSERT INTO "Item" ("_entity", "label", "pages", "watts") VALUES
               ('Item', NULL, NULL, NULL), ('Book', 'Dune', 412, NULL), ('Gadget', 'Lamp', NULL, 40), ('Book', NULL, 90, NULL);
+            INSERT INTO "Review" ("stars", "item") VALUES (5, 2), (1, 3);
             """)
         let uuid = try psql("SELECT value FROM \"\(schema)\".strata_metadata WHERE key = 'strata.uuid'")[0]
         return (url, schema, uuid)
@@ -35,7 +36,7 @@ struct PostgresInPlaceStepTests {
     static func columns(_ schema: String) throws -> [String] {
         try psql("""
             SELECT table_name || '.' || column_name || ' ' || data_type || ' ' || is_nullable FROM information_schema.columns
-            WHERE table_schema = '\(schema)' AND table_name IN ('Customer', 'Item', 'Order', 'Purchase') ORDER BY table_name, ordinal_position
+            WHERE table_schema = '\(schema)' AND table_name IN ('Customer', 'Item', 'Order', 'Purchase', 'Review') ORDER BY table_name, ordinal_position
             """)
     }
 
@@ -43,6 +44,7 @@ struct PostgresInPlaceStepTests {
         "Customer._pk bigint NO", "Customer.name text YES", "Customer.group text YES", "Customer.score smallint YES",
         "Item._pk bigint NO", "Item._entity text NO", "Item.label text YES", "Item.pages smallint YES", "Item.watts integer YES",
         "Order._pk bigint NO", "Order.number integer YES", "Order.total real YES", "Order.note text YES", "Order.customer bigint YES",
+        "Review._pk bigint NO", "Review.stars smallint YES", "Review.item bigint YES",
     ]
 
     @Test func retypesRenamesAndDropsInPlaceKeepingRowsAndIDs() async throws {
@@ -60,6 +62,7 @@ struct PostgresInPlaceStepTests {
             "Customer._pk bigint NO", "Customer.name text YES", "Customer.user text YES", "Customer.score integer YES",
             "Item._pk bigint NO", "Item._entity text NO", "Item.label text YES", "Item.pages integer YES",
             "Purchase._pk bigint NO", "Purchase.number bigint YES", "Purchase.total double precision YES", "Purchase.customer bigint YES",
+            "Review._pk bigint NO", "Review.stars smallint YES", "Review.item bigint YES",
         ])
         #expect(try Self.psql(#"SELECT concat_ws(' ', "_pk", "name", coalesce("user", '-'), coalesce("score"::text, '-')) FROM "\#(schema)"."Customer" ORDER BY 1"#)
                     == ["1 Ann vip 7", "2 Bea - -"])
@@ -67,13 +70,16 @@ struct PostgresInPlaceStepTests {
                     == ["1 1 9.5 2", "2 2 - -"])
         #expect(try Self.psql(#"SELECT concat_ws(' ', "_pk", "_entity", "label", coalesce("pages"::text, '-')) FROM "\#(schema)"."Item" ORDER BY 1"#)
                     == ["1 Item unnamed -", "2 Book Dune 412", "4 Book unnamed 90"])
+        #expect(try Self.psql(#"SELECT concat_ws(' ', "_pk", "stars", coalesce("item"::text, '-')) FROM "\#(schema)"."Review" ORDER BY 1"#)
+                    == ["1 5 2", "2 1 -"])
         #expect(try Self.psql("""
             SELECT conname || ' ' || confrelid::regclass::text FROM pg_constraint WHERE contype = 'f' AND connamespace = '\(schema)'::regnamespace
-            """) == [#"strata_fkey_Purchase_customer \#(schema)."Customer""#])
+            ORDER BY conname
+            """) == [#"strata_fkey_Purchase_customer \#(schema)."Customer""#, #"strata_fkey_Review_item \#(schema)."Item""#])
         let indexes = try Self.psql("""
             SELECT indexname FROM pg_indexes WHERE schemaname = '\(schema)' AND indexname LIKE 'strata_%' AND indexname NOT LIKE '%pkey' ORDER BY indexname
             """)
-        #expect(indexes == ["strata_fk_Purchase_customer", "strata_idx_Item__entity", "strata_idx_Purchase_number"])
+        #expect(indexes == ["strata_fk_Purchase_customer", "strata_fk_Review_item", "strata_idx_Item__entity", "strata_idx_Purchase_number"])
         // The user's trigger is still attached and fires.
         _ = try Self.psql(#"UPDATE "\#(schema)"."Customer" SET "score" = 8 WHERE "_pk" = 1"#)
         #expect(try Self.psql(#"SELECT count(*) FROM "\#(schema)".audit_log"#) == ["1"])

@@ -1,12 +1,12 @@
 import StrataCore
 
 /// A shop's models for the in-place PostgreSQL steps: SQL keywords as names (`Order`, `group`, `user`),
-/// a hierarchy (`Item` with `Book` and `Gadget`), a to-one without an inverse (`Order.customer`).
+/// a hierarchy (`Item` with `Book` and `Gadget`), to-ones without an inverse (`Order.customer`, `Review.item`).
 ///
 /// v1 → v2: `Order` becomes `Purchase` (table, foreign key and index renamed), `total` float → double and
 /// `number` int32 → int64 (retyped in place), `note` removed, `Customer.group` renamed to `user`, `score`
 /// int16 → int32, `Customer.name` becomes non-optional without a default, `Gadget` removed (its objects
-/// deleted, `watts` dropped), `Item.label` becomes non-optional with a default, `Book.pages` int16 → int32.
+/// deleted, reviews of them unlinked, `watts` dropped), `Item.label` becomes non-optional with a default, `Book.pages` int16 → int32.
 enum PostgresShopFixture {
     static let v1 = """
         version: 1
@@ -34,6 +34,11 @@ enum PostgresShopFixture {
             parent: Item
             attributes:
               watts: { type: int32 }
+          Review:
+            attributes:
+              stars: { type: int16 }
+            relationships:
+              item: { destination: Item, deleteRule: nullify }
         """
 
     static let v2 = """
@@ -58,6 +63,11 @@ enum PostgresShopFixture {
             parent: Item
             attributes:
               pages: { type: int32 }
+          Review:
+            attributes:
+              stars: { type: int16 }
+            relationships:
+              item: { destination: Item, deleteRule: nullify }
         """
 
     static func history() throws -> ModelHistory { try ModelHistory.load(yaml: ["1.yaml": v1, "2.yaml": v2]) }
