@@ -63,6 +63,8 @@ extension PostgresMigration {
                 switch operation {
                 case .execute(let statement):
                     try await session.execute(statement)
+                case .dependents(let targets):
+                    try await PostgresDependents.check(targets, session: session, fromVersion: plan.fromVersion, toVersion: plan.toVersion)
                 case .check(let statement, let message):
                     let rows = try await session.rows(statement + " LIMIT 20")
                     guard rows.isEmpty else {

@@ -13,6 +13,9 @@ struct PostgresStepPlan: Sendable {
         case execute(SQLText)
         /// A query returning `(_pk, entity)` of each object violating `message`; any row stops the step.
         case check(SQLText, message: String)
+        /// The tables and columns the step drops or retypes: a user view or rule depending on any stops the
+        /// step before it changes anything (exit 4, `PostgresDependents`).
+        case dependents([PostgresDependents.Target])
     }
 
     /// The statements as text, checks included (for messages and tests).
@@ -21,6 +24,8 @@ struct PostgresStepPlan: Sendable {
             switch $0 {
             case .execute(let sql): sql.rendered(for: .postgresql).sql
             case .check(let sql, let message): "-- check: \(message)\n" + sql.rendered(for: .postgresql).sql
+            case .dependents(let targets): "-- check: no user view or rule depends on what the step drops or retypes\n"
+                + PostgresDependents.query(targets).rendered(for: .postgresql).sql
             }
         }
     }

@@ -1,170 +1,148 @@
 import StrataCore
 
-/// Renders an inferred version step (`VersionStep`, planned by StrataCore as for SQLite) as PostgreSQL's
-/// in-place `ALTER TABLE` work, for the changes this engine supports so far. Pure.
+/// Renders a version step's table plans (`VersionStep.tablePlans`, planned once by StrataCore for every
+/// engine) as PostgreSQL's in-place `ALTER TABLE` work (SPEC §14.2: no table rebuild). Pure.
 ///
-/// PostgreSQL changes tables in place, so a step SQLite runs as a 12-step rebuild (a dropped column, a new
-/// foreign key) is here an `ALTER TABLE`. A change outside ``supportedChanges`` throws
-/// `notYetSupported` before anything runs.
+/// Each changed table keeps its rows where they are: new tables are created, removed ones dropped,
+/// renamed ones renamed; columns are added and filled from their `ColumnSource`, retyped with
+/// `ALTER COLUMN … TYPE … USING`, renamed or dropped; foreign keys and indexes follow. What cannot be
+/// done in place yet (mapping files, objects moving between tables) throws `notYetSupported` before
+/// anything runs.
+///
+/// The statements run in phases, so that every fill reads the source rows as they were:
+/// dependent-view check, pre-checks, dropped constraints and indexes, rows of removed entities deleted,
+/// new tables, link copies, column work (retype, add, fill, drop), dropped tables, renames, defaults,
+/// checks, `SET NOT NULL`, foreign keys, indexes.
 struct PostgresStepPlanner {
-    /// The inferred changes a PostgreSQL store runs today.
-    static let supportedChanges: Set<MappingChange.Kind> = [
-        .addEntity, .removeEntity, .addAttribute, .removeAttribute, .renameAttribute, .makeMandatory, .makeOptional,
-        .changeDefault, .changeRules, .changeHashModifier, .addRelationship, .addUniqueness, .removeUniqueness,
-        .addIndex, .removeIndex,
-    ]
+    typealias Operation = PostgresStepPlan.Operation
 
     let step: VersionStep
-    let source: Model
-    let destination: Model
     let src: StoreLayout
+    /// The destination layout with PostgreSQL's index names.
     let dst: StoreLayout
     let srcTypes: [String: [String: AttributeType]]
     let dstTypes: [String: [String: AttributeType]]
+    /// `(version a → b)`, for messages.
+    let place: String
+    /// Source table → destination table, for every table kept in place (unchanged ones included).
+    var tableNames: [String: String] = [:]
 
+    /// Tables (column nil) and columns the step drops or retypes: user views and rules on them stop it.
+    var dependents: [PostgresDependents.Target] = []
+    var preChecks: [Operation] = []
+    var dropConstraints: [SQLText] = []
+    var deletes: [SQLText] = []
     var creates: [SQLText] = []
-    var alters: [SQLText] = []
-    var foreignKeys: [SQLText] = []
-    var drops: [SQLText] = []
-    var dropIndexes: [SQLText] = []
-    var backfills: [SQLText] = []
-    var checks: [PostgresStepPlan.Operation] = []
+    var linkFills: [SQLText] = []
+    var retypes: [SQLText] = []
+    var adds: [SQLText] = []
+    var fills: [SQLText] = []
+    var dropColumns: [SQLText] = []
+    var dropTables: [SQLText] = []
+    var renames: [SQLText] = []
+    var defaults: [SQLText] = []
+    var checks: [Operation] = []
+    var notNull: [SQLText] = []
+    var constraints: [SQLText] = []
     var indexes: [SQLText] = []
 
     /// The step's PostgreSQL plan.
-    /// - Throws: `PostgresStoreError.notYetSupported` naming the first change this engine cannot run yet;
-    ///   `.nameTooLong` for a new table or column name over 63 bytes.
+    /// - Throws: `PostgresStoreError.notYetSupported` naming the first work this engine cannot do in place
+    ///   yet; `.nameTooLong` for a new table or column name over 63 bytes.
     static func plan(_ step: VersionStep, source: Model, destination: Model) throws(PostgresStoreError) -> PostgresStepPlan {
         let place = "(version \(step.fromVersion) → \(step.toVersion))"
         if step.mappingFile != nil { throw .notYetSupported(what: "a mapping file \(place)") }
-        for change in step.changes where !supportedChanges.contains(change.kind) {
-            throw .notYetSupported(what: "the change '\(change)' \(place)")
-        }
         let dst = try PostgresLayout.adapted(step.destinationLayout)
         var planner = PostgresStepPlanner(
-            step: step, source: source, destination: destination, src: step.sourceLayout, dst: dst,
+            step: step, src: step.sourceLayout, dst: dst,
             srcTypes: PostgresTypes.attributeTypes(step.sourceLayout, model: source),
-            dstTypes: PostgresTypes.attributeTypes(dst, model: destination))
-        try planner.planTables(place: place)
-        let operations = (planner.dropIndexes + planner.creates + planner.alters + planner.foreignKeys + planner.drops
-                          + planner.backfills).map(PostgresStepPlan.Operation.execute)
-            + planner.checks + planner.indexes.map(PostgresStepPlan.Operation.execute)
-        return PostgresStepPlan(fromVersion: step.fromVersion, toVersion: step.toVersion, destinationLayout: dst, operations: operations)
+            dstTypes: PostgresTypes.attributeTypes(dst, model: destination), place: place)
+        try planner.planTables()
+        return PostgresStepPlan(fromVersion: step.fromVersion, toVersion: step.toVersion, destinationLayout: dst,
+                                operations: planner.operations)
     }
 
-    mutating func planTables(place: String) throws(PostgresStoreError) {
-        let added = dst.tables.filter { src.table($0.name) == nil }
-        let statements = PostgresSchemaSQL.createStatements(for: added, attributeTypes: dstTypes)
-        creates = Array(statements.prefix(added.count))
-        foreignKeys = Array(statements.dropFirst(added.count))   // their foreign keys, then their indexes
-        for table in src.tables where dst.table(table.name) == nil { drops.append("DROP TABLE \(TableName(table.name))") }
-        for table in dst.tables {
-            guard let old = src.table(table.name) else { continue }
-            try planKeptTable(old: old, new: table, place: place)
-        }
+    /// Every phase, in order.
+    var operations: [Operation] {
+        var ops: [Operation] = []
+        if !dependents.isEmpty { ops.append(.dependents(dependents)) }
+        ops += preChecks
+        ops += (dropConstraints + deletes + creates + linkFills + retypes + adds + fills + dropColumns + dropTables + renames
+                + defaults).map(Operation.execute)
+        ops += checks
+        ops += (notNull + constraints + indexes).map(Operation.execute)
+        return ops
     }
 
-    /// A table in both versions: renamed, added and dropped columns, backfills, checks and index changes.
-    mutating func planKeptTable(old: TableSpec, new: TableSpec, place: String) throws(PostgresStoreError) {
-        let name = TableName(new.name)
-        let kinds = dst.entityNames(inTable: new.name)
-        guard Set(kinds) == Set(src.entityNames(inTable: old.name)) else {
-            throw .notYetSupported(what: "changing which entities table \(new.name) stores \(place)")
+    mutating func planTables() throws(PostgresStoreError) {
+        let plans = step.tablePlans
+        var consumers: [String: [String]] = [:]
+        for plan in plans.tables {
+            if !plan.partSources.isEmpty || plan.newIDs {
+                throw .notYetSupported(what: "filling table \(plan.table.name) from several sources or with new object IDs \(place)")
+            }
+            if plan.rowFilter != nil { throw .notYetSupported(what: "a mapping filter on table \(plan.table.name) \(place)") }
+            if let s = plan.sourceTable { consumers[s, default: []].append(plan.table.name) }
         }
-        let oldTypes = PostgresTypes.columnTypes(of: old, attributeTypes: srcTypes)
-        let newTypes = PostgresTypes.columnTypes(of: new, attributeTypes: dstTypes)
-        let (carried, additions) = try correspondence(of: new, kinds: kinds, place: place)
-        let oldNames = Set(old.columns.map { $0.name.lowercased() })
-        for column in new.columns {
-            if let from = carried[column.name] ?? (column.name.hasPrefix("_") ? column.name : nil) {
-                guard let previous = old.column(from), oldTypes[from] == newTypes[column.name],
-                      previous.isNotNull == column.isNotNull, previous.references == column.references,
-                      previous.onDelete == column.onDelete, previous.isPrimaryKey == column.isPrimaryKey else {
-                    throw .notYetSupported(what: "changing the type or constraints of column \(new.name).\(column.name) \(place)")
-                }
-                if from != column.name {
-                    guard !oldNames.contains(column.name.lowercased()) || from.lowercased() == column.name.lowercased() else {
-                        throw .notYetSupported(what: "renaming \(new.name).\(from) to a name another column holds \(place)")
-                    }
-                    alters.append("ALTER TABLE \(name) RENAME COLUMN \(ColumnName(from)) TO \(ColumnName(column.name))")
-                }
-            } else if let addition = additions[column.name] {
-                alters.append("ALTER TABLE \(name) ADD COLUMN " + PostgresSchemaSQL.columnDefinition(column, type: newTypes[column.name]!))
-                if let fk = PostgresSchemaSQL.addForeignKey(column, table: new.name) { foreignKeys.append(fk) }
-                if let value = addition.fill {
-                    backfills.append("UPDATE \(name) SET \(ColumnName(column.name)) = " + value + filter(addition.kinds, of: new, alias: nil, wherePrefix: " WHERE "))
-                }
-                if addition.mustBeEmpty {
-                    checks.append(.check(objects(of: new, kinds: addition.kinds, where: "TRUE"),
-                                         message: "\(addition.owner) has no objects (new non-optional \(addition.owner) has no default)"))
-                }
+        for (sourceTable, tables) in consumers.sorted(by: { $0.key < $1.key }) where tables.count > 1 {
+            throw .notYetSupported(what: "moving objects of table \(sourceTable) into tables \(tables.sorted().joined(separator: ", "))"
+                                   + " (an entity leaving or joining a hierarchy) \(place)")
+        }
+        for name in plans.unchanged { tableNames[name] = name }
+        for plan in plans.tables { if let s = plan.sourceTable { tableNames[s] = plan.table.name } }
+        let keptSources = Set(tableNames.keys)
+        for plan in plans.tables where plan.sourceTable != plan.table.name {
+            // A new or renamed table takes a name a source table still holds while the step runs.
+            if src.table(plan.table.name) != nil {
+                throw .notYetSupported(what: "table \(plan.table.name) taking the name of a table the step "
+                                       + (keptSources.contains(plan.table.name) ? "renames" : "drops") + " \(place)")
+            }
+        }
+        preChecks = plans.preChecks.map { check(postgres: $0) }
+        for name in plans.unchanged {
+            // Unchanged for SQLite (same storage types) can still be a wider native type here (int16 → int32).
+            guard let table = dst.table(name), let old = src.table(name),
+                  PostgresTypes.columnTypes(of: old, attributeTypes: srcTypes) != PostgresTypes.columnTypes(of: table, attributeTypes: dstTypes)
+            else { continue }
+            let columns = table.columns.map { TablePlan.Column(spec: $0, source: .column($0.name)) }
+            try alter(TablePlan(table: table, sourceTable: name, keptKinds: nil, columns: columns,
+                                carried: Dictionary(uniqueKeysWithValues: table.columns.map { ($0.name, $0.name) }), sqliteKind: .alter),
+                      from: name)
+        }
+        for plan in plans.tables {
+            if let sourceTable = plan.sourceTable {
+                try alter(plan, from: sourceTable)
             } else {
-                throw .notYetSupported(what: "filling column \(new.name).\(column.name) from other values \(place)")
+                create(plan)
             }
         }
-        let kept = Set(carried.values).union(new.columns.map(\.name).filter { $0.hasPrefix("_") })
-        for column in old.columns where !kept.contains(column.name) {
-            alters.append("ALTER TABLE \(name) DROP COLUMN \(ColumnName(column.name))")
+        for table in src.tables where !keptSources.contains(table.name) {
+            dropTables.append("DROP TABLE \(TableName(table.name))")
+            dependents.append(.init(table: table.name))
         }
-        planMandatory(new, kinds: kinds)
-        planIndexes(old: old, new: new, carried: carried)
+        defaults = plans.nullDefaults.map(nullDefault)
+        checks += plans.checks.map { check(postgres: $0) }
     }
 
-    /// A new column: whom it belongs to, its backfill and whether the rows it applies to must not exist.
-    struct Addition {
-        var owner: String
-        var kinds: [String]
-        var fill: SQLText?
-        var mustBeEmpty: Bool
+    /// A new table: created empty (its foreign keys and indexes at the end), or filled with links held
+    /// elsewhere before the step.
+    mutating func create(_ plan: TablePlan) {
+        let table = dst.table(plan.table.name)!
+        let types = PostgresTypes.columnTypes(of: table, attributeTypes: dstTypes)
+        creates.append(PostgresSchemaSQL.createTable(table, types: types))
+        if let fill = plan.linkFill {
+            linkFills.append("INSERT INTO \(TableName(table.name)) (\(table.columns.map { ColumnName($0.name) })) " + fill)
+        }
+        constraints += table.columns.compactMap { PostgresSchemaSQL.addForeignKey($0, table: table.name) }
+        indexes += table.indexes.map { PostgresSchemaSQL.createIndex($0, on: table.name) }
     }
 
-    /// Destination column → source column for the properties kept (by name or `renamedFrom`), and the new
-    /// properties' columns.
-    func correspondence(of table: TableSpec, kinds: [String], place: String) throws(PostgresStoreError)
-        -> (carried: [String: String], additions: [String: Addition]) {
-        var carried: [String: String] = [:]
-        var additions: [String: Addition] = [:]
-        if table.kind == .join, let old = src.table(table.name) {
-            for column in table.columns where old.column(column.name) != nil { carried[column.name] = column.name }
-        }
-        for entityName in kinds {
-            guard let entity = destination.entity(entityName), let storage = dst.storage(of: entityName),
-                  let oldStorage = src.storage(of: entityName) else { continue }
-            let hierarchy = destination.hierarchy(of: entityName).map(\.name)
-            for attribute in entity.attributes {
-                guard let column = storage.attributeColumns[attribute.name] else { continue }
-                if let previous = sourceName(attribute.name, renamedFrom: attribute.renamedFrom, in: entityName, attribute: true),
-                   let from = oldStorage.attributeColumns[previous] {
-                    carried[column] = from
-                } else {
-                    let fill = attribute.defaultValue.map { PostgresTypes.expression($0, as: attribute.type) }
-                    additions[column] = Addition(owner: "\(entityName).\(attribute.name)", kinds: hierarchy, fill: fill,
-                                                 mustBeEmpty: !attribute.isOptional && attribute.defaultValue == nil)
-                }
-            }
-            for relationship in entity.relationships {
-                guard let link = storage.relationships[relationship.name], link.kind == .foreignKey, link.table == table.name else { continue }
-                if let previous = sourceName(relationship.name, renamedFrom: relationship.renamedFrom, in: entityName, attribute: false),
-                   let old = oldStorage.relationships[previous], old.kind == .foreignKey, old.table == table.name {
-                    carried[link.column] = old.column
-                } else if source.relationship(relationship.name, of: entityName) == nil {
-                    additions[link.column] = Addition(owner: "\(entityName).\(relationship.name)", kinds: hierarchy, fill: nil,
-                                                      mustBeEmpty: !relationship.isOptional)
-                } else {
-                    throw .notYetSupported(what: "moving the links of \(entityName).\(relationship.name) into a column \(place)")
-                }
-            }
-        }
-        return (carried, additions)
-    }
-
-    /// The property's name in the source model: its own, else its `renamedFrom`, else nil (a new property).
-    func sourceName(_ name: String, renamedFrom: String?, in entity: String, attribute: Bool) -> String? {
-        func has(_ n: String) -> Bool {
-            attribute ? source.attribute(n, of: entity) != nil : source.relationship(n, of: entity) != nil
-        }
-        if has(name) { return name }
-        if let renamedFrom, has(renamedFrom) { return renamedFrom }
-        return nil
+    /// `UPDATE … SET column = default WHERE column IS NULL` with the default as the column's type.
+    func nullDefault(_ fill: NullDefault) -> SQLText {
+        let column = ColumnName(fill.column)
+        let value = dstTypes[fill.table]?[fill.column].map { PostgresTypes.expression(fill.value, as: $0) } ?? .bind(fill.value)
+        var sql: SQLText = "UPDATE \(TableName(fill.table)) SET \(column) = " + value + " WHERE \(column) IS NULL"
+        if let kinds = fill.kinds { sql += " AND \(ColumnName("_entity")) IN (" + kinds.map { "\($0)" as SQLText }.joined(separator: ", ") + ")" }
+        return sql
     }
 }

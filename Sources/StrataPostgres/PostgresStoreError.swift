@@ -24,6 +24,9 @@ public enum PostgresStoreError: Error, Hashable, Sendable {
     case drift(store: String, detail: String)
     /// A step's data condition failed (exit 3), rolled back.
     case violations(message: String, objects: [String])
+    /// User views, materialized views or rules depend on what a step drops or retypes (exit 4); nothing
+    /// of the step was written.
+    case dependentObjects(step: String, objects: [String])
 }
 
 extension PostgresStoreError: StrataError {
@@ -35,6 +38,7 @@ extension PostgresStoreError: StrataError {
         case .busy: .storeBusy
         case .drift: .drift
         case .violations: .validationViolations
+        case .dependentObjects: .notInferable
         }
     }
 
@@ -72,6 +76,9 @@ extension PostgresStoreError: StrataError {
         case .violations(let message, let objects):
             [.error(message + (objects.isEmpty ? "" : ": " + objects.joined(separator: ", ")),
                     hint: "fix the data (or add a default to the model), then run again; the step was rolled back")]
+        case .dependentObjects(let step, let objects):
+            [.error("\(step) drops or changes the type of what user objects depend on: " + objects.joined(separator: ", "),
+                    hint: "drop them, migrate, then re-create them; Strata never drops them (no CASCADE); nothing was written")]
         }
     }
 

@@ -75,7 +75,8 @@ struct PostgresMigrationTests {
         let history = try ModelHistory.load(yaml: [
             "1.yaml": "version: 1\nentities:\n  A:\n    attributes:\n      n: { type: int16 }\n",
             "2.yaml": "version: 2\nentities:\n  A:\n    attributes:\n      n: { type: int16 }\n      m: { type: string }\n",
-            "3.yaml": "version: 3\nentities:\n  A:\n    attributes:\n      n: { type: int32 }\n      m: { type: string }\n",
+            "3.yaml": "version: 3\nentities:\n  A:\n    attributes:\n      n: { type: int16 }\n      m: { type: string }\n  B:\n    parent: A\n",
+            "4.yaml": "version: 4\nentities:\n  A:\n    attributes:\n      n: { type: int16 }\n      m: { type: string }\n  B:\n    attributes:\n      n: { type: int16 }\n",
         ])
         let (url, schema) = try await Self.create(history, at: 1)
         let error = await #expect(throws: PostgresStoreError.self) {

@@ -17,13 +17,25 @@ import Testing
         return try PostgresStepPlanner.plan(step, source: source, destination: history.models.first { $0.version == to }!)
     }
 
+    /// The statements after the dependent-objects check, which must come first when there is one.
+    static func statements(_ plan: PostgresStepPlan) -> [String] {
+        guard case .dependents? = plan.operations.first else { return plan.sqlText }
+        return Array(plan.sqlText.dropFirst())
+    }
+
+    /// The tables and columns the dependent-objects check asks about, as `table.column` (`table` alone).
+    static func dependents(_ plan: PostgresStepPlan) -> [String] {
+        guard case .dependents(let targets)? = plan.operations.first else { return [] }
+        return targets.map { $0.table + ($0.column.map { "." + $0 } ?? "") }
+    }
+
     @Test func newEntityAndToOneAreCreatedAndAddedInPlace() throws {
         let plan = try Self.plan(Self.example(), 1, 2)
         #expect(plan.sqlText == [
             #"CREATE TABLE "Chef" ("_pk" bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, "name" text, "email" text)"#,
             #"ALTER TABLE "Recipe" ADD COLUMN "author" bigint"#,
-            #"CREATE UNIQUE INDEX "strata_uniq_Chef_email" ON "Chef" ("email")"#,
             #"ALTER TABLE "Recipe" ADD CONSTRAINT "strata_fkey_Recipe_author" FOREIGN KEY ("author") REFERENCES "Chef" ("_pk") ON DELETE SET NULL DEFERRABLE INITIALLY IMMEDIATE"#,
+            #"CREATE UNIQUE INDEX "strata_uniq_Chef_email" ON "Chef" ("email")"#,
             #"CREATE INDEX "strata_fk_Recipe_author" ON "Recipe" ("author")"#,
         ])
     }
@@ -31,8 +43,8 @@ import Testing
     @Test func renameAddAndIndexAreAlterTable() throws {
         let plan = try Self.plan(Self.example(), 2, 3)
         #expect(plan.sqlText == [
-            #"ALTER TABLE "Recipe" RENAME COLUMN "servings" TO "portions""#,
             #"ALTER TABLE "Recipe" ADD COLUMN "notes" text"#,
+            #"ALTER TABLE "Recipe" RENAME COLUMN "servings" TO "portions""#,
             #"CREATE INDEX "strata_idx_Recipe_lastUsed" ON "Recipe" ("lastUsed")"#,
         ])
     }
@@ -41,7 +53,7 @@ import Testing
         let plan = try Self.plan(Self.example(), 3, 4)
         #expect(plan.sqlText == [
             #"ALTER TABLE "Recipe" ADD COLUMN "favorite" boolean"#,
-            #"UPDATE "Recipe" SET "favorite" = ($1 <> 0)"#,
+            #"UPDATE "Recipe" AS "strata_old" SET "favorite" = ($1 <> 0)"#,
             #"CREATE INDEX "strata_idx_Recipe_favorite_lastUsed" ON "Recipe" ("favorite", "lastUsed")"#,
         ])
         guard case .execute(let update) = plan.operations[1] else { Issue.record("not an UPDATE"); return }
@@ -54,21 +66,25 @@ import Testing
             "2.yaml": "version: 2\nentities:\n  A:\n    attributes:\n      x: { type: string, optional: false }\n",
         ])
         let plan = try Self.plan(history, 1, 2)
-        #expect(plan.sqlText == [
+        #expect(Self.statements(plan) == [
             #"ALTER TABLE "A" DROP COLUMN "y""#,
             "-- check: A.x has no NULLs (it becomes non-optional and has no default)\n"
-                + #"SELECT t."_pk", CAST($1 AS text) FROM "A" AS t WHERE t."x" IS NULL ORDER BY t."_pk""#,
+                + #"SELECT t."_pk", $1 FROM "A" AS t WHERE t."x" IS NULL ORDER BY t."_pk""#,
         ])
+        #expect(Self.dependents(plan) == ["A.y"])
     }
 
-    @Test func aChangeNotYetSupportedIsNamedBeforeAnythingRuns() throws {
+    @Test func widenedTypesAreRetypedInPlace() throws {
         let history = try ModelHistory.load(yaml: [
-            "1.yaml": "version: 1\nentities:\n  A:\n    attributes:\n      n: { type: int16 }\n",
-            "2.yaml": "version: 2\nentities:\n  A:\n    attributes:\n      n: { type: int32 }\n",
+            "1.yaml": "version: 1\nentities:\n  A:\n    attributes:\n      n: { type: int16 }\n      r: { type: int32 }\n",
+            "2.yaml": "version: 2\nentities:\n  A:\n    attributes:\n      n: { type: int32 }\n      ratio: { type: double, renamedFrom: r }\n",
         ])
-        let error = #expect(throws: PostgresStoreError.self) { try Self.plan(history, 1, 2) }
-        guard case .notYetSupported(let what)? = error else { Issue.record("got \(String(describing: error))"); return }
-        #expect(what.hasPrefix("the change '") && what.hasSuffix("' (version 1 → 2)"))
-        #expect(error?.exitCode == .invalidInput)
+        let plan = try Self.plan(history, 1, 2)
+        #expect(Self.statements(plan) == [
+            #"ALTER TABLE "A" ALTER COLUMN "n" TYPE integer USING CAST("n" AS integer), "#
+                + #"ALTER COLUMN "r" TYPE double precision USING CAST("r" AS double precision)"#,
+            #"ALTER TABLE "A" RENAME COLUMN "r" TO "ratio""#,
+        ])
+        #expect(Self.dependents(plan) == ["A.n", "A.r"])
     }
 }

@@ -1,5 +1,9 @@
-/// Where a destination column's values come from, for the rows copied into its table.
-indirect enum ColumnSource: Hashable, Sendable {
+/// Where a destination column's values come from, read from the source row it continues.
+///
+/// Dialect-neutral: SQLite renders it as the `SELECT` list of a table copy (``selectSQL``) or as
+/// `ALTER TABLE … ADD COLUMN` with a backfill; PostgreSQL as `ALTER COLUMN … TYPE … USING` or an
+/// `UPDATE`. Expressions name the source row `"strata_old"` (``oldAlias``).
+public enum ColumnSource: Hashable, Sendable {
     /// The same row's source column.
     case column(String)
     /// The same row's source column converted to a wider storage type (`CAST(… AS REAL)`).
@@ -14,10 +18,11 @@ indirect enum ColumnSource: Hashable, Sendable {
     /// Any other expression over the source row (`"strata_old"` alias), e.g. a link subquery.
     case expression(SQLText)
 
-    static let oldAlias = "strata_old"
+    /// The alias of the source row in expressions.
+    public static let oldAlias = "strata_old"
 
     /// `"strata_old"."column"`: a column of the source row.
-    static func old(_ column: String) -> SQLText { "\(TableName(oldAlias)).\(ColumnName(column))" }
+    public static func old(_ column: String) -> SQLText { "\(TableName(oldAlias)).\(ColumnName(column))" }
 
     /// The SELECT expression in an `INSERT … SELECT … FROM "source" AS "strata_old"`.
     var selectSQL: SQLText {
@@ -57,10 +62,17 @@ indirect enum ColumnSource: Hashable, Sendable {
     }
 }
 
-struct KindBranch: Hashable {
-    var sourceKinds: [String]
-    var destinationKinds: [String]
-    var value: ColumnSource
+/// The value of a column for the rows of some source kinds (their destination names alongside).
+public struct KindBranch: Hashable, Sendable {
+    public var sourceKinds: [String]
+    public var destinationKinds: [String]
+    public var value: ColumnSource
+
+    public init(sourceKinds: [String], destinationKinds: [String], value: ColumnSource) {
+        self.sourceKinds = sourceKinds
+        self.destinationKinds = destinationKinds
+        self.value = value
+    }
 }
 
 /// `?, ?, …` bound to `values`.

@@ -44,6 +44,7 @@ public enum MappingInference {
                                sourceLayout: sourceLayout, destinationLayout: layout)
         step.mappingFile = file
         step.droppedLinks = planner.droppedLinks
+        step.tablePlans = planner.shared
         step.mappedEntities = MappingFileReport.entities(mapping, sourceLayout: sourceLayout, newIDTables: planner.newIDTables, layout: layout)
         return step
     }

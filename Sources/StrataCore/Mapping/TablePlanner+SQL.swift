@@ -209,9 +209,11 @@ extension TablePlanner {
                 actions.append(TableAction(table: table.name, sourceTable: table.name, kind: .drop, reasons: ["no longer in the model"]))
             }
         }
-        let (mandatory, mandatoryChecks) = mandatoryWork()
+        let (mandatory, mandatoryChecks, defaults) = mandatoryWork()
         backfills += droppedLinkCleanup() + mandatory
         checks += mandatoryChecks + mappedMandatoryChecks()
+        dataChecks = checks.compactMap { if case .check(let c) = $0 { c } else { nil } }
+        nullDefaults = defaults
         let rebuilds = plans.contains { $0.kind == .rebuild } || !drops.isEmpty
         var ops: [MigrationOperation] = []
         if rebuilds { ops.append(.saveUserObjects) }
@@ -256,9 +258,10 @@ extension TablePlanner {
     }
 
     /// optional → non-optional and new non-optional attributes: NULLs get the default, or must not exist.
-    private func mandatoryWork() -> ([MigrationOperation], [MigrationOperation]) {
+    private func mandatoryWork() -> ([MigrationOperation], [MigrationOperation], [NullDefault]) {
         var updates: [MigrationOperation] = []
         var checks: [MigrationOperation] = []
+        var defaults: [NullDefault] = []
         for p in plans where p.spec.kind == .entity && (p.sourceTable != nil || !p.parts.isEmpty) {
             let table = p.spec
             let name = TableName(table.name), pk = ColumnName("_pk", qualifier: "t")
@@ -290,6 +293,8 @@ extension TablePlanner {
                         if let d = a.defaultValue {
                             updates.append(.execute("UPDATE \(name) SET \(ColumnName(column)) = \(d) WHERE \(ColumnName(column)) IS NULL"
                                 + filter(nullable, alias: nil)))
+                            let whole = table.column("_entity") == nil || Set(nullable) == allKinds
+                            defaults.append(NullDefault(table: table.name, column: column, value: d, kinds: whole ? nil : nullable))
                         } else {
                             checks.append(.check(MigrationCheck(
                                 kind: .nullInMandatoryAttribute, entity: e.name, properties: [a.name],
@@ -322,6 +327,6 @@ extension TablePlanner {
                 }
             }
         }
-        return (updates, checks)
+        return (updates, checks, defaults)
     }
 }

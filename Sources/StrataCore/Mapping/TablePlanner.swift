@@ -56,6 +56,10 @@ struct TablePlanner: Sendable {
     var destination: Model { corr.destination }
     var plans: [Plan] = []
     var preChecks: [MigrationCheck] = []
+    /// The checks after the change (duplicates, mandatory, mapped values), as `emit()` orders them.
+    var dataChecks: [MigrationCheck] = []
+    /// NULLs of attributes becoming non-optional set to their default.
+    var nullDefaults: [NullDefault] = []
     /// Tables identical in both versions, with the same entities and optional flags: not planned at all.
     var unchanged: Set<String> = []
     /// Destination tables whose rows get new `_pk`s (SPEC §11.3 "IDs").

@@ -22,6 +22,9 @@ public struct VersionStep: Hashable, Sendable {
     public var mappedEntities: [MappedEntity] = []
     /// Links to rows a mapping's filter drops (counted for reports).
     public var droppedLinks: [DroppedLinkProbe] = []
+    /// The same work per table, in no SQL dialect: what ``operations`` renders for SQLite, and what
+    /// another engine renders its own way.
+    public var tablePlans = TablePlans()
 
     public init(fromVersion: Int, toVersion: Int, changes: [MappingChange], tableActions: [TableAction],
                 operations: [MigrationOperation], sourceLayout: StoreLayout, destinationLayout: StoreLayout) {
