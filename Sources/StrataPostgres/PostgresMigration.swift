@@ -24,12 +24,19 @@ public enum PostgresMigration {
         public var lockTimeout: Double
         /// `SET LOCAL lock_timeout` of every step, in seconds.
         public var ddlLockTimeout: Double
+        /// `$NOW` of the hooks' predicates: the run's start unless given (`--now`), never the server's `now()`.
+        public var now: Date?
+        /// `--var NAME=VALUE`: the hooks' `$NAME`s, over their own `variables:`.
+        public var variables: [String: String]
 
-        public init(target: Int? = nil, create: Bool = false, lockTimeout: Double = 60, ddlLockTimeout: Double = 5) {
+        public init(target: Int? = nil, create: Bool = false, lockTimeout: Double = 60, ddlLockTimeout: Double = 5,
+                    now: Date? = nil, variables: [String: String] = [:]) {
             self.target = target
             self.create = create
             self.lockTimeout = lockTimeout
             self.ddlLockTimeout = ddlLockTimeout
+            self.now = now
+            self.variables = variables
         }
     }
 
@@ -41,6 +48,8 @@ public enum PostgresMigration {
         public var toVersion: Int
         /// The steps applied, as `from → to` pairs with their statements.
         public var steps: [Step] = []
+        /// The hooks that ran, in run order, with their per-step counts.
+        public var hooks: [HookRunResult] = []
         public var nothingToDo = false
 
         public struct Step: Sendable, Hashable, Encodable {

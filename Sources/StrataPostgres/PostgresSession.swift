@@ -47,6 +47,16 @@ struct PostgresSession: Sendable {
     /// Runs one query and returns its rows.
     func rows(_ statement: SQLText) async throws(PostgresStoreError) -> [PostgresRandomAccessRow] {
         let (sql, arguments) = statement.rendered(for: .postgresql)
+        return try await run(sql, arguments).rows
+    }
+
+    /// Runs one statement rendered by a ``PostgresRenderer`` and returns its rows and the number of rows it
+    /// inserted, updated or deleted (the command tag's count).
+    func run(_ rendering: PostgresRenderer.Rendering) async throws(PostgresStoreError) -> (rows: [PostgresRandomAccessRow], affected: Int) {
+        try await run(rendering.sql, rendering.arguments)
+    }
+
+    func run(_ sql: String, _ arguments: [Value]) async throws(PostgresStoreError) -> (rows: [PostgresRandomAccessRow], affected: Int) {
         var binds = PostgresBindings(capacity: arguments.count)
         for argument in arguments {
             switch argument {
@@ -58,8 +68,8 @@ struct PostgresSession: Sendable {
             }
         }
         do {
-            return try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).collect()
-                .map { PostgresRandomAccessRow($0) }
+            let result = try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).get()
+            return (result.rows.map { PostgresRandomAccessRow($0) }, result.metadata.rows ?? 0)
         } catch {
             throw .server(message: Self.message(of: error), sqlState: (error as? PSQLError)?.serverInfo?[.sqlState], statement: sql)
         }

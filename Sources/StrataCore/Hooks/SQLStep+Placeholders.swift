@@ -166,7 +166,7 @@ package struct ExpandedSQL: Sendable, Hashable {
     mutating func append(_ piece: SQLText, source: Int, isText: Bool, labels: [String] = []) {
         spans.append(Span(rendered: renderedLength, source: source, isText: isText))
         var pending = labels[...]
-        for part in piece.pieces {
+        for part in piece.sqlitePieces {
             let one = SQLText(pieces: [part])
             if case .value(let value) = part {
                 valueOffsets.append(renderedLength)

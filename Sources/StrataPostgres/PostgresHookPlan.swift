@@ -1,0 +1,57 @@
+import StrataCore
+
+/// A hook's steps planned for a PostgreSQL store (SPEC §5, §14.2): the shared batch planners' statements,
+/// each rendered once for PostgreSQL so that a predicate PostgreSQL cannot run stops the run before any
+/// step is written. Pure.
+struct PostgresHookPlan: Sendable {
+    /// One planned step of the hook.
+    enum Step: Sendable {
+        case update(BatchUpdatePlan, BatchUpdateRequest)
+        case delete(BatchDeletePlan, BatchDeleteRequest)
+    }
+
+    var hook: Hook
+    var model: Model
+    var layout: StoreLayout
+    var steps: [Step]
+    /// What the steps' SQL needs from the server (ICU, unaccent).
+    var requirements: Set<PostgresRenderer.Requirement>
+
+    /// Plans every step of `hook` against `model` and `layout` (the layout of the version it runs on).
+    /// - Throws: `BatchError.invalid` (a predicate or value that does not check, exit 2), `PostgresRenderError`
+    ///   (exit 2) for what PostgreSQL cannot run, `PostgresStoreError.notYetSupported` for step kinds this
+    ///   engine does not run yet.
+    static func plan(_ hook: Hook, model: Model, layout: StoreLayout, context: PredicateContext) throws -> PostgresHookPlan {
+        var context = context
+        context.variables = hook.variables.merging(context.variables) { _, given in given }
+        let planner = BatchPlanner(model: model, layout: layout)
+        var steps: [Step] = []
+        var statements: [SQLText] = []
+        for step in hook.steps {
+            switch step {
+            case .batchUpdate(let request):
+                var stepContext = context
+                stepContext.arguments = request.arguments
+                let plan = try planner.planUpdate(request, context: stepContext)
+                steps.append(.update(plan, request))
+                statements.append(plan.update(returning: true))
+            case .batchDelete(let request):
+                var stepContext = context
+                stepContext.arguments = request.arguments
+                let plan = try planner.planDelete(request, context: stepContext)
+                steps.append(.delete(plan, request))
+                statements += [plan.directDeleteReturning, plan.seed] + plan.cascades.map(\.statement)
+                    + plan.denyChecks.map(\.query) + plan.beforeDelete.nullify.map(\.updateReturning) + plan.deletes
+            case .sql, .swiftStage, .batchInsert, .setRelationship:
+                throw PostgresStoreError.notYetSupported(what: "hook '\(hook.id)': a \(step.kind) step")
+            }
+        }
+        var requirements: Set<PostgresRenderer.Requirement> = []
+        do {
+            for statement in statements { requirements.formUnion(try PostgresRenderer().rendering(statement).requirements) }
+        } catch {
+            throw PostgresRenderError("hook '\(hook.id)' (\(hook.file)): " + error.message, hint: error.hint)
+        }
+        return PostgresHookPlan(hook: hook, model: model, layout: layout, steps: steps, requirements: requirements)
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import StrataCore
+@testable import StrataPostgres
+import StrataTestSupport
+import Testing
+
+/// Hooks during `migrate` on PostgreSQL stores against the throwaway server: the example's hooks with exact
+/// rows, counts and records, exactly once, a failing step rolling its whole version step back, and `[c]`/`[d]`
+/// predicates. Skipped (and said so on stderr) without PostgreSQL.
+@Suite(.enabled(if: PostgresTestServer.isAvailable, "needs PostgreSQL (initdb, pg_ctl): see the SKIPPED note on stderr"))
+struct PostgresHookTests {
+    static func psql(_ sql: String) throws -> [String] { try PostgresStoreTests.psql(sql) }
+    /// `$NOW` of the runs: 2024-05-21T00:00:00Z.
+    static let now = Date(timeIntervalSince1970: 1_716_249_600)
+    static let day: Double = 86_400
+
+    static func exampleHooks(_ history: ModelHistory) throws -> HookSet {
+        try HookSet.load(directory: PostgresStepPlannerTests.root + "/migrations", models: history)
+    }
+
+    /// A v1 store of the example with four recipes (two untitled, one never used) and three ingredients.
+    static func exampleStore(_ history: ModelHistory, hooks: HookSet) async throws -> (url: PostgresStoreURL, schema: String) {
+        let (url, schema) = try await PostgresMigrationTests.create(history, at: 1, hooks: hooks)
+        let t = now.timeIntervalSince1970
+        _ = try psql("""
+            INSERT INTO "\(schema)"."Recipe" ("name", "lastUsed", "rating") VALUES
+              ('Untitled', NULL, 0), ('Soup', to_timestamp(\(t - 5 * day)), 4),
+              ('Old stew', to_timestamp(\(t - 90 * day)), 2), ('Untitled', to_timestamp(\(t - 100 * day)), 1);
+            INSERT INTO "\(schema)"."Ingredient" ("name", "recipe") VALUES ('salt', 1), ('pepper', 1), ('leek', 2);
+            """)
+        return (url, schema)
+    }
+
+    @Test func exampleHooksRunOnceWithExactRowsCountsAndRecords() async throws {
+        let history = try PostgresStoreTests.example()
+        let hooks = try Self.exampleHooks(history)
+        let (url, schema) = try await Self.exampleStore(history, hooks: hooks)
+        let report = try await PostgresMigration.run(url, models: history, hooks: hooks, options: .init(now: Self.now))
+        #expect(report.toVersion == 4)
+        #expect(report.hooks.map(\.id) == ["purge-abandoned-drafts", "favorite-recent-recipes"])
+        #expect(report.hooks.map(\.rowsAffected) == [1, 1])
+        #expect(report.hooks[0].steps.map(\.deletedCounts) == [["Recipe": 1, "Ingredient": 2]])
+        let uuid = try Self.psql("SELECT value FROM \"\(schema)\".strata_metadata WHERE key = 'strata.uuid'")[0]
+        #expect(report.hooks[1].steps.first?.objectIDs?.map(\.uri) == ["x-strata://\(uuid)/Recipe/p2"])
+        #expect(try Self.psql(#"SELECT "_pk" || ' ' || "name" || ' ' || "favorite" FROM "\#(schema)"."Recipe" ORDER BY "_pk""#)
+                    == ["2 Soup true", "3 Old stew false", "4 Untitled false"])
+        #expect(try Self.psql(#"SELECT "name" || ' ' || "recipe" FROM "\#(schema)"."Ingredient" ORDER BY "_pk""#) == ["leek 2"])
+        #expect(try Self.psql(#"""
+            SELECT id || ' ' || status || ' ' || "afterVersion" || ' ' || "modelVersion" || ' ' || "rowsAffected" || ' ' || results
+            FROM "\#(schema)".strata_hooks ORDER BY id
+            """#) == [
+                #"favorite-recent-recipes applied 4 4 1 [{"count":1,"entity":"Recipe","kind":"batchUpdate"}]"#,
+                #"purge-abandoned-drafts applied 3 3 1 [{"count":1,"entity":"Recipe","kind":"batchDelete"}]"#,
+            ])
+        let again = try await PostgresMigration.run(url, models: history, hooks: hooks, options: .init(now: Self.now))
+        #expect(again.nothingToDo && again.hooks.isEmpty)
+        #expect(try Self.psql(#"SELECT count(*) FROM "\#(schema)"."Recipe""#) == ["3"])
+    }
+
+    static let twoVersions: [String: String] = [
+        "1.yaml": """
+            version: 1
+            entities:
+              Item:
+                attributes:
+                  name:  { type: string }
+                  price: { type: decimal }
+                  code:  { type: string }
+                uniqueness: [[code]]
+            """,
+        "2.yaml": """
+            version: 2
+            entities:
+              Item:
+                attributes:
+                  name:  { type: string }
+                  price: { type: decimal }
+                  code:  { type: string }
+                  sale:  { type: bool, default: false, optional: false }
+                uniqueness: [[code]]
+            """,
+    ]
+
+    static func hooks(_ history: ModelHistory, _ files: [String: String]) throws -> HookSet {
+        try HookSet.load(yaml: files, models: history)
+    }
+
+    @Test func aFailingHookStepRollsItsWholeVersionStepBack() async throws {
+        let history = try ModelHistory.load(yaml: Self.twoVersions)
+        let hooks = try Self.hooks(history, ["mark.yaml": """
+            id: mark
+            after: 2
+            steps:
+              - batchUpdate: { entity: Item, predicate: "price > 10", propertiesToUpdate: { sale: true } }
+              - batchUpdate: { entity: Item, propertiesToUpdate: { code: same } }
+            """])
+        let (url, schema) = try await PostgresMigrationTests.create(history, at: 1, hooks: hooks)
+        _ = try Self.psql(#"INSERT INTO "\#(schema)"."Item" ("name", "price", "code") VALUES ('a', 12.5, 'x'), ('b', 3, 'y')"#)
+        let error = await #expect(throws: PostgresStoreError.self) {
+            try await PostgresMigration.run(url, models: history, hooks: hooks, options: .init(now: Self.now))
+        }
+        #expect(error?.exitCode == .validationViolations)
+        #expect(try Self.psql("SELECT value FROM \"\(schema)\".strata_metadata WHERE key = 'strata.version'") == ["1"])
+        #expect(try Self.psql("SELECT count(*) FROM information_schema.columns WHERE table_schema = '\(schema)' AND column_name = 'sale'") == ["0"])
+        #expect(try Self.psql(#"SELECT count(*) FROM "\#(schema)".strata_hooks"#) == ["0"])
+        #expect(try Self.psql(#"SELECT "code" FROM "\#(schema)"."Item" ORDER BY "_pk""#) == ["x", "y"])
+    }
+
+    @Test func decimalsAndCaseInsensitiveMatchesRunNatively() async throws {
+        let history = try ModelHistory.load(yaml: Self.twoVersions)
+        let hooks = try Self.hooks(history, ["mark.yaml": """
+            id: mark
+            after: 2
+            steps:
+              - batchUpdate:
+                  entity: Item
+                  predicate: "price >= 10.5 OR name MATCHES[c] 'crème.*' OR name ==[c] 'STRASSE'"
+                  propertiesToUpdate: { sale: true, price: { expression: "price * 2" } }
+                  resultType: updatedObjectsCount
+              - batchDelete: { entity: Item, predicate: "name BEGINSWITH 'zz'" }
+            """])
+        let (url, schema) = try await PostgresMigrationTests.create(history, at: 1, hooks: hooks)
+        _ = try Self.psql(#"""
+            INSERT INTO "\#(schema)"."Item" ("name", "price", "code") VALUES
+              ('a', 12.5, 'p'), ('b', 3, 'q'), ('Crème brûlée', 1.25, 'r'), ('strasse', NULL, 's'), ('zz top', 1, 't')
+            """#)
+        let report = try await PostgresMigration.run(url, models: history, hooks: hooks, options: .init(now: Self.now))
+        #expect(report.hooks.first?.steps.map(\.count) == [3, 1])
+        #expect(try Self.psql(#"SELECT "name" || ' ' || coalesce("price"::text, '-') || ' ' || "sale" FROM "\#(schema)"."Item" ORDER BY "_pk""#)
+                    == ["a 25.0 true", "b 3 false", "Crème brûlée 2.50 true", "strasse - true"])
+    }
+}
+
+extension PostgresHookTests {
+    @Test func diacriticInsensitivePredicatesNeedTheUnaccentExtensionBeforeAnyStep() async throws {
+        let history = try ModelHistory.load(yaml: Self.twoVersions)
+        let hooks = try Self.hooks(history, ["mark.yaml": """
+            id: mark
+            after: 2
+            steps:
+              - batchUpdate: { entity: Item, predicate: "name ==[cd] 'creme'", propertiesToUpdate: { sale: true } }
+            """])
+        let (url, schema) = try await PostgresMigrationTests.create(history, at: 1, hooks: hooks)
+        guard try Self.psql("SELECT count(*) FROM pg_extension WHERE extname = 'unaccent'") == ["0"] else { return }
+        let error = await #expect(throws: PostgresRenderError.self) {
+            try await PostgresMigration.run(url, models: history, hooks: hooks, options: .init(now: Self.now))
+        }
+        #expect(error?.diagnostics.first?.message
+                    == "[d] needs the unaccent extension, which this database does not have on a PostgreSQL store")
+        #expect(error?.exitCode == .invalidInput)
+        #expect(try Self.psql("SELECT count(*) FROM information_schema.columns WHERE table_schema = '\(schema)' AND column_name = 'sale'") == ["0"])
+    }
+
+    @Test func icuOnlyRegexSyntaxIsRefusedBeforeAnyStepNamingTheHook() async throws {
+        let history = try ModelHistory.load(yaml: Self.twoVersions)
+        let hooks = try Self.hooks(history, ["mark.yaml": #"""
+            id: mark
+            after: 2
+            steps:
+              - batchDelete: { entity: Item, predicate: "name MATCHES '\\\\bzz.*'" }
+            """#])
+        let (url, schema) = try await PostgresMigrationTests.create(history, at: 1, hooks: hooks)
+        let error = await #expect(throws: PostgresRenderError.self) {
+            try await PostgresMigration.run(url, models: history, hooks: hooks, options: .init(now: Self.now))
+        }
+        #expect(error?.diagnostics.first?.message == #"hook 'mark' (mark.yaml): MATCHES "\bzz.*" uses a word boundary (\b), which only ICU regular expressions have on a PostgreSQL store"#)
+        #expect(try Self.psql("SELECT value FROM \"\(schema)\".strata_metadata WHERE key = 'strata.version'") == ["1"])
+    }
+}
