@@ -8,6 +8,8 @@ struct PostgresHookPlan: Sendable {
     enum Step: Sendable {
         case update(BatchUpdatePlan, BatchUpdateRequest)
         case delete(BatchDeletePlan, BatchDeleteRequest)
+        case insert(BatchInsertPlan, BatchInsertRequest)
+        case link(RelationshipLinkPlan, SetRelationshipRequest)
     }
 
     var hook: Hook
@@ -42,7 +44,28 @@ struct PostgresHookPlan: Sendable {
                 steps.append(.delete(plan, request))
                 statements += [plan.directDeleteReturning, plan.seed] + plan.cascades.map(\.statement)
                     + plan.denyChecks.map(\.query) + plan.beforeDelete.nullify.map(\.updateReturning) + plan.deletes
-            case .sql, .swiftStage, .batchInsert, .setRelationship:
+            case .batchInsert(let request):
+                guard request.onConflict != .update else {
+                    throw PostgresStoreError.notYetSupported(what: "hook '\(hook.id)': a batchInsert with onConflict: update")
+                }
+                let plan = try BatchInsertPlanner(model: model, layout: layout).plan(request, context: context)
+                guard plan.sourceLinks.isEmpty, plan.rowLinks.allSatisfy(\.isEmpty) else {
+                    throw PostgresStoreError.notYetSupported(
+                        what: "hook '\(hook.id)': a batchInsert setting a one-to-one stored on the other side")
+                }
+                steps.append(.insert(plan, request))
+                statements += plan.statements
+            case .setRelationship(let request):
+                var stepContext = context
+                stepContext.arguments = request.arguments
+                let plan = try RelationshipLinkPlanner(model: model, layout: layout).plan(request, context: stepContext)
+                guard !plan.needsKeys, request.resultType != .objectIDs else {
+                    throw PostgresStoreError.notYetSupported(
+                        what: "hook '\(hook.id)': a setRelationship on an ordered relationship or listing object IDs")
+                }
+                steps.append(.link(plan, request))
+                statements += [plan.link] + plan.ambiguities.flatMap { [$0.candidates, $0.query] } + [plan.unlinkReturning].compactMap { $0 }
+            case .sql, .swiftStage:
                 throw PostgresStoreError.notYetSupported(what: "hook '\(hook.id)': a \(step.kind) step")
             }
         }

@@ -29,6 +29,9 @@ struct PostgresHookRunner {
                 switch step {
                 case .update(let update, let request): result = try await run(update, request)
                 case .delete(let delete, let request): result = try await run(delete, request, layout: plan.layout)
+                case .insert(let insert, let request):
+                    result = try await run(insert, request, planner: BatchInsertPlanner(model: plan.model, layout: plan.layout))
+                case .link(let link, let request): result = try await run(link, request, hook: hook.id, step: index + 1)
                 }
             } catch PostgresStoreError.server(let message, let state?, _) where Self.violationCodes[state] != nil {
                 // A constraint the step broke: exit 3 located at the hook's step, as on SQLite; the step rolls back.
@@ -129,6 +132,8 @@ extension PostgresHookPlan.Step {
         switch self {
         case .update: "batchUpdate"
         case .delete: "batchDelete"
+        case .insert: "batchInsert"
+        case .link: "setRelationship"
         }
     }
 
@@ -136,6 +141,8 @@ extension PostgresHookPlan.Step {
         switch self {
         case .update(_, let r): r.entity
         case .delete(_, let r): r.entity
+        case .insert(_, let r): r.entity
+        case .link(_, let r): r.entity
         }
     }
 }

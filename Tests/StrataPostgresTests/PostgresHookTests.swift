@@ -167,3 +167,89 @@ extension PostgresHookTests {
         #expect(try Self.psql("SELECT value FROM \"\(schema)\".strata_metadata WHERE key = 'strata.version'") == ["1"])
     }
 }
+
+extension PostgresHookTests {
+    static let posts: [String: String] = [
+        "1.yaml": """
+            version: 1
+            entities:
+              Post:
+                attributes:
+                  title:        { type: string }
+                  authorHandle: { type: string }
+            """,
+        "2.yaml": """
+            version: 2
+            entities:
+              Post:
+                attributes:
+                  title:        { type: string }
+                  authorHandle: { type: string }
+                relationships:
+                  author: { destination: User, inverse: posts }
+              User:
+                attributes:
+                  handle: { type: string }
+                  joined: { type: date }
+                  active: { type: bool, default: true, optional: false }
+                relationships:
+                  posts: { destination: Post, toMany: true, inverse: author }
+            """,
+    ]
+
+    @Test func insertsAndLinksRunInTheStepWithExactRows() async throws {
+        let history = try ModelHistory.load(yaml: Self.posts)
+        let hooks = try Self.hooks(history, ["users.yaml": """
+            id: users
+            after: 2
+            steps:
+              - batchInsert:
+                  entity: User
+                  objects: [ { handle: ana, joined: "2024-01-02" }, { handle: bo, active: false } ]
+                  resultType: objectIDs
+              - batchInsert:
+                  entity: User
+                  from: { entity: Post, predicate: "authorHandle BEGINSWITH 'c'" }
+                  values: { handle: "$source.authorHandle", joined: "now()" }
+              - setRelationship:
+                  entity: Post
+                  relationship: author
+                  match: { authorHandle: handle }
+            """])
+        let (url, schema) = try await PostgresMigrationTests.create(history, at: 1, hooks: hooks)
+        _ = try Self.psql(#"""
+            INSERT INTO "\#(schema)"."Post" ("title", "authorHandle") VALUES ('a1', 'ana'), ('b1', 'bo'), ('c1', 'cy'), ('x', 'nobody')
+            """#)
+        let report = try await PostgresMigration.run(url, models: history, hooks: hooks, options: .init(now: Self.now))
+        let uuid = try Self.psql("SELECT value FROM \"\(schema)\".strata_metadata WHERE key = 'strata.uuid'")[0]
+        #expect(report.hooks.first?.steps.map(\.count) == [2, 1, 3])
+        #expect(report.hooks.first?.steps.first?.objectIDs?.map(\.uri) == ["x-strata://\(uuid)/User/p1", "x-strata://\(uuid)/User/p2"])
+        #expect(try Self.psql(#"""
+            SELECT "_pk" || ' ' || "handle" || ' ' || coalesce(to_char("joined" AT TIME ZONE 'UTC', 'YYYY-MM-DD'), '-') || ' ' || "active"
+            FROM "\#(schema)"."User" ORDER BY "_pk"
+            """#) == ["1 ana 2024-01-02 true", "2 bo - false", "3 cy 2024-05-21 true"])
+        #expect(try Self.psql(#"SELECT "title" || ' ' || coalesce("author"::text, '-') FROM "\#(schema)"."Post" ORDER BY "_pk""#)
+                    == ["a1 1", "b1 2", "c1 3", "x -"])
+    }
+
+    @Test func anAmbiguousLinkRollsTheStepBack() async throws {
+        let history = try ModelHistory.load(yaml: Self.posts)
+        let hooks = try Self.hooks(history, ["users.yaml": """
+            id: users
+            after: 2
+            steps:
+              - batchInsert: { entity: User, objects: [ { handle: ana }, { handle: ana } ] }
+              - setRelationship: { entity: Post, relationship: author, match: { authorHandle: handle } }
+            """])
+        let (url, schema) = try await PostgresMigrationTests.create(history, at: 1, hooks: hooks)
+        _ = try Self.psql(#"INSERT INTO "\#(schema)"."Post" ("title", "authorHandle") VALUES ('a1', 'ana')"#)
+        let uuid = try Self.psql("SELECT value FROM \"\(schema)\".strata_metadata WHERE key = 'strata.uuid'")[0]
+        await #expect(throws: PostgresStoreError.violations(
+            message: "hook 'users' step 2: setRelationship Post.author is ambiguous: x-strata://\(uuid)/Post/p1 matches "
+                + "x-strata://\(uuid)/User/p1 and x-strata://\(uuid)/User/p2 (rolled back whatever onViolation says)",
+            objects: ["x-strata://\(uuid)/Post/p1"])) {
+            try await PostgresMigration.run(url, models: history, hooks: hooks, options: .init(now: Self.now))
+        }
+        #expect(try Self.psql("SELECT count(*) FROM information_schema.tables WHERE table_schema = '\(schema)' AND table_name = 'User'") == ["0"])
+    }
+}

@@ -54,14 +54,14 @@ struct PostgresMigrationTests {
 
     @Test func hookStepsThisEngineCannotRunYetAreRefusedBeforeAnythingIsWritten() async throws {
         let history = try PostgresStoreTests.example()
-        let hooks = try HookSet.load(yaml: ["tags.yaml": """
+        let hooks = try HookSet.load(yaml: ["chefs.yaml": """
             id: seed-chefs
             after: 2
             steps:
-              - batchInsert: { entity: Chef, objects: [ { name: Ana } ] }
+              - sql: "INSERT INTO {{Chef}} ({{Chef.name}}) VALUES ('Ana')"
             """], models: history)
         let (url, schema) = try await Self.create(history, at: 1, hooks: hooks)
-        await #expect(throws: PostgresStoreError.notYetSupported(what: "hook 'seed-chefs': a batchInsert step")) {
+        await #expect(throws: PostgresStoreError.notYetSupported(what: "hook 'seed-chefs': a sql step")) {
             try await PostgresMigration.run(url, models: history, hooks: hooks, options: .init())
         }
         #expect(try Self.psql("SELECT value FROM \"\(schema)\".strata_metadata WHERE key = 'strata.version'") == ["1"])
