@@ -10,6 +10,8 @@ struct PostgresHookPlan: Sendable {
         case delete(BatchDeletePlan, BatchDeleteRequest)
         case insert(BatchInsertPlan, BatchInsertRequest)
         case link(RelationshipLinkPlan, SetRelationshipRequest)
+        /// An `sql:` step's PostgreSQL text, expanded and split into statements, and where it is in the hook file.
+        case sql([SQLText], SourceLocation)
     }
 
     var hook: Hook
@@ -23,7 +25,8 @@ struct PostgresHookPlan: Sendable {
     /// - Throws: `BatchError.invalid` (a predicate or value that does not check, exit 2), `PostgresRenderError`
     ///   (exit 2) for what PostgreSQL cannot run, `PostgresStoreError.notYetSupported` for step kinds this
     ///   engine does not run yet.
-    static func plan(_ hook: Hook, model: Model, layout: StoreLayout, context: PredicateContext) throws -> PostgresHookPlan {
+    static func plan(_ hook: Hook, model: Model, layout: StoreLayout, context: PredicateContext,
+                     schema: String) throws -> PostgresHookPlan {
         var context = context
         context.variables = hook.variables.merging(context.variables) { _, given in given }
         let planner = BatchPlanner(model: model, layout: layout)
@@ -65,7 +68,10 @@ struct PostgresHookPlan: Sendable {
                 }
                 steps.append(.link(plan, request))
                 statements += [plan.link] + plan.ambiguities.flatMap { [$0.candidates, $0.query] } + [plan.unlinkReturning].compactMap { $0 }
-            case .sql, .swiftStage:
+            case .sql(let sql):
+                let statements = try sqlStatements(sql, hook: hook, step: steps.count + 1, layout: layout, context: context, schema: schema)
+                steps.append(.sql(statements, sql.postgresql?.origin ?? sql.origin))
+            case .swiftStage:
                 throw PostgresStoreError.notYetSupported(what: "hook '\(hook.id)': a \(step.kind) step")
             }
         }
@@ -76,5 +82,26 @@ struct PostgresHookPlan: Sendable {
             throw PostgresRenderError("hook '\(hook.id)' (\(hook.file)): " + error.message, hint: error.hint)
         }
         return PostgresHookPlan(hook: hook, model: model, layout: layout, steps: steps, requirements: requirements)
+    }
+
+    /// The PostgreSQL statements of an `sql:` step: its `postgresql:` text with `{{…}}` expanded (tables
+    /// schema-qualified), split at top-level semicolons, each checked for a refused leading keyword.
+    /// - Throws: a `Diagnostic` (exit 2) located in the hook file: no PostgreSQL text, a refused statement.
+    static func sqlStatements(_ sql: SQLStep, hook: Hook, step: Int, layout: StoreLayout, context: PredicateContext,
+                              schema: String) throws -> [SQLText] {
+        guard let text = sql.postgresql else {
+            throw Diagnostic.error("hook '\(hook.id)' step \(step): this sql: step has no PostgreSQL text", at: sql.origin,
+                                   hint: "give it as sql: { sqlite: \"…\", postgresql: \"…\" }; a plain sql: string is SQLite SQL")
+        }
+        let expanded = try text.expanded(layout: layout, variables: context.variables, now: context.now, schema: schema)
+        let statements = PostgresStatementSplitter.split(expanded.text)
+        for statement in statements {
+            let keyword = PostgresStatementSplitter.leadingKeyword(statement) ?? ""
+            if let what = PostgresStatementSplitter.refused[keyword] {
+                throw Diagnostic.error("hook '\(hook.id)' step \(step): \(keyword) (\(what)) is not allowed in an sql: step",
+                                       at: text.origin, hint: "Strata runs each step in its own transaction; leave transactions and settings to it")
+            }
+        }
+        return statements
     }
 }

@@ -22,8 +22,17 @@ struct PostgresHookRunner {
         if try await isRecorded(hook.id) { return nil }
         var steps: [HookStepResult] = []
         var changes = ChangeSet()
+        let hasSQL = plan.steps.contains { if case .sql = $0 { return true } else { return false } }
+        let schemaBefore = hasSQL ? try await managedSchema(plan.layout) : []
         for (index, step) in plan.steps.enumerated() {
             let started = Date()
+            if case .sql(let statements, let location) = step {
+                let (count, written) = try await runSQL(statements, hook: hook.id, step: index + 1, at: location, layout: plan.layout)
+                changes.invalidate(written)
+                steps.append(HookStepResult(kind: "sql", entity: written.joined(separator: ", "), count: count, objectIDs: nil,
+                                            updatedCounts: [:], deletedCounts: [:], duration: Date().timeIntervalSince(started)))
+                continue
+            }
             let result: BatchResult
             do {
                 switch step {
@@ -32,6 +41,7 @@ struct PostgresHookRunner {
                 case .insert(let insert, let request):
                     result = try await run(insert, request, planner: BatchInsertPlanner(model: plan.model, layout: plan.layout))
                 case .link(let link, let request): result = try await run(link, request, hook: hook.id, step: index + 1)
+                case .sql: preconditionFailure("sql steps run above")
                 }
             } catch PostgresStoreError.server(let message, let state?, _) where Self.violationCodes[state] != nil {
                 // A constraint the step broke: exit 3 located at the hook's step, as on SQLite; the step rolls back.
@@ -44,6 +54,7 @@ struct PostgresHookRunner {
                                         updatedCounts: result.changes.updatedCounts, deletedCounts: result.changes.deletedCounts,
                                         duration: Date().timeIntervalSince(started)))
         }
+        if hasSQL { try await checkManagedSchema(plan.layout, unchangedFrom: schemaBefore, hook: hook) }
         var outcome = HookRunResult(id: hook.id, after: hook.after, file: hook.file, checksum: hook.checksum,
                                     onViolation: hook.onViolation, steps: steps, rowsAffected: steps.reduce(0) { $0 + $1.count },
                                     audit: nil, committed: true)
@@ -134,6 +145,7 @@ extension PostgresHookPlan.Step {
         case .delete: "batchDelete"
         case .insert: "batchInsert"
         case .link: "setRelationship"
+        case .sql: "sql"
         }
     }
 
@@ -143,6 +155,7 @@ extension PostgresHookPlan.Step {
         case .delete(_, let r): r.entity
         case .insert(_, let r): r.entity
         case .link(_, let r): r.entity
+        case .sql: ""
         }
     }
 }

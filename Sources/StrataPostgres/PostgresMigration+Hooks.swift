@@ -34,10 +34,12 @@ extension PostgresMigration {
         for (plan, model) in steps {
             guard let source = models.models.first(where: { $0.version == plan.fromVersion }) else { continue }
             for hook in hooks.hooks(before: plan.toVersion) where waiting.contains(hook) {
-                schedule.plans.append(try PostgresHookPlan.plan(hook, model: source, layout: layout, context: context))
+                schedule.plans.append(try PostgresHookPlan.plan(hook, model: source, layout: layout, context: context,
+                                                                schema: store.url.schema))
             }
             for hook in hooks.hooks(after: plan.toVersion) where waiting.contains(hook) {
-                schedule.plans.append(try PostgresHookPlan.plan(hook, model: model, layout: plan.destinationLayout, context: context))
+                schedule.plans.append(try PostgresHookPlan.plan(hook, model: model, layout: plan.destinationLayout, context: context,
+                                                                schema: store.url.schema))
             }
             layout = plan.destinationLayout
         }

@@ -253,3 +253,66 @@ extension PostgresHookTests {
         #expect(try Self.psql("SELECT count(*) FROM information_schema.tables WHERE table_schema = '\(schema)' AND table_name = 'User'") == ["0"])
     }
 }
+
+extension PostgresHookTests {
+    static func runSQLHook(_ sql: String, rows: String = "('a', 12.5, 'p'), ('b', 3, 'q')") async throws
+        -> (result: Result<PostgresMigration.Report, any Error>, schema: String) {
+        let history = try ModelHistory.load(yaml: Self.twoVersions)
+        let hooks = try Self.hooks(history, ["raw.yaml": "id: raw\nafter: 2\nsteps:\n  - sql: " + sql + "\n"])
+        let (url, schema) = try await PostgresMigrationTests.create(history, at: 1, hooks: hooks)
+        _ = try Self.psql(#"INSERT INTO "\#(schema)"."Item" ("name", "price", "code") VALUES "# + rows)
+        do {
+            return (.success(try await PostgresMigration.run(url, models: history, hooks: hooks, options: .init(now: Self.now))), schema)
+        } catch {
+            return (.failure(error), schema)
+        }
+    }
+
+    static func version(_ schema: String) throws -> [String] {
+        try psql("SELECT value FROM \"\(schema)\".strata_metadata WHERE key = 'strata.version'")
+    }
+
+    @Test func sqlStepsRunTheirPostgreSQLTextStatementByStatement() async throws {
+        let (result, schema) = try await Self.runSQLHook(#"""
+            { sqlite: "SELECT 1", postgresql: "UPDATE {{Item}} SET {{Item.name}} = upper({{Item.name}}) || ';' WHERE {{Item.price}} > 5; INSERT INTO {{Item}} ({{Item.name}}, {{Item.code}}) VALUES ('c', $$r;$$)" }
+            """#)
+        let report = try result.get()
+        #expect(report.hooks.first?.steps.map { "\($0.kind) \($0.entity) \($0.count)" } == ["sql Item 2"])
+        // The inserted row's sale is NULL: users' SQL sets what it needs (no DEFAULT clause on the column).
+        #expect(try Self.psql(#"SELECT "name" || ' ' || "code" || ' ' || coalesce("sale"::text, '-') FROM "\#(schema)"."Item" ORDER BY "_pk""#)
+                    == ["A; p false", "b q false", "c r; -"])
+        #expect(try Self.psql(#"SELECT id || ' ' || results FROM "\#(schema)".strata_hooks"#)
+                    == [#"raw [{"count":2,"entity":"Item","kind":"sql"}]"#])
+    }
+
+    @Test func aPlainSQLStringIsRefusedBeforeAnyStep() async throws {
+        let (result, schema) = try await Self.runSQLHook(#""UPDATE {{Item}} SET {{Item.name}} = 'x'""#)
+        guard case .failure(let error as Diagnostic) = result else { Issue.record("got \(result)"); return }
+        #expect(error.message == "hook 'raw' step 1: this sql: step has no PostgreSQL text")
+        #expect(error.exitCode == .invalidInput)
+        #expect(try Self.version(schema) == ["1"])
+    }
+
+    @Test(arguments: [
+        ("SET search_path TO public", "hook 'raw' step 1: SET (a session setting) is not allowed in an sql: step"),
+        ("UPDATE {{Item}} SET {{Item.name}} = 'x'; COMMIT", "hook 'raw' step 1: COMMIT (transaction control) is not allowed in an sql: step"),
+    ])
+    func refusedStatementsStopTheRunBeforeAnyStep(_ statement: String, _ message: String) async throws {
+        let (result, schema) = try await Self.runSQLHook(#"{ sqlite: "SELECT 1", postgresql: "\#(statement)" }"#)
+        guard case .failure(let error as Diagnostic) = result else { Issue.record("got \(result)"); return }
+        #expect(error.message == message)
+        #expect(try Self.version(schema) == ["1"])
+    }
+
+    @Test func aSchemaChangeOrAnErrorRollsTheStepBack() async throws {
+        let (changed, schema) = try await Self.runSQLHook(#"{ sqlite: "SELECT 1", postgresql: "ALTER TABLE {{Item}} ADD COLUMN extra text" }"#)
+        guard case .failure(let error as Diagnostic) = changed else { Issue.record("got \(changed)"); return }
+        #expect(error.message.hasPrefix("hook 'raw': its sql: steps changed the tables Strata manages: the schema now has Item.extra text YES"))
+        #expect(try Self.version(schema) == ["1"])
+        let (broken, other) = try await Self.runSQLHook(#"{ sqlite: "SELECT 1", postgresql: "UPDATE {{Item}} SET {{Item.code}} = 'same'" }"#)
+        guard case .failure(let violation as PostgresStoreError) = broken else { Issue.record("got \(broken)"); return }
+        #expect(violation.exitCode == .validationViolations)
+        #expect(try Self.version(other) == ["1"])
+        #expect(try Self.psql(#"SELECT "code" FROM "\#(other)"."Item" ORDER BY "_pk""#) == ["p", "q"])
+    }
+}

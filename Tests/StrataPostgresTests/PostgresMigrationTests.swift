@@ -57,11 +57,11 @@ struct PostgresMigrationTests {
         let hooks = try HookSet.load(yaml: ["chefs.yaml": """
             id: seed-chefs
             after: 2
-            steps:
-              - sql: "INSERT INTO {{Chef}} ({{Chef.name}}) VALUES ('Ana')"
+            revision: "1"
+            swift: true
             """], models: history)
         let (url, schema) = try await Self.create(history, at: 1, hooks: hooks)
-        await #expect(throws: PostgresStoreError.notYetSupported(what: "hook 'seed-chefs': a sql step")) {
+        await #expect(throws: PostgresStoreError.notYetSupported(what: "hook 'seed-chefs': a swift step")) {
             try await PostgresMigration.run(url, models: history, hooks: hooks, options: .init())
         }
         #expect(try Self.psql("SELECT value FROM \"\(schema)\".strata_metadata WHERE key = 'strata.version'") == ["1"])
