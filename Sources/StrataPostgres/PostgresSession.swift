@@ -8,6 +8,9 @@ struct PostgresSession: Sendable {
     let connection: PostgresConnection
     let url: PostgresStoreURL
     let logger: Logger
+    /// Whether the caller holds one transaction around the whole run (a dry run, rolled back at its end):
+    /// `transaction` then only sets its `SET LOCAL`s, without `BEGIN`, `COMMIT` or `ROLLBACK` of its own.
+    var insideRunTransaction = false
 
     /// Connects as `url` says, with `application_name` = `strata <version> pid@host` (SPEC §14.2), and
     /// sets the session's `search_path` to the store's schema.
@@ -92,6 +95,11 @@ struct PostgresSession: Sendable {
     /// Runs `body` in one transaction (`BEGIN`, `SET LOCAL search_path`, `SET LOCAL lock_timeout`): committed
     /// when it returns, rolled back when it throws.
     func transaction<T: Sendable>(lockTimeout: Double, _ body: () async throws -> T) async throws -> T {
+        if insideRunTransaction {
+            try await execute(PostgresSchemaSQL.setSearchPath(url.schema, local: true))
+            try await execute("SET LOCAL lock_timeout = \(keyword: String(Int((lockTimeout * 1000).rounded())))")
+            return try await body()
+        }
         try await execute("BEGIN")
         do {
             try await execute(PostgresSchemaSQL.setSearchPath(url.schema, local: true))

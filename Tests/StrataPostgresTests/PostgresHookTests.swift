@@ -316,3 +316,23 @@ extension PostgresHookTests {
         #expect(try Self.psql(#"SELECT "code" FROM "\#(other)"."Item" ORDER BY "_pk""#) == ["p", "q"])
     }
 }
+
+extension PostgresHookTests {
+    @Test func aDryRunReportsTheRealCountsAndWritesNothing() async throws {
+        let history = try PostgresStoreTests.example()
+        let hooks = try Self.exampleHooks(history)
+        let (url, schema) = try await Self.exampleStore(history, hooks: hooks)
+        var options = PostgresMigration.Options(now: Self.now)
+        options.dryRun = true
+        let dry = try await PostgresMigration.run(url, models: history, hooks: hooks, options: options)
+        #expect(dry.dryRun && dry.toVersion == 4 && dry.steps.count == 3)
+        #expect(dry.hooks.map(\.rowsAffected) == [1, 1])
+        #expect(try Self.psql("SELECT value FROM \"\(schema)\".strata_metadata WHERE key = 'strata.version'") == ["1"])
+        #expect(try Self.psql(#"SELECT count(*) FROM "\#(schema)"."Recipe""#) == ["4"])
+        #expect(try Self.psql(#"SELECT count(*) FROM "\#(schema)".strata_hooks"#) == ["0"])
+        #expect(try Self.psql(#"SELECT count(*) FROM "\#(schema)".strata_history"#) == ["1"])
+        let real = try await PostgresMigration.run(url, models: history, hooks: hooks, options: .init(now: Self.now))
+        #expect(!real.dryRun && real.hooks.map(\.rowsAffected) == [1, 1])
+        #expect(real.hooks.map(\.steps) .map { $0.map(\.count) } == dry.hooks.map(\.steps).map { $0.map(\.count) })
+    }
+}
