@@ -23,7 +23,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchkit import bigmodel, cases, coredata, data, fleet, history, insertlink, mapping, measure, report  # noqa: E402
+from benchkit import bigmodel, cases, coredata, data, fleet, history, insertlink, mapping, measure, postgres, report  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "bench-out")
@@ -301,7 +301,7 @@ def main():
     objects = os.path.abspath(args.objects) if args.objects else os.path.join(bin_dirs["strata-bench-objects"], "strata-bench-objects")
     os.makedirs(OUT, exist_ok=True)
     env = Environment(strata, objects, args.seed)
-    selected = [c for c in cases.ALL + insertlink.ALL + fleet.ALL + mapping.ALL if not args.cases or c.id in args.cases.split(",")]
+    selected = [c for c in cases.ALL + insertlink.ALL + fleet.ALL + mapping.ALL + postgres.ALL if not args.cases or c.id in args.cases.split(",")]
     results = {
         "schemaVersion": 1,
         "started": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),

@@ -129,6 +129,7 @@ TARGETS = [
     ("set-relationship", "memory", None, 1.10, "issue 14 (memory flat)"),
     ("fleet-migrate", "time", "strata --jobs 1", 1 / 1.7, "issue 18 (--jobs 2 ≥ 1.7× faster)"),
     ("fleet-migrate", "memory-sizes", None, 1.10, "issue 18 (flat in stores)"),
+    ("postgres-batch-update", "time", "psql", 1.10, "issue 18 (SPEC §14.2)"),
 ]
 
 

@@ -53,7 +53,9 @@ import Testing
         Case(predicate: #"name MATCHES[c] "s.*""#, sqlite: #"strata_matches(t."name", ?, ?)"#,
              postgresql: #"(t."name" ~* $1)"#, arguments: [.text("^(?:s.*)$")]),
         Case(predicate: "lastUsed >= $NOW - 30 days", sqlite: #"t."lastUsed" >= ?"#,
-             postgresql: #"date_part('epoch', t."lastUsed") >= $1"#, arguments: [.real(now - 2_592_000)]),
+             postgresql: #"t."lastUsed" >= to_timestamp($1)"#, arguments: [.real(now - 2_592_000)]),
+        Case(predicate: "lastUsed + 1 day < $NOW", sqlite: #"(t."lastUsed" + ?) < ?"#,
+             postgresql: #"to_timestamp((date_part('epoch', t."lastUsed") + $1)) < to_timestamp($2)"#, arguments: [.real(86_400), .real(now)]),
         Case(predicate: "favorite == YES", sqlite: #"t."favorite" = ?"#,
              postgresql: #"CAST(t."favorite" AS integer) = $1"#, arguments: [.integer(1)]),
         Case(predicate: "price > 10", sqlite: #"strata_decimal_compare(t."price", ?) > 0"#,
@@ -111,7 +113,7 @@ import Testing
         let statement = plan.update(returning: false)
         #expect(statement.sql == #"UPDATE "Recipe" AS t SET "code" = ?, "favorite" = ?, "lastUsed" = ?, "price" = ?, "rating" = (t."rating" + ?) WHERE t."lastUsed" >= ?"#)
         let rendering = try PostgresRenderer().rendering(statement)
-        #expect(rendering.sql == #"UPDATE "Recipe" AS t SET "code" = CAST($1 AS uuid), "favorite" = ($2 <> 0), "lastUsed" = to_timestamp($3), "price" = CAST($4 AS numeric), "rating" = (t."rating" + $5) WHERE date_part('epoch', t."lastUsed") >= $6"#)
+        #expect(rendering.sql == #"UPDATE "Recipe" AS t SET "code" = CAST($1 AS uuid), "favorite" = ($2 <> 0), "lastUsed" = to_timestamp($3), "price" = CAST($4 AS numeric), "rating" = (t."rating" + $5) WHERE t."lastUsed" >= to_timestamp($6)"#)
         #expect(rendering.arguments == [.text("6f1c0d2a-8b3e-4c5d-9e7f-0a1b2c3d4e5f"), .integer(1), .real(Self.now), .text("12.5"),
                                         .integer(1), .real(Self.now - 2_592_000)])
     }

@@ -90,7 +90,8 @@ extension PredicateTranslator {
             }
             let type = try commonType(left, bounds[0], op: op, opOffset: opOffset)
             _ = try commonType(left, bounds[1], op: op, opOffset: opOffset)
-            let l = try sqlValue(left, as: type), low = try sqlValue(bounds[0], as: type), high = try sqlValue(bounds[1], as: type)
+            var l = try sqlValue(left, as: type), low = try sqlValue(bounds[0], as: type), high = try sqlValue(bounds[1], as: type)
+            if type == .date { (l, low, high) = (Self.nativeDate(l), Self.nativeDate(low), Self.nativeDate(high)) }
             let nullable = isNullable(left) || isNullable(bounds[0]) || isNullable(bounds[1])
             if type == .decimal {
                 return Condition(fragment: "(" + .strata(.decimalCompare, [l, low]) + " >= 0 AND " + .strata(.decimalCompare, [l, high]) + " <= 0)",
@@ -156,6 +157,7 @@ extension PredicateTranslator {
         if type == .binary, op.isOrdering {
             throw PredicateSyntaxError("binary values can only be compared with == or !=", offset: opOffset)
         }
+        if type == .date { (l, r) = (Self.nativeDate(l), Self.nativeDate(r)) }
         if type == .decimal {
             let compare = SQLText.strata(.decimalCompare, [l, r])
             switch op {
@@ -179,6 +181,14 @@ extension PredicateTranslator {
         case .notEqual: return Condition(fragment: l + .keyword(.isNot) + r, nullable: false)
         default: return Condition(fragment: l + " " + sqlOperator(op) + " " + r, nullable: nullable)
         }
+    }
+
+    /// A date operand of a comparison in the column's own form: a date column as stored (so that PostgreSQL
+    /// compares `timestamptz`s and can use an index on it), anything else (seconds since 1970) converted to it.
+    /// The same SQL on SQLite, where dates are stored as seconds.
+    static func nativeDate(_ f: SQLText) -> SQLText {
+        if f.pieces.count == 1, case .function(.storage(.date), let arguments) = f.pieces[0] { return arguments[0] }
+        return .native(f, .date)
     }
 
     /// IN lists longer than this bind one JSON array (`json_each`) instead of one variable per value.
