@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Strata
+import StrataPostgres
 
 /// `strata batch update|delete`: ad-hoc batch requests, one transaction each (SPEC §8).
 struct BatchCommand: AsyncParsableCommand {
@@ -92,6 +93,13 @@ struct BatchCommand: AsyncParsableCommand {
         try report(result, common: common, output: output)
     }
 
+    /// The models for a batch on a PostgreSQL store; `--changes-out` is not yet supported there, and the batch
+    /// is not audited (the audit does not run on PostgreSQL yet).
+    static func postgresModels(_ global: GlobalOptions, _ common: Common, _ output: Output) throws -> ModelHistory {
+        if common.changesOut != nil { throw PostgresStoreError.notYetSupported(what: "batch --changes-out") }
+        return try global.loadModels(output)
+    }
+
     /// Runs a request, reporting the rolled-back batch's audit on violations.
     static func execute(output: Output, _ body: () async throws -> BatchResult) async throws -> BatchResult {
         do {
@@ -129,6 +137,12 @@ struct BatchCommand: AsyncParsableCommand {
             request.includesSubentities = !common.excludeSubentities
             request.resultType = common.result == .ids ? .updatedObjectIDs : common.result == .count ? .updatedObjectsCount : .statusOnly
             if common.changesOut != nil { request.resultType = .updatedObjectIDs }
+            if let url = try global.postgresStore() {
+                let result = try await PostgresBatch.run(url, models: try BatchCommand.postgresModels(global, common, output),
+                                                         update: request, context: try common.context(global),
+                                                         lockTimeout: common.locking.lockTimeout)
+                return try BatchCommand.report(result, common: common, output: output)
+            }
             let common = self.common
             try await BatchCommand.run(global, common, output: output) { store, context in
                 try await store.execute(request, context: context, audit: common.audit, onViolation: common.onViolation,
@@ -147,6 +161,12 @@ struct BatchCommand: AsyncParsableCommand {
             request.includesSubentities = !common.excludeSubentities
             request.resultType = common.result == .ids ? .objectIDs : common.result == .count ? .count : .statusOnly
             if common.changesOut != nil { request.resultType = .objectIDs }
+            if let url = try global.postgresStore() {
+                let result = try await PostgresBatch.run(url, models: try BatchCommand.postgresModels(global, common, output),
+                                                         delete: request, context: try common.context(global),
+                                                         lockTimeout: common.locking.lockTimeout)
+                return try BatchCommand.report(result, common: common, output: output)
+            }
             let common = self.common
             try await BatchCommand.run(global, common, output: output) { store, context in
                 try await store.execute(request, context: context, audit: common.audit, onViolation: common.onViolation,

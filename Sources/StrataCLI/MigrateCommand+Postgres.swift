@@ -7,7 +7,7 @@ extension MigrateCommand {
     /// cannot do yet stop the run before it connects (exit 2).
     func runPostgres(_ url: PostgresStoreURL, output: Output) async throws {
         let unsupported: [(option: String, given: Bool)] = [
-            ("--dry-run", dryRun), ("--backup", backup != nil), ("--report", report != nil),
+            ("--backup", backup != nil), ("--report", report != nil),
             ("--changes-out", changesOut != nil), ("--run-late-hooks", runLateHooks),
         ]
         if let first = unsupported.first(where: { $0.given }) {
@@ -15,7 +15,10 @@ extension MigrateCommand {
         }
         let models = try global.loadModels(output)
         let hooks = try HookSet.load(directory: global.migrations, models: models, variables: global.variableValues)
-        let options = PostgresMigration.Options(target: to, create: create, lockTimeout: lockTimeout)
+        var options = PostgresMigration.Options(target: to, create: create, lockTimeout: lockTimeout,
+                                                now: now.flatMap(DateText.parse).map { Date(timeIntervalSince1970: $0) },
+                                                variables: global.variableValues)
+        options.dryRun = dryRun
         let report = try await PostgresMigration.run(url, models: models, hooks: hooks, options: options)
         output.json(report)
         if report.created {
@@ -23,8 +26,21 @@ extension MigrateCommand {
         } else if report.nothingToDo {
             output.result("\(report.store) is at version \(report.toVersion): nothing to do")
         } else {
-            for step in report.steps { output.result("migrated version \(step.fromVersion) → \(step.toVersion) (\(step.statements.count) statements)") }
-            output.result("\(report.store) is at version \(report.toVersion)")
+            let verb = report.dryRun ? "dry run: would migrate" : "migrated"
+            for step in report.steps {
+                output.result("\(verb) version \(step.fromVersion) → \(step.toVersion) (\(step.statements.count) statements)")
+                for hook in report.hooks where hook.after == step.toVersion { output.result(Self.postgresHookLine(hook)) }
+            }
+            output.result(report.dryRun ? "dry run rolled back: \(report.store) stays at version \(report.fromVersion ?? report.toVersion)"
+                                        : "\(report.store) is at version \(report.toVersion)")
         }
+    }
+
+    /// `hook fix-names (after v2): batchUpdate Recipe: 3 objects, batchDelete Tag: 1 object; audit: not audited`
+    static func postgresHookLine(_ hook: HookRunResult) -> String {
+        let steps = hook.steps.isEmpty ? "no steps" : hook.steps.map {
+            "\($0.kind) \($0.entity): \($0.count) object\($0.count == 1 ? "" : "s")"
+        }.joined(separator: ", ")
+        return "hook \(hook.id) (\(hook.timing == .before ? "before" : "after") v\(hook.after)): \(steps); audit: not audited"
     }
 }

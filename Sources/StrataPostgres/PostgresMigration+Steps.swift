@@ -19,10 +19,6 @@ extension PostgresMigration {
             throw PostgresStoreError.version(message: "--to \(target.version) is below the store's version \(metadata.version)")
         }
         let records = try await store.hookRecords()
-        let waiting = hooks.hooks.filter { records[$0.id] == nil && $0.after > metadata.createdAtVersion && $0.after <= target.version }
-        if !waiting.isEmpty {
-            throw PostgresStoreError.notYetSupported(what: "running hooks (\(waiting.map(\.id).joined(separator: ", ")))")
-        }
         let steps = try MappingInference.plan(models: models.models, from: metadata.version, to: target.version,
                                               sourceLayout: metadata.layout, mappings: models.mappings)
         let byVersion = Dictionary(models.models.map { ($0.version, $0) }, uniquingKeysWith: { a, _ in a })
@@ -32,8 +28,12 @@ extension PostgresMigration {
             let plan = try PostgresStepPlanner.plan(step, source: byVersion[step.fromVersion]!, destination: byVersion[step.toVersion]!)
             plans.append((plan, byVersion[step.toVersion]!))
         }
+        let schedule = try await scheduleHooks(hooks, steps: plans, models: models, metadata: metadata, records: records,
+                                               target: target.version, store: store, options: options)
         for (plan, model) in plans {
-            guard try await apply(plan, model: model, store: store, metadata: metadata, options: options) else { continue }
+            guard let ran = try await apply(plan, model: model, store: store, metadata: metadata, options: options,
+                                            hooks: schedule) else { continue }
+            report.hooks += ran
             report.steps.append(Report.Step(fromVersion: plan.fromVersion, toVersion: plan.toVersion, statements: plan.sqlText))
         }
         report.toVersion = try await store.metadata().version
@@ -44,9 +44,9 @@ extension PostgresMigration {
 
     /// One step in one transaction: the advisory transaction lock, the version re-read, the statements and
     /// checks with foreign keys deferred, the metadata and a history row.
-    /// - Returns: false when another run had applied the step already.
+    /// - Returns: the hooks that ran, or nil when another run had applied the step already.
     static func apply(_ plan: PostgresStepPlan, model: Model, store: PostgresStore, metadata: StoreMetadata,
-                      options: Options) async throws -> Bool {
+                      options: Options, hooks: HookSchedule = HookSchedule()) async throws -> [HookRunResult]? {
         let session = store.session
         return try await session.transaction(lockTimeout: options.ddlLockTimeout) {
             let started = Date()
@@ -54,11 +54,13 @@ extension PostgresMigration {
             guard let version = try await store.version() else {
                 throw StoreError.corrupt(path: store.url.description, detail: "metadata key 'strata.version' is missing")
             }
-            if version >= plan.toVersion { return false }
+            if version >= plan.toVersion { return nil }
             guard version == plan.fromVersion else {
                 throw PostgresStoreError.version(message: "the store moved to version \(version) during the run; run again")
             }
             try await session.execute("SET CONSTRAINTS ALL DEFERRED")
+            var ran = try await runHooks(hooks.hooks(.before, plan.toVersion), store: store, renderer: hooks.renderer,
+                                         storeUUID: metadata.storeUUID)
             for operation in plan.operations {
                 switch operation {
                 case .execute(let statement):
@@ -82,7 +84,9 @@ extension PostgresMigration {
             try await store.write(StoreMetadata(storeUUID: metadata.storeUUID, model: model, layout: plan.destinationLayout,
                                                 createdAtVersion: metadata.createdAtVersion))
             try await store.recordHistory(kind: "migrate", from: plan.fromVersion, to: plan.toVersion, started: started, finished: Date())
-            return true
+            ran += try await runHooks(hooks.hooks(.after, plan.toVersion), store: store, renderer: hooks.renderer,
+                                      storeUUID: metadata.storeUUID)
+            return ran
         }
     }
 }

@@ -24,12 +24,22 @@ public enum PostgresMigration {
         public var lockTimeout: Double
         /// `SET LOCAL lock_timeout` of every step, in seconds.
         public var ddlLockTimeout: Double
+        /// `$NOW` of the hooks' predicates: the run's start unless given (`--now`), never the server's `now()`.
+        public var now: Date?
+        /// `--var NAME=VALUE`: the hooks' `$NAME`s, over their own `variables:`.
+        public var variables: [String: String]
+        /// Run every pending step and hook in one transaction, then roll it back (SPEC §14.2): exact counts,
+        /// nothing written.
+        public var dryRun = false
 
-        public init(target: Int? = nil, create: Bool = false, lockTimeout: Double = 60, ddlLockTimeout: Double = 5) {
+        public init(target: Int? = nil, create: Bool = false, lockTimeout: Double = 60, ddlLockTimeout: Double = 5,
+                    now: Date? = nil, variables: [String: String] = [:]) {
             self.target = target
             self.create = create
             self.lockTimeout = lockTimeout
             self.ddlLockTimeout = ddlLockTimeout
+            self.now = now
+            self.variables = variables
         }
     }
 
@@ -37,10 +47,14 @@ public enum PostgresMigration {
     public struct Report: Sendable, Hashable, Encodable {
         public var store: String
         public var created = false
+        /// A dry run: what the steps and hooks did, rolled back.
+        public var dryRun = false
         public var fromVersion: Int?
         public var toVersion: Int
         /// The steps applied, as `from → to` pairs with their statements.
         public var steps: [Step] = []
+        /// The hooks that ran, in run order, with their per-step counts.
+        public var hooks: [HookRunResult] = []
         public var nothingToDo = false
 
         public struct Step: Sendable, Hashable, Encodable {
@@ -60,6 +74,7 @@ public enum PostgresMigration {
             store = try await PostgresStore.open(url)
         } catch PostgresStoreError.missingStore(let name) {
             guard options.create else { throw PostgresStoreError.missingStore(store: name) }
+            if options.dryRun { throw PostgresStoreError.notYetSupported(what: "migrate --create --dry-run") }
             let (created, didCreate) = try await PostgresStore.create(url, model: target, hooks: hooks, lockTimeout: options.ddlLockTimeout)
             await created.close()
             return Report(store: url.description, created: didCreate, fromVersion: nil, toVersion: target.version, nothingToDo: !didCreate)
@@ -67,7 +82,9 @@ public enum PostgresMigration {
         let lock = PostgresSessionLock(session: store.session, url: url)
         do {
             try await lock.acquire(timeout: options.lockTimeout)
-            let report = try await migrate(store, to: target, models: models, hooks: hooks, options: options)
+            let report = options.dryRun
+                ? try await dryRun(store, to: target, models: models, hooks: hooks, options: options)
+                : try await migrate(store, to: target, models: models, hooks: hooks, options: options)
             try await lock.release()
             await store.close()
             return report

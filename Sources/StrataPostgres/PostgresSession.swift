@@ -8,6 +8,9 @@ struct PostgresSession: Sendable {
     let connection: PostgresConnection
     let url: PostgresStoreURL
     let logger: Logger
+    /// Whether the caller holds one transaction around the whole run (a dry run, rolled back at its end):
+    /// `transaction` then only sets its `SET LOCAL`s, without `BEGIN`, `COMMIT` or `ROLLBACK` of its own.
+    var insideRunTransaction = false
 
     /// Connects as `url` says, with `application_name` = `strata <version> pid@host` (SPEC §14.2), and
     /// sets the session's `search_path` to the store's schema.
@@ -47,6 +50,16 @@ struct PostgresSession: Sendable {
     /// Runs one query and returns its rows.
     func rows(_ statement: SQLText) async throws(PostgresStoreError) -> [PostgresRandomAccessRow] {
         let (sql, arguments) = statement.rendered(for: .postgresql)
+        return try await run(sql, arguments).rows
+    }
+
+    /// Runs one statement rendered by a ``PostgresRenderer`` and returns its rows and the number of rows it
+    /// inserted, updated or deleted (the command tag's count).
+    func run(_ rendering: PostgresRenderer.Rendering) async throws(PostgresStoreError) -> (rows: [PostgresRandomAccessRow], affected: Int) {
+        try await run(rendering.sql, rendering.arguments)
+    }
+
+    func run(_ sql: String, _ arguments: [Value]) async throws(PostgresStoreError) -> (rows: [PostgresRandomAccessRow], affected: Int) {
         var binds = PostgresBindings(capacity: arguments.count)
         for argument in arguments {
             switch argument {
@@ -58,8 +71,8 @@ struct PostgresSession: Sendable {
             }
         }
         do {
-            return try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).collect()
-                .map { PostgresRandomAccessRow($0) }
+            let result = try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).get()
+            return (result.rows.map { PostgresRandomAccessRow($0) }, result.metadata.rows ?? 0)
         } catch {
             throw .server(message: Self.message(of: error), sqlState: (error as? PSQLError)?.serverInfo?[.sqlState], statement: sql)
         }
@@ -82,6 +95,11 @@ struct PostgresSession: Sendable {
     /// Runs `body` in one transaction (`BEGIN`, `SET LOCAL search_path`, `SET LOCAL lock_timeout`): committed
     /// when it returns, rolled back when it throws.
     func transaction<T: Sendable>(lockTimeout: Double, _ body: () async throws -> T) async throws -> T {
+        if insideRunTransaction {
+            try await execute(PostgresSchemaSQL.setSearchPath(url.schema, local: true))
+            try await execute("SET LOCAL lock_timeout = \(keyword: String(Int((lockTimeout * 1000).rounded())))")
+            return try await body()
+        }
         try await execute("BEGIN")
         do {
             try await execute(PostgresSchemaSQL.setSearchPath(url.schema, local: true))

@@ -41,6 +41,8 @@ import Testing
         PredicateCompiler.self, PredicateContext.self, Preflight.self, ProgressCounter.self, (any ProgressSink).self,
         ProgressState.self, ProjectSource.self, PropertySort.self, Relationship.self, RelationshipStorage.self,
         Report.self, ReportFormat.self, (any ReportRenderer).self, SQLDialect.self, SQLText.self,
+        SQLFunction.self, SQLKeyword.self, StrataFunction.self, PostgresRenderer.self, PostgresRenderError.self,
+        PostgresStatementSplitter.self, PostgresBatch.self,
         SchemaSQL.self, SignalCleanup.self, Snapshot.self, StrataCore.SourceLocation.self, StepReport.self, Store.self,
         StoreAdoption.self, StoreChanges.self, StoreCreator.self, StoreError.self, StoreLayout.self, StoreLock.self,
         StoreMetadata.self, StorePath.self, StorePathError.self, StoreSetupError.self, StoreStatus.self,

@@ -52,11 +52,16 @@ struct PostgresMigrationTests {
         #expect(again.nothingToDo && again.toVersion == 4)
     }
 
-    @Test func hooksAreRefusedBeforeAnythingIsWritten() async throws {
+    @Test func hookStepsThisEngineCannotRunYetAreRefusedBeforeAnythingIsWritten() async throws {
         let history = try PostgresStoreTests.example()
-        let hooks = try HookSet.load(directory: PostgresStepPlannerTests.root + "/migrations", models: history)
+        let hooks = try HookSet.load(yaml: ["chefs.yaml": """
+            id: seed-chefs
+            after: 2
+            revision: "1"
+            swift: true
+            """], models: history)
         let (url, schema) = try await Self.create(history, at: 1, hooks: hooks)
-        await #expect(throws: PostgresStoreError.notYetSupported(what: "running hooks (purge-abandoned-drafts, favorite-recent-recipes)")) {
+        await #expect(throws: PostgresStoreError.notYetSupported(what: "hook 'seed-chefs': a swift step")) {
             try await PostgresMigration.run(url, models: history, hooks: hooks, options: .init())
         }
         #expect(try Self.psql("SELECT value FROM \"\(schema)\".strata_metadata WHERE key = 'strata.version'") == ["1"])

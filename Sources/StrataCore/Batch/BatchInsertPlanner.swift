@@ -111,13 +111,13 @@ public struct BatchInsertPlanner: Sendable {
 
     /// Columns and values of the properties a row leaves out: the model's defaults; an error for an
     /// omitted non-optional attribute without one.
-    func defaults(for entity: String, given: Set<String>, origin: SourceLocation?) throws(BatchError) -> [(String, Value)] {
+    func defaults(for entity: String, given: Set<String>, origin: SourceLocation?) throws(BatchError) -> [(String, SQLText)] {
         let storage = layout.storage(of: entity)!
-        var result: [(String, Value)] = []
+        var result: [(String, SQLText)] = []
         for (_, attribute) in model.allAttributes(of: entity) where !given.contains(attribute.name) {
             guard let column = storage.attributeColumns[attribute.name] else { continue }
             if let value = attribute.defaultValue {
-                result.append((column, value))
+                result.append((column, .native(.bind(value), attribute.type)))
             } else if !attribute.isOptional {
                 throw .invalid(.error("\(entity).\(attribute.name) is not optional and has no default, but the insert does not set it",
                                       at: origin, hint: "give \(attribute.name) a value, or a default in the model"))
@@ -177,18 +177,18 @@ public struct BatchInsertPlanner: Sendable {
         let named = columns
         for (column, value) in try defaults(for: request.entity, given: Set(request.values.keys), origin: nil) {
             columns.append(ColumnName(column))
-            values.append(.bind(value))
+            values.append(value)
         }
         var sql: SQLText = "INSERT INTO \(TableName(storage.table)) "
         sql += columns.isEmpty ? "(\(ColumnName("_pk"))) SELECT NULL" : "(\(columns)) SELECT " + values.joined(separator: ", ")
         sql += " FROM \(TableName(sourceStorage.table)) AS t WHERE "
-        sql += condition.map { $0.parenthesized } ?? "1"
+        sql += condition.map { $0.parenthesized } ?? .keyword(.true)
         sql += " ORDER BY t.\(ColumnName("_pk"))"
         if !links.isEmpty && request.onConflict != .fail {
             throw .invalid(.error("\(request.entity) has a one-to-one stored on the other side (\(links.map(\.column).joined(separator: ", "))): an insert that sets it cannot skip or merge rows",
                                   hint: "remove onConflict, or link the objects afterwards with a setRelationship step"))
         }
-        let whereClause = condition.map { $0.parenthesized } ?? "1"
+        let whereClause = condition.map { $0.parenthesized } ?? .keyword(.true)
         referenceChecks = references(checked, in: storage.table)
         sourceLinks = links.map { link in
             BatchInsertPlan.SourceLink(table: link.table, column: link.column,
@@ -232,7 +232,7 @@ public struct BatchInsertPlanner: Sendable {
         let named = columns
         for (column, value) in try defaults(for: request.entity, given: Set(row.keys), origin: nil) {
             columns.append(ColumnName(column))
-            values.append(.bind(value))
+            values.append(value)
         }
         var sql: SQLText = "INSERT INTO \(TableName(storage.table)) "
         sql += columns.isEmpty ? "(\(ColumnName("_pk"))) VALUES (NULL)" : "(\(columns)) VALUES (" + values.joined(separator: ", ") + ")"
@@ -260,9 +260,11 @@ public struct BatchInsertPlanner: Sendable {
                                                                at: location))
             }
         case .attribute:
+            let type = model.attribute(name, of: entity)?.attribute.type ?? .string
             switch value {
-            case .literal(let text): return .bind(try compiler.literalValue(text, for: name, of: entity, origin: origin))
-            case .value(let v): return .bind(try compiler.checkedValue(v, for: name, of: entity, origin: origin))
+            case .literal(let text):
+                return .native(.bind(try compiler.literalValue(text, for: name, of: entity, origin: origin)), type)
+            case .value(let v): return .native(.bind(try compiler.checkedValue(v, for: name, of: entity, origin: origin)), type)
             case .expression(let text):
                 // An object has no source row: its expressions are constants ($NOW, $VAR, now(), arithmetic).
                 do throws(PredicateSyntaxError) {

@@ -112,10 +112,11 @@ extension BatchPlanner {
     /// Adds the destinations of doomed `entity` objects' cascade relationship: the owners added by the
     /// previous round give the rows of this round.
     func cascade(from entity: String, _ source: EntityStorage, _ link: RelationshipStorage, to destination: EntityStorage) -> BatchDeletePlan.Cascade {
-        let head: SQLText = "INSERT OR IGNORE INTO \(Self.doomedTable) (\(Self.tableColumn), \(Self.pkColumn), \(Self.entityColumn), \(ColumnName("cascaded")), \(ColumnName("round"))) SELECT \(destination.table), \(ColumnName("_pk", qualifier: "d")), "
+        let head: SQLText = .keyword(.insertOrIgnore) + " INTO \(Self.doomedTable) (\(Self.tableColumn), \(Self.pkColumn), \(Self.entityColumn), \(ColumnName("cascaded")), \(ColumnName("round"))) SELECT \(destination.table), \(ColumnName("_pk", qualifier: "d")), "
             + Self.entityExpression(destination, alias: "d") + ", 1, (SELECT \(ColumnName("r")) FROM \(Self.roundTable)) FROM \(TableName(destination.table)) AS d WHERE "
         let owners = doomed(source.table, kinds: kinds(source), previousRound: true)
-        return BatchDeletePlan.Cascade(statement: head + cascadeCondition(owners: owners, link: link, source: source))
+        return BatchDeletePlan.Cascade(statement: head + cascadeCondition(owners: owners, link: link, source: source)
+                                       + .keyword(.onConflictIgnore))
     }
 
     /// The cascade as one `DELETE` when the destination rows need no bookkeeping: the destination table

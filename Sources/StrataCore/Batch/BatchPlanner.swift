@@ -76,11 +76,13 @@ public struct BatchPlanner: Sendable {
             do throws(PredicateCompileError) {
                 let target = try compiler.assignmentTarget(name, of: request.entity, origin: request.keyOrigins[name] ?? origin)
                 let value: SQLText
+                // Literals are bound in SQLite's storage form; PostgreSQL converts them to the column's type.
+                let type = model.attribute(name, of: request.entity)?.attribute.type ?? .string
                 switch request.propertiesToUpdate[name]! {
                 case .literal(let text):
-                    value = .bind(try compiler.literalValue(text, for: name, of: request.entity, origin: origin))
+                    value = .native(.bind(try compiler.literalValue(text, for: name, of: request.entity, origin: origin)), type)
                 case .value(let v):
-                    value = .bind(try compiler.checkedValue(v, for: name, of: request.entity, origin: origin))
+                    value = .native(.bind(try compiler.checkedValue(v, for: name, of: request.entity, origin: origin)), type)
                 case .expression(let text):
                     let (statement, used) = try compiler.compileValue(text, for: name, of: request.entity, context: context,
                                                                       firstArgument: nextArgument,

@@ -5,8 +5,29 @@ extension HookLoader {
     /// `- sql: |` followed by one or more statements. Records where each line of a literal block starts in
     /// the file, so an error in the third statement points at its line.
     static func parseSQLStep(_ body: Node, _ r: inout YAMLReader) -> HookStep? {
+        if case .mapping = body {
+            // `sql: { sqlite: "…", postgresql: "…" }`: one text per engine (SPEC §14.2).
+            guard let entries = r.entries(of: body, what: "sql", allowed: ["sqlite", "postgresql"]) else { return nil }
+            var texts: [String: SQLStep] = [:]
+            for (engine, _, value) in entries {
+                guard case .sql(let step)? = parseSQLStep(value, &r, nested: true) else { return nil }
+                texts[engine] = step
+            }
+            guard var step = texts["sqlite"] else {
+                r.error("sql: gives no sqlite: text", at: body,
+                        hint: "give the step's SQLite SQL under sqlite: (a PostgreSQL-only step is not supported yet)")
+                return nil
+            }
+            step.postgresql = texts["postgresql"]
+            return .sql(step)
+        }
+        return parseSQLStep(body, &r, nested: false)
+    }
+
+    static func parseSQLStep(_ body: Node, _ r: inout YAMLReader, nested: Bool) -> HookStep? {
         guard case .scalar(let scalar) = body else {
-            r.error("sql must be text: one or more SQL statements", at: body, hint: "write `sql: |` and the statements below it")
+            r.error("sql must be text: one or more SQL statements", at: body,
+                    hint: nested ? "write the engine's statements as text" : "write `sql: |` and the statements below it, or `sql: { sqlite: …, postgresql: … }`")
             return nil
         }
         let text = scalar.string

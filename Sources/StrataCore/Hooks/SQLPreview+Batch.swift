@@ -54,7 +54,7 @@ extension SQLText {
     /// SQLite text with each `?` followed by the value it binds as an SQL literal in a comment: `? /* 'b' */`.
     package var previewed: String {
         var text = ""
-        for piece in pieces {
+        for piece in sqlitePieces {
             text += SQLText(pieces: [piece]).sql
             if case .value(let value) = piece {
                 text += " /* " + value.sqlLiteral.replacingOccurrences(of: "*/", with: "* /") + " */"

@@ -69,7 +69,9 @@ extension SQLStep {
     ///   - layout: the store's recorded layout at the hook's version (a new store's when there is none).
     ///   - variables: `--var` values over the hook's `variables:`; `now` is `$NOW`.
     /// - Throws: an unknown entity, property or variable, located at its placeholder in the hook file.
-    package func expanded(layout: StoreLayout, variables: [String: String], now: Double) throws(Diagnostic) -> ExpandedSQL {
+    ///   - schema: the PostgreSQL schema that qualifies `{{Entity}}` (nil on SQLite).
+    package func expanded(layout: StoreLayout, variables: [String: String], now: Double,
+                          schema: String? = nil) throws(Diagnostic) -> ExpandedSQL {
         var result = ExpandedSQL()
         for (piece, offset) in try pieces() {
             switch piece {
@@ -79,7 +81,7 @@ extension SQLStep {
                 result.append(SQLText(pieces: [.text(sql)]), source: offset, isText: true)
             case .placeholder(let placeholder):
                 let at = location(atUTF8Offset: offset)
-                result.append(try Self.expand(placeholder, layout: layout, variables: variables, now: now, at: at),
+                result.append(try Self.expand(placeholder, layout: layout, variables: variables, now: now, schema: schema, at: at),
                               source: offset, isText: false, labels: Self.labels(placeholder, layout: layout, variables: variables))
             }
         }
@@ -107,10 +109,11 @@ extension SQLStep {
     }
 
     static func expand(_ placeholder: SQLPlaceholder, layout: StoreLayout, variables: [String: String], now: Double,
-                       at location: SourceLocation) throws(Diagnostic) -> SQLText {
+                       schema: String? = nil, at location: SourceLocation) throws(Diagnostic) -> SQLText {
         switch placeholder {
         case .table(let entity):
-            return "\(TableName(try storage(entity, in: layout, at: location).table))"
+            // On PostgreSQL the schema-qualified name: `"app"."Recipe"`.
+            return "\(TableName(try storage(entity, in: layout, at: location).table, schema: schema.map(SQLDialect.postgresql.quote)))"
         case .column(let entity, let property):
             let storage = try storage(entity, in: layout, at: location)
             if property == "_pk" { return "\(ColumnName("_pk"))" }
@@ -127,7 +130,7 @@ extension SQLStep {
                                    hint: NameSuggestion.hint(for: property, in: names.sorted()))
         case .filter(let entity):
             let storage = try storage(entity, in: layout, at: location)
-            guard storage.isDiscriminated else { return "1" }   // a table of one entity: every row is one
+            guard storage.isDiscriminated else { return .keyword(.true) }   // a table of one entity: every row is one
             let kinds = storage.kinds.map { SQLText.bind(.text($0)) }
             return "\(ColumnName("_entity")) IN (\(kinds.joined(separator: ", ")))"
         case .variable(let name):
@@ -166,7 +169,7 @@ package struct ExpandedSQL: Sendable, Hashable {
     mutating func append(_ piece: SQLText, source: Int, isText: Bool, labels: [String] = []) {
         spans.append(Span(rendered: renderedLength, source: source, isText: isText))
         var pending = labels[...]
-        for part in piece.pieces {
+        for part in piece.sqlitePieces {
             let one = SQLText(pieces: [part])
             if case .value(let value) = part {
                 valueOffsets.append(renderedLength)

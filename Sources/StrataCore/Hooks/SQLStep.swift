@@ -8,6 +8,14 @@ public struct SQLStep: Sendable, Hashable {
     /// Where each line of `text` starts in the hook file (a literal block scalar); an empty list when only
     /// `origin` is known (a one-line or folded value: offsets then count from `origin`).
     public var lineOrigins: [SourceLocation]
+    /// The step for a PostgreSQL store (`sql: { sqlite: …, postgresql: … }`); nil when the hook gives only
+    /// SQLite's text (a plain `sql:` string), which a PostgreSQL store refuses before any step runs.
+    public var postgresql: SQLStep? {
+        get { engines.first }
+        set { engines = newValue.map { [$0] } ?? [] }
+    }
+    /// Storage of `postgresql` (a struct cannot hold an optional of itself).
+    private var engines: [SQLStep] = []
 
     public init(text: String, origin: SourceLocation, lineOrigins: [SourceLocation] = []) {
         self.text = text

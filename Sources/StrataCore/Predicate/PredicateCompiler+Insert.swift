@@ -64,7 +64,7 @@ extension PredicateCompiler {
                                                hint: "give a value of type \(attribute.type.rawValue), or make the attribute optional in the model")
                 }
                 let operand = try translator.operand(parsed, in: row)
-                let fragment = try translator.assignment(operand, to: attribute, label: label)
+                let fragment = SQLText.native(try translator.assignment(operand, to: attribute, label: label), attribute.type)
                 try SQLComplexity.check(fragment)
                 return (fragment, parser.argumentsUsed)
             case .toOne(_, let destination), .inverseToOne(_, _, let destination):

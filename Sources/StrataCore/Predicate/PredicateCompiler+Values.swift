@@ -20,7 +20,8 @@ extension PredicateCompiler {
             var translator = PredicateTranslator(model: model, layout: layout, context: context)
             translator.realLiteralTexts = parser.realLiteralTexts
             let operand = try translator.operand(parsed, in: translator.root(entity))
-            let fragment = try translator.assignment(operand, to: target.attribute, label: "\(entity).\(attribute)")
+            let fragment = SQLText.native(try translator.assignment(operand, to: target.attribute, label: "\(entity).\(attribute)"),
+                                          target.attribute.type)
             try SQLComplexity.check(fragment)
             return (fragment, parser.argumentsUsed)
         } catch {

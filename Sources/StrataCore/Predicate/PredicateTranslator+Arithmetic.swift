@@ -71,7 +71,7 @@ extension PredicateTranslator {
         if let constant {
             fragment = .bind(constant)
         } else if op == .divide {
-            fragment = "(CAST(" + l.fragment + " AS REAL) / " + r.fragment + ")"
+            fragment = "(" + .function(.castReal, [l.fragment]) + " / " + r.fragment + ")"
         } else {
             fragment = "(" + l.fragment + " \(keyword: op.rawValue) " + r.fragment + ")"
         }
@@ -89,7 +89,7 @@ extension PredicateTranslator {
             }
             if t.type == .decimal {
                 var copy = t
-                copy.fragment = "CAST(" + t.fragment + " AS REAL)"
+                copy.fragment = .function(.castReal, [t.fragment])
                 copy.type = .double
                 return copy
             }
@@ -118,7 +118,7 @@ extension PredicateTranslator {
         case .typed(let t) where t.type == .decimal:
             // Exact, like every decimal operation (SPEC §11.4).
             var copy = t
-            copy.fragment = SQLText.call("strata_decimal_sub", [.bind(.integer(0)), t.fragment])
+            copy.fragment = SQLText.strata(.decimalSub, [.bind(.integer(0)), t.fragment])
             copy.constant = nil
             copy.offset = offset
             copy.label = "-" + t.label

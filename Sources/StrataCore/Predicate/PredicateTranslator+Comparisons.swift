@@ -90,10 +90,11 @@ extension PredicateTranslator {
             }
             let type = try commonType(left, bounds[0], op: op, opOffset: opOffset)
             _ = try commonType(left, bounds[1], op: op, opOffset: opOffset)
-            let l = try sqlValue(left, as: type), low = try sqlValue(bounds[0], as: type), high = try sqlValue(bounds[1], as: type)
+            var l = try sqlValue(left, as: type), low = try sqlValue(bounds[0], as: type), high = try sqlValue(bounds[1], as: type)
+            if type == .date { (l, low, high) = (Self.nativeDate(l), Self.nativeDate(low), Self.nativeDate(high)) }
             let nullable = isNullable(left) || isNullable(bounds[0]) || isNullable(bounds[1])
             if type == .decimal {
-                return Condition(fragment: "(strata_decimal_compare(" + l + ", " + low + ") >= 0 AND strata_decimal_compare(" + l + ", " + high + ") <= 0)",
+                return Condition(fragment: "(" + .strata(.decimalCompare, [l, low]) + " >= 0 AND " + .strata(.decimalCompare, [l, high]) + " <= 0)",
                                  nullable: nullable, kind: .grouped)
             }
             return Condition(fragment: l + " BETWEEN " + low + " AND " + high, nullable: nullable)
@@ -109,8 +110,8 @@ extension PredicateTranslator {
             var values: [SQLText] = []
             for item in items { values.append(try sqlValue(item, as: type!)) }
             if type == .decimal {
-                l = .call("strata_decimal", [l])
-                values = values.map { $0.boundValue != nil ? $0 : .call("strata_decimal", [$0]) }
+                l = .strata(.decimal, [l])
+                values = values.map { $0.boundValue != nil ? .native($0, .decimal) : .strata(.decimal, [$0]) }
             }
             if !options.isEmpty {
                 try requireText(type!, left, "IN")
@@ -120,7 +121,7 @@ extension PredicateTranslator {
             let nullable = isNullable(left) || items.contains(where: isNullable)
             if values.count > Self.inlineListLimit, let json = Self.jsonArray(values) {
                 // One bound JSON array instead of one variable per value: linear, and no limit on the count.
-                return Condition(fragment: l + " IN (SELECT value FROM json_each(" + .bind(.text(json)) + "))", nullable: nullable)
+                return Condition(fragment: l + " IN (SELECT value FROM " + .function(.jsonEach, [.bind(.text(json))]) + ")", nullable: nullable)
             }
             return Condition(fragment: l + " IN (" + values.joined(separator: ", ") + ")", nullable: nullable)
         default:
@@ -134,7 +135,7 @@ extension PredicateTranslator {
             try requireText(type, left.isTyped ? left : right, op.rawValue)
             let l = try sqlValue(left, as: type, raw: true), r = try sqlValue(right, as: type, raw: true)
             if op == .matches {
-                let subject = options.diacriticInsensitive ? SQLText.call("strata_unaccent", [l]) : l
+                let subject = options.diacriticInsensitive ? SQLText.strata(.unaccent, [l]) : l
                 let pattern = options.diacriticInsensitive ? foldDiacritics(r) : r
                 if case .text(let text)? = pattern.boundValue {
                     // Compiled now, with the engine the SQL function uses: a bad pattern fails before any write.
@@ -146,25 +147,26 @@ extension PredicateTranslator {
                     }
                 }
                 let args = options.caseInsensitive ? [subject, pattern, .bind(.text("i"))] : [subject, pattern]
-                return Condition(fragment: .call("strata_matches", args), nullable: nullable)
+                return Condition(fragment: .strata(.matches, args), nullable: nullable)
             }
-            let function = ["BEGINSWITH": "strata_beginswith", "CONTAINS": "strata_contains", "ENDSWITH": "strata_endswith",
-                            "LIKE": "strata_like"][op.rawValue]!
-            return Condition(fragment: .call(function, [fold(l, options), fold(r, options)]), nullable: nullable)
+            let function: [String: StrataFunction] = ["BEGINSWITH": .beginswith, "CONTAINS": .contains, "ENDSWITH": .endswith,
+                                                      "LIKE": .like]
+            return Condition(fragment: .strata(function[op.rawValue]!, [fold(l, options), fold(r, options)]), nullable: nullable)
         }
         var l = try sqlValue(left, as: type), r = try sqlValue(right, as: type)
         if type == .binary, op.isOrdering {
             throw PredicateSyntaxError("binary values can only be compared with == or !=", offset: opOffset)
         }
+        if type == .date { (l, r) = (Self.nativeDate(l), Self.nativeDate(r)) }
         if type == .decimal {
-            let compare = SQLText.call("strata_decimal_compare", [l, r])
+            let compare = SQLText.strata(.decimalCompare, [l, r])
             switch op {
             case .equal where bothTyped:
-                return Condition(fragment: "(" + l + " IS " + r + " OR " + compare + " = 0)", nullable: nullable, kind: .grouped)
+                return Condition(fragment: "(" + l + .keyword(.is) + r + " OR " + compare + " = 0)", nullable: nullable, kind: .grouped)
             case .equal: return Condition(fragment: compare + " = 0", nullable: nullable)
             case .notEqual where bothTyped:
-                return Condition(fragment: "(" + l + " IS NOT " + r + " AND " + compare + " IS NOT 0)", nullable: false, kind: .grouped)
-            case .notEqual: return Condition(fragment: compare + " IS NOT 0", nullable: false)
+                return Condition(fragment: "(" + l + .keyword(.isNot) + r + " AND " + compare + .keyword(.isNot) + "0)", nullable: false, kind: .grouped)
+            case .notEqual: return Condition(fragment: compare + .keyword(.isNot) + "0", nullable: false)
             default: return Condition(fragment: compare + " " + sqlOperator(op) + " 0", nullable: nullable)
             }
         }
@@ -174,11 +176,19 @@ extension PredicateTranslator {
             r = fold(r, options)
         }
         switch op {
-        case .equal where bothTyped: return Condition(fragment: l + " IS " + r, nullable: false)
+        case .equal where bothTyped: return Condition(fragment: l + .keyword(.is) + r, nullable: false)
         case .equal: return Condition(fragment: l + " = " + r, nullable: nullable)
-        case .notEqual: return Condition(fragment: l + " IS NOT " + r, nullable: false)
+        case .notEqual: return Condition(fragment: l + .keyword(.isNot) + r, nullable: false)
         default: return Condition(fragment: l + " " + sqlOperator(op) + " " + r, nullable: nullable)
         }
+    }
+
+    /// A date operand of a comparison in the column's own form: a date column as stored (so that PostgreSQL
+    /// compares `timestamptz`s and can use an index on it), anything else (seconds since 1970) converted to it.
+    /// The same SQL on SQLite, where dates are stored as seconds.
+    static func nativeDate(_ f: SQLText) -> SQLText {
+        if f.pieces.count == 1, case .function(.storage(.date), let arguments) = f.pieces[0] { return arguments[0] }
+        return .native(f, .date)
     }
 
     /// IN lists longer than this bind one JSON array (`json_each`) instead of one variable per value.
@@ -227,8 +237,8 @@ extension PredicateTranslator {
                                                diacriticInsensitive: options.diacriticInsensitive)))
         }
         var result = f
-        if options.diacriticInsensitive { result = .call("strata_unaccent", [result]) }
-        if options.caseInsensitive { result = .call("strata_casefold", [result]) }
+        if options.diacriticInsensitive { result = .strata(.unaccent, [result]) }
+        if options.caseInsensitive { result = .strata(.casefold, [result]) }
         return result
     }
 
@@ -236,7 +246,7 @@ extension PredicateTranslator {
         if case .text(let s)? = f.boundValue {
             return .bind(.text(TextFolding.removeDiacritics(s)))
         }
-        return .call("strata_unaccent", [f])
+        return .strata(.unaccent, [f])
     }
 
     func requireText(_ type: AttributeType, _ subject: Operand, _ op: String) throws(PredicateSyntaxError) {

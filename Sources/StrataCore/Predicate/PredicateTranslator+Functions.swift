@@ -48,17 +48,17 @@ extension PredicateTranslator {
             return try absolute(try scalar(try operand(arguments[0], in: scope), purpose: "as a function argument"), offset: offset)
         case "substring":
             try arity(2...3)
-            return try textFunction("substring", arguments, integers: Array(1..<arguments.count), sql: "strata_substring",
+            return try textFunction("substring", arguments, integers: Array(1..<arguments.count), sql: .strata(.substring),
                                     offset: offset, in: scope)
         case "trim":
             try arity(1...1)
-            return try textFunction("trim", arguments, integers: [], sql: "strata_trim", offset: offset, in: scope)
+            return try textFunction("trim", arguments, integers: [], sql: .strata(.trim), offset: offset, in: scope)
         case "replace":
             try arity(3...3)
-            return try textFunction("replace", arguments, integers: [], sql: "replace", offset: offset, in: scope)
+            return try textFunction("replace", arguments, integers: [], sql: nil, offset: offset, in: scope)
         case "uuid":
             try arity(0...0)
-            return .typed(Typed(fragment: SQLText.call("strata_uuid", []), type: .uuid, nullable: false, constant: nil,
+            return .typed(Typed(fragment: SQLText.strata(.uuid, []), type: .uuid, nullable: false, constant: nil,
                                 offset: offset, label: "uuid()"))
         case "now":
             try arity(0...0)
@@ -84,7 +84,7 @@ extension PredicateTranslator {
             return .literal(.null, offset: offset)
         case .typed(let t) where t.type.isTextual:
             let isLength = name == "length"
-            return .typed(Typed(fragment: SQLText.call("strata_\(name)", [t.fragment]), type: isLength ? .int64 : .string,
+            return .typed(Typed(fragment: SQLText.strata(StrataFunction(rawValue: name)!, [t.fragment]), type: isLength ? .int64 : .string,
                                 nullable: t.nullable, constant: nil, offset: offset, label: "\(name)(\(t.label))"))
         default:
             throw PredicateSyntaxError("\(name)() needs a string", offset: argument.offset)
@@ -103,7 +103,7 @@ extension PredicateTranslator {
             throw PredicateSyntaxError("\(target.rawValue)() cannot convert binary data (\(t.label))", offset: t.offset)
         }
         if t.type == target { return .typed(Typed(fragment: t.fragment, type: target, nullable: t.nullable, constant: nil, offset: offset, label: label)) }
-        var sql = SQLText.call("strata_cast", [t.fragment, .bind(.text(t.type.rawValue)), .bind(.text(target.rawValue))])
+        var sql = SQLText.strata(.cast, [t.fragment, .bind(.text(t.type.rawValue)), .bind(.text(target.rawValue))])
         if target == .string, [.int16, .int32, .int64].contains(t.type) {
             // An integer's text is SQLite's own CAST (the same digits): a mapped int → string conversion of
             // 1,000,000 rows ran 1.39x the hand-written rebuild through the function alone.
@@ -146,7 +146,7 @@ extension PredicateTranslator {
     static func settled(_ t: Typed) -> Typed {
         guard t.mayOverflow else { return t }
         var copy = t
-        copy.fragment = SQLText.call("strata_int64", [t.fragment])
+        copy.fragment = SQLText.strata(.int64, [t.fragment])
         copy.mayOverflow = false
         copy.nullable = true
         return copy
@@ -203,8 +203,8 @@ extension PredicateTranslator {
     /// `t` as a value of `type` (a widening `common` allowed).
     static func converted(_ t: Typed, to type: AttributeType) -> SQLText {
         if t.type == type { return t.fragment }
-        if type == .decimal { return SQLText.call("strata_cast", [t.fragment, .bind(.text(t.type.rawValue)), .bind(.text("decimal"))]) }
-        if type == .double || type == .float { return "CAST(" + t.fragment + " AS REAL)" }
+        if type == .decimal { return SQLText.strata(.cast, [t.fragment, .bind(.text(t.type.rawValue)), .bind(.text("decimal"))]) }
+        if type == .double || type == .float { return .function(.castReal, [t.fragment]) }
         return t.fragment
     }
 
@@ -224,9 +224,9 @@ extension PredicateTranslator {
         }
         let sql: SQLText
         if type == .decimal {
-            sql = parts.dropFirst().reduce(parts[0]) { SQLText.call("strata_decimal_\(name)", [$0, $1]) }
+            sql = parts.dropFirst().reduce(parts[0]) { SQLText.strata(name == "min" ? .decimalMin : .decimalMax, [$0, $1]) }
         } else {
-            sql = SQLText.call(name, parts)
+            sql = .function(.extreme(isMinimum: name == "min"), parts)
         }
         return .typed(Typed(fragment: sql, type: type, nullable: true, constant: nil, offset: offset, label: "\(name)(…)"))
     }
@@ -246,12 +246,12 @@ extension PredicateTranslator {
         let label = "abs(\(x.label))"
         switch x.type {
         case .decimal:
-            return .typed(Typed(fragment: SQLText.call("strata_decimal_abs", [x.fragment]), type: .decimal,
+            return .typed(Typed(fragment: SQLText.strata(.decimalAbs, [x.fragment]), type: .decimal,
                                 nullable: x.nullable, constant: nil, offset: offset, label: label))
         case let type where type.isInteger:
             // SQLite's abs() raises an error on the smallest int64; strata_abs yields a REAL there, which
             // comparisons handle and assignments settle to nil.
-            return .typed(Typed(fragment: SQLText.call("strata_abs", [x.fragment]), type: type, nullable: x.nullable,
+            return .typed(Typed(fragment: SQLText.strata(.abs, [x.fragment]), type: type, nullable: x.nullable,
                                 constant: nil, offset: offset, label: label, mayOverflow: true))
         case .double, .float:
             return .typed(Typed(fragment: SQLText.call("abs", [x.fragment]), type: x.type, nullable: x.nullable,
@@ -277,13 +277,13 @@ extension PredicateTranslator {
             places = digits.fragment
         }
         let type: AttributeType = x.type.isInteger ? .int64 : x.type == .decimal ? .decimal : .double
-        let sql = SQLText.call("strata_round", [type == .double ? "CAST(" + x.fragment + " AS REAL)" : x.fragment, places])
+        let sql = SQLText.strata(.round, [type == .double ? .function(.castReal, [x.fragment]) : x.fragment, places])
         return .typed(Typed(fragment: sql, type: type, nullable: true, constant: nil,
                             offset: offset, label: "round(\(x.label))"))
     }
 
     /// substring, trim, replace: string arguments (those at `integers` are integers); a string result.
-    mutating func textFunction(_ name: String, _ arguments: [PredicateExpression], integers: [Int], sql function: String,
+    mutating func textFunction(_ name: String, _ arguments: [PredicateExpression], integers: [Int], sql function: SQLFunction?,
                                offset: Int, in scope: Position) throws(PredicateSyntaxError) -> Operand {
         var parts: [SQLText] = []
         var nullable = false
@@ -304,7 +304,7 @@ extension PredicateTranslator {
             parts.append(t.fragment)
         }
         // substring gives nil for a negative length, whatever its arguments.
-        return .typed(Typed(fragment: SQLText.call(function, parts), type: .string, nullable: nullable || name == "substring", constant: nil,
+        return .typed(Typed(fragment: function.map { .function($0, parts) } ?? .call(name, parts), type: .string, nullable: nullable || name == "substring", constant: nil,
                             offset: offset, label: "\(name)(\(label))"))
     }
 

@@ -24,7 +24,7 @@ extension PredicateTranslator {
                     throw PredicateSyntaxError("'\(component.name)' is an attribute of \(position.entity); a key path cannot continue after it",
                                                offset: next, hint: "key paths go through relationships, as in author.name")
                 }
-                return .typed(Typed(fragment: columnValue(position, storage.table, column), type: attribute.type,
+                return .typed(Typed(fragment: .storage(columnValue(position, storage.table, column), attribute.type), type: attribute.type,
                                     nullable: true, constant: nil, offset: path.offset, label: labelText))
             }
             if let relationship = storage.relationships[component.name] {

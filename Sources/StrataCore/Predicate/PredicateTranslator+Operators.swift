@@ -124,14 +124,14 @@ extension PredicateTranslator {
                                            offset: other.offset, hint: hint)
             }
         }
-        let function: String
+        let function: StrataFunction
         switch op {
-        case .add: function = "strata_decimal_add"
-        case .subtract: function = "strata_decimal_sub"
-        case .multiply: function = "strata_decimal_mul"
-        case .divide: function = "strata_decimal_div"
+        case .add: function = .decimalAdd
+        case .subtract: function = .decimalSub
+        case .multiply: function = .decimalMul
+        case .divide: function = .decimalDiv
         }
-        return .typed(Typed(fragment: SQLText.call(function, parts), type: .decimal, nullable: true, constant: nil,
+        return .typed(Typed(fragment: SQLText.strata(function, parts), type: .decimal, nullable: true, constant: nil,
                             offset: lhs.offset, label: SQLComplexity.label("\(labels[0]) \(op.rawValue) \(labels[1])")))
     }
 

@@ -40,8 +40,8 @@ struct PredicateTranslator {
         var kind: Kind = .atom
         /// The condition's truth when known at compile time (`TRUEPREDICATE`, `nil == nil`).
         var constant: Bool?
-        static let `true` = Condition(fragment: "1", nullable: false, kind: .grouped, constant: true)
-        static let `false` = Condition(fragment: "0", nullable: false, kind: .grouped, constant: false)
+        static let `true` = Condition(fragment: .keyword(.true), nullable: false, kind: .grouped, constant: true)
+        static let `false` = Condition(fragment: .keyword(.false), nullable: false, kind: .grouped, constant: false)
     }
 
     /// An exact number: integers never pass through a Double.
@@ -249,7 +249,7 @@ struct PredicateTranslator {
     /// `NOT c` as SQL, two-valued: a nullable condition is coalesced to false first; parentheses only
     /// where the condition is not already one group.
     func negation(_ c: Condition) -> SQLText {
-        if c.nullable { return "NOT COALESCE(" + c.fragment + ", 0)" }
+        if c.nullable { return "NOT COALESCE(" + c.fragment + ", " + .keyword(.false) + ")" }
         switch c.kind {
         case .grouped: return "NOT " + c.fragment
         case .atom, .not, .and, .or: return "NOT " + c.fragment.parenthesized

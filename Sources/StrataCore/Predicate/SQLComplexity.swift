@@ -62,7 +62,7 @@ enum SQLComplexity {
         func isWord(_ b: UInt8) -> Bool { (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || (b >= 48 && b <= 57) || b == 95 }
         /// Whether the last thing read was a word (a function name stacks with its parenthesis).
         var afterWord = false
-        for piece in statement.pieces {
+        for piece in statement.sqlitePieces {
             guard case .text(let text) = piece else { afterWord = false; continue }
             let bytes = Array(text.utf8)
             var i = 0
@@ -139,8 +139,9 @@ enum SQLComplexity {
     /// is rendered: this runs for every operand).
     static func size(_ fragment: SQLText) -> (length: Int, values: Int) {
         var length = 0, values = 0
-        for piece in fragment.pieces {
+        for piece in fragment.sqlitePieces {
             switch piece {
+            case .function, .keyword: preconditionFailure("sqlitePieces expands them")
             case .text(let text): length += text.utf8.count
             case .identifier(let qualifier, let name):
                 length += (qualifier.map { $0.utf8.count + 1 } ?? 0) + name.utf8.count + 2 + name.utf8.count(where: { $0 == UInt8(ascii: "\"") })

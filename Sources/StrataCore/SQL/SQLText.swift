@@ -23,6 +23,18 @@ public struct SQLText: Hashable, Sendable, ExpressibleByStringInterpolation, Cus
         case identifier(qualifier: String?, name: String)
         /// A bound parameter.
         case value(Value)
+        /// A function whose spelling depends on the dialect (Strata's registered SQLite functions, and the
+        /// conversions between SQLite's storage forms and PostgreSQL's native types), over its arguments.
+        case function(SQLFunction, [SQLText])
+        /// A keyword or operator spelled differently per dialect (`1` / `true`, `IS` / `IS NOT DISTINCT FROM`).
+        case keyword(SQLKeyword)
+
+        var isDialectDependent: Bool {
+            switch self {
+            case .function, .keyword: return true
+            case .text, .identifier, .value: return false
+            }
+        }
     }
 
     /// The pieces in order; adjacent text is merged.
@@ -48,8 +60,36 @@ public struct SQLText: Hashable, Sendable, ExpressibleByStringInterpolation, Cus
     /// The value when the whole statement is one bound parameter, so callers ask the structure,
     /// never the text.
     public var boundValue: Value? {
-        if pieces.count == 1, case .value(let v) = pieces[0] { return v }
-        return nil
+        guard pieces.count == 1 else { return nil }
+        switch pieces[0] {
+        case .value(let v): return v
+        case .function(let f, let arguments) where f.isConversion: return arguments.first?.boundValue
+        default: return nil
+        }
+    }
+
+    /// `f(arguments)` for one of the dialect-dependent functions.
+    public static func function(_ function: SQLFunction, _ arguments: [SQLText]) -> SQLText {
+        SQLText(pieces: [.function(function, arguments)])
+    }
+
+    /// `f(arguments)` for a function Strata registers on SQLite (`strata_<name>`).
+    public static func strata(_ function: StrataFunction, _ arguments: [SQLText]) -> SQLText {
+        .function(.strata(function), arguments)
+    }
+
+    /// A dialect-dependent keyword.
+    public static func keyword(_ keyword: SQLKeyword) -> SQLText { SQLText(pieces: [.keyword(keyword)]) }
+
+    /// `value` in SQLite's storage form, converted to `type`'s native column type on PostgreSQL (a bool
+    /// bound as 0/1, a date as seconds since 1970, a decimal or uuid as text); unchanged on SQLite.
+    public static func native(_ value: SQLText, _ type: AttributeType) -> SQLText {
+        SQLFunction.needsConversion(type) ? .function(.native(type), [value]) : value
+    }
+
+    /// A column of `type` read in SQLite's storage form on PostgreSQL too (see ``native(_:_:)``).
+    public static func storage(_ value: SQLText, _ type: AttributeType) -> SQLText {
+        SQLFunction.needsConversion(type) && type != .decimal ? .function(.storage(type), [value]) : value
     }
 
     public var isEmpty: Bool { pieces.isEmpty }
@@ -91,11 +131,31 @@ public struct SQLText: Hashable, Sendable, ExpressibleByStringInterpolation, Cus
 
     // MARK: Rendering
 
-    /// The text and arguments for `dialect`.
+    /// The pieces as SQLite writes them: functions and keywords expanded into text, identifiers and values.
+    public var sqlitePieces: [Piece] {
+        guard pieces.contains(where: \.isDialectDependent) else { return pieces }
+        var result: [Piece] = []
+        for piece in pieces {
+            switch piece {
+            case .text, .identifier, .value: result.append(piece)
+            case .keyword(let keyword): result.append(.text(keyword.sqlite))
+            case .function(let function, let arguments): result.append(contentsOf: function.sqlite(arguments).sqlitePieces)
+            }
+        }
+        return result
+    }
+
+    /// The text and arguments for `dialect`. PostgreSQL text is best effort here (a function PostgreSQL
+    /// cannot run keeps its SQLite spelling); statements sent to a server use ``PostgresRenderer``, which
+    /// refuses them.
     public func rendered(for dialect: SQLDialect = .sqlite) -> (sql: String, arguments: [Value]) {
+        if dialect == .postgresql {
+            let rendering = PostgresRenderer(lenient: true).render(self)
+            return (rendering.sql, rendering.arguments)
+        }
         var sql = ""
         var arguments: [Value] = []
-        for piece in pieces {
+        for piece in sqlitePieces {
             switch piece {
             case .text(let text):
                 sql += text
@@ -105,6 +165,8 @@ public struct SQLText: Hashable, Sendable, ExpressibleByStringInterpolation, Cus
             case .value(let value):
                 arguments.append(value)
                 sql += dialect.placeholder(arguments.count)
+            case .function, .keyword:
+                preconditionFailure("expanded above")
             }
         }
         return (sql, arguments)
@@ -115,7 +177,7 @@ public struct SQLText: Hashable, Sendable, ExpressibleByStringInterpolation, Cus
 
     /// The bound values, in text order.
     public var arguments: [Value] {
-        pieces.compactMap { if case .value(let v) = $0 { return v } else { return nil } }
+        sqlitePieces.compactMap { if case .value(let v) = $0 { return v } else { return nil } }
     }
 
     public var description: String {

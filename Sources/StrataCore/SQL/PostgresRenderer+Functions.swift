@@ -1,0 +1,144 @@
+/// PostgreSQL's spelling of each ``SQLFunction`` (SPEC §14.2).
+extension PostgresRenderer {
+    func write(_ function: SQLFunction, _ a: [SQLText], into output: inout Rendering) throws(PostgresRenderError) {
+        typealias P = Part
+        let parts: [Part]
+        switch function {
+        case .native(let type):
+            switch type {
+            case .bool: parts = [.text("("), .argument(0), .text(" <> 0)")]
+            case .date: parts = [.text("to_timestamp("), .argument(0), .text(")")]
+            case .decimal: parts = [.text("CAST("), .argument(0), .text(" AS numeric)")]
+            case .uuid: parts = [.text("CAST("), .argument(0), .text(" AS uuid)")]
+            default: parts = [.argument(0)]
+            }
+        case .storage(let type):
+            switch type {
+            case .bool: parts = [.text("CAST("), .argument(0), .text(" AS integer)")]
+            case .date: parts = [.text("date_part('epoch', "), .argument(0), .text(")")]
+            case .uuid: parts = [.text("CAST("), .argument(0), .text(" AS text)")]
+            default: parts = [.argument(0)]
+            }
+        case .castReal:
+            parts = [.text("CAST("), .argument(0), .text(" AS double precision)")]
+        case .extreme(let isMinimum):
+            parts = Self.extreme(isMinimum ? "least" : "greatest", count: a.count, numeric: false)
+        case .jsonEach:
+            throw PostgresRenderError("an IN list of more than 32 values",
+                                      hint: "split the list, or match the values through a relationship")
+        case .strata(let strata):
+            parts = try strataParts(strata, a, into: &output)
+        }
+        try write(parts, a, into: &output)
+    }
+
+    /// `CASE WHEN a IS NULL OR … THEN NULL ELSE least(a, …) END`: nil when any argument is (SQLite's `min`).
+    static func extreme(_ name: String, count: Int, numeric: Bool) -> [Part] {
+        var parts: [Part] = [.text("CASE WHEN ")]
+        for i in 0..<count {
+            if i > 0 { parts.append(.text(" OR ")) }
+            parts += [.argument(i), .text(" IS NULL")]
+        }
+        parts.append(.text(" THEN NULL ELSE \(name)("))
+        for i in 0..<count {
+            if i > 0 { parts.append(.text(", ")) }
+            parts += numeric ? Self.numeric(i) : [.argument(i)]
+        }
+        return parts + [.text(") END")]
+    }
+
+    static func numeric(_ i: Int) -> [Part] { [.text("CAST("), .argument(i), .text(" AS numeric)")] }
+
+    /// Code points that join the character before them into one `Character` (combining marks, variation
+    /// selectors, skin-tone modifiers), and a zero-width joiner with the character after it.
+    static let graphemeExtenders = #"'[\u0300-\u036F\u1AB0-\u1AFF\u1DC0-\u1DFF\u20D0-\u20FF\uFE00-\uFE0F\uFE20-\uFE2F\U0001F3FB-\U0001F3FF]|\u200D.'"#
+
+    func strataParts(_ function: StrataFunction, _ a: [SQLText], into output: inout Rendering) throws(PostgresRenderError) -> [Part] {
+        switch function {
+        case .casefold:
+            output.requirements.insert(.icuCollation)
+            return [.text("lower("), .argument(0), .text(" COLLATE \"und-x-icu\")")]
+        case .unaccent:
+            output.requirements.insert(.unaccent)
+            let name = unaccentSchema.map { SQLDialect.postgresql.quote($0) + ".unaccent" } ?? "unaccent"
+            return [.text(name + "("), .argument(0), .text(")")]
+        case .matches:
+            let op = a.count > 2 ? " ~* " : " ~ "
+            if case .text(let pattern)? = a[1].boundValue {
+                try Self.checkRegex(pattern)
+                return [.text("("), .argument(0), .text(op), .value(.text("^(?:" + pattern + ")$")), .text(")")]
+            }
+            return [.text("("), .argument(0), .text(op + "('^(?:' || "), .argument(1), .text(" || ')$'))")]
+        case .beginswith:
+            return [.text("starts_with("), .argument(0), .text(", "), .argument(1), .text(")")]
+        case .contains:
+            return [.text("(strpos("), .argument(0), .text(", "), .argument(1), .text(") > 0)")]
+        case .endswith:
+            return [.text("(right("), .argument(0), .text(", char_length("), .argument(1), .text(")) = "), .argument(1), .text(")")]
+        case .like:
+            guard case .text(let pattern)? = a[1].boundValue else {
+                throw PostgresRenderError("LIKE with a pattern that is not a constant",
+                                          hint: "write the pattern as a string literal, a %@ argument or a $VARIABLE")
+            }
+            return [.text("("), .argument(0), .text(" LIKE "), .value(.text(Self.likePattern(pattern))), .text(")")]
+        case .decimal:
+            return Self.numeric(0)
+        case .decimalCompare:
+            return [.text("sign(")] + Self.numeric(0) + [.text(" - ")] + Self.numeric(1) + [.text(")")]
+        case .decimalAdd, .decimalSub, .decimalMul:
+            let op = function == .decimalAdd ? " + " : function == .decimalSub ? " - " : " * "
+            return [.text("(")] + Self.numeric(0) + [.text(op)] + Self.numeric(1) + [.text(")")]
+        case .decimalDiv:
+            return [.text("round(")] + Self.numeric(0) + [.text(" / NULLIF(")] + Self.numeric(1) + [.text(", 0), 20)")]
+        case .decimalAbs:
+            return [.text("abs(")] + Self.numeric(0) + [.text(")")]
+        case .decimalMin, .decimalMax:
+            return Self.extreme(function == .decimalMin ? "least" : "greatest", count: a.count, numeric: true)
+        case .substring:
+            var parts: [Part] = [.text("substr("), .argument(0)]
+            for i in 1..<a.count { parts += [.text(", CAST("), .argument(i), .text(" AS integer)")] }
+            return parts + [.text(")")]
+        case .trim:
+            return [.text("regexp_replace("), .argument(0), .text(", '^[[:space:]]+|[[:space:]]+$', '', 'g')")]
+        case .uuid:
+            return [.text("CAST(gen_random_uuid() AS text)")]
+        case .length:
+            return [.text("char_length(regexp_replace(replace("), .argument(0),
+                    .text(", E'\\r\\n', E'\\n'), " + Self.graphemeExtenders + ", '', 'g'))")]
+        case .lowercase:
+            return [.text("lower("), .argument(0), .text(")")]
+        case .uppercase:
+            return [.text("upper("), .argument(0), .text(")")]
+        case .int64:
+            return [.text("CAST(trunc("), .argument(0), .text(") AS bigint)")]
+        case .abs:
+            return [.text("abs("), .argument(0), .text(")")]
+        case .round:
+            return [.text("round(CAST("), .argument(0), .text(" AS numeric), CAST("), .argument(1), .text(" AS integer))")]
+        case .cast:
+            throw PostgresRenderError("the conversion functions (int16(), string(), date(), …) between different types",
+                                      hint: "not yet supported on PostgreSQL; see Docs/postgresql.md")
+        }
+    }
+
+    /// An NSPredicate LIKE pattern (`*` any run, `?` one character) as a PostgreSQL LIKE pattern.
+    static func likePattern(_ pattern: String) -> String {
+        var result = ""
+        var escaped = false
+        for character in pattern {
+            if escaped {
+                result += character == "%" || character == "_" || character == "\\" ? "\\" + String(character) : String(character)
+                escaped = false
+                continue
+            }
+            switch character {
+            case "\\": escaped = true
+            case "*": result += "%"
+            case "?": result += "_"
+            case "%", "_": result += "\\" + String(character)
+            default: result.append(character)
+            }
+        }
+        return escaped ? result + "\\\\" : result
+    }
+}

@@ -1,0 +1,71 @@
+/// A function call whose spelling depends on the SQL dialect. Pure.
+///
+/// On SQLite, Strata registers its own functions (`strata_casefold`, `strata_decimal_compare`, …) and
+/// stores values in SQLite's storage forms (a bool as 0/1, a date as seconds since 1970, a decimal as its
+/// canonical text). PostgreSQL has neither: ``PostgresRenderer`` writes native SQL for each call, or
+/// refuses the ones it has no equivalent for. Planners build one statement; the renderer decides.
+///
+/// ```swift
+/// let folded = SQLText.strata(.casefold, ["\(ColumnName("name", qualifier: "t"))"])
+/// folded.sql                                    // strata_casefold(t."name")
+/// try PostgresRenderer().rendering(folded).sql  // lower(t."name" COLLATE "und-x-icu")
+/// ```
+public enum SQLFunction: Hashable, Sendable {
+    /// `strata_<name>(…)`, a function Strata registers on SQLite connections.
+    case strata(StrataFunction)
+    /// A value in SQLite's storage form converted to the attribute type's native PostgreSQL type (for
+    /// assignments); the value itself on SQLite.
+    case native(AttributeType)
+    /// A native PostgreSQL column read in SQLite's storage form (for predicates and expressions, which
+    /// compute on storage forms); the column itself on SQLite.
+    case storage(AttributeType)
+    /// `CAST(x AS REAL)`: a double on both engines (PostgreSQL's `real` is single precision).
+    case castReal
+    /// `min(a, b, …)` / `max(a, b, …)` as SQLite's scalar functions: nil when any argument is nil.
+    case extreme(isMinimum: Bool)
+    /// `json_each(x)`: the elements of a bound JSON array (long `IN` lists).
+    case jsonEach
+
+    /// Whether the call only converts between storage forms (its argument stands for the value).
+    public var isConversion: Bool {
+        switch self {
+        case .native, .storage: return true
+        default: return false
+        }
+    }
+
+    /// The attribute types whose SQLite storage form is not PostgreSQL's native value.
+    public static func needsConversion(_ type: AttributeType) -> Bool {
+        switch type {
+        case .bool, .date, .decimal, .uuid: return true
+        default: return false
+        }
+    }
+
+    /// The call as SQLite text (exactly what Strata wrote before the call became a piece).
+    func sqlite(_ arguments: [SQLText]) -> SQLText {
+        switch self {
+        case .strata(let function): return .call("strata_" + function.rawValue, arguments)
+        case .native, .storage: return arguments[0]
+        case .castReal: return "CAST(" + arguments[0] + " AS REAL)"
+        case .extreme(let isMinimum): return .call(isMinimum ? "min" : "max", arguments)
+        case .jsonEach: return .call("json_each", arguments)
+        }
+    }
+}
+
+/// The SQL functions Strata registers on SQLite connections (`Strata/Store/Database+StrataFunctions.swift`
+/// and the expression runtime), named without their `strata_` prefix.
+public enum StrataFunction: String, Hashable, Sendable, CaseIterable {
+    case casefold, unaccent, matches, beginswith, contains, endswith, like
+    case decimal
+    case decimalCompare = "decimal_compare"
+    case decimalAdd = "decimal_add"
+    case decimalSub = "decimal_sub"
+    case decimalMul = "decimal_mul"
+    case decimalDiv = "decimal_div"
+    case decimalAbs = "decimal_abs"
+    case decimalMin = "decimal_min"
+    case decimalMax = "decimal_max"
+    case substring, trim, uuid, length, lowercase, uppercase, cast, int64, abs, round
+}

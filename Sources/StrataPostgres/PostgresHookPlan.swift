@@ -1,0 +1,107 @@
+import StrataCore
+
+/// A hook's steps planned for a PostgreSQL store (SPEC §5, §14.2): the shared batch planners' statements,
+/// each rendered once for PostgreSQL so that a predicate PostgreSQL cannot run stops the run before any
+/// step is written. Pure.
+struct PostgresHookPlan: Sendable {
+    /// One planned step of the hook.
+    enum Step: Sendable {
+        case update(BatchUpdatePlan, BatchUpdateRequest)
+        case delete(BatchDeletePlan, BatchDeleteRequest)
+        case insert(BatchInsertPlan, BatchInsertRequest)
+        case link(RelationshipLinkPlan, SetRelationshipRequest)
+        /// An `sql:` step's PostgreSQL text, expanded and split into statements, and where it is in the hook file.
+        case sql([SQLText], SourceLocation)
+    }
+
+    var hook: Hook
+    var model: Model
+    var layout: StoreLayout
+    var steps: [Step]
+    /// What the steps' SQL needs from the server (ICU, unaccent).
+    var requirements: Set<PostgresRenderer.Requirement>
+
+    /// Plans every step of `hook` against `model` and `layout` (the layout of the version it runs on).
+    /// - Throws: `BatchError.invalid` (a predicate or value that does not check, exit 2), `PostgresRenderError`
+    ///   (exit 2) for what PostgreSQL cannot run, `PostgresStoreError.notYetSupported` for step kinds this
+    ///   engine does not run yet.
+    static func plan(_ hook: Hook, model: Model, layout: StoreLayout, context: PredicateContext,
+                     schema: String) throws -> PostgresHookPlan {
+        var context = context
+        context.variables = hook.variables.merging(context.variables) { _, given in given }
+        let planner = BatchPlanner(model: model, layout: layout)
+        var steps: [Step] = []
+        var statements: [SQLText] = []
+        for step in hook.steps {
+            switch step {
+            case .batchUpdate(let request):
+                var stepContext = context
+                stepContext.arguments = request.arguments
+                let plan = try planner.planUpdate(request, context: stepContext)
+                steps.append(.update(plan, request))
+                statements.append(plan.update(returning: true))
+            case .batchDelete(let request):
+                var stepContext = context
+                stepContext.arguments = request.arguments
+                let plan = try planner.planDelete(request, context: stepContext)
+                steps.append(.delete(plan, request))
+                statements += [plan.directDeleteReturning, plan.seed] + plan.cascades.map(\.statement)
+                    + plan.denyChecks.map(\.query) + plan.beforeDelete.nullify.map(\.updateReturning) + plan.deletes
+            case .batchInsert(let request):
+                guard request.onConflict != .update else {
+                    throw PostgresStoreError.notYetSupported(what: "hook '\(hook.id)': a batchInsert with onConflict: update")
+                }
+                let plan = try BatchInsertPlanner(model: model, layout: layout).plan(request, context: context)
+                guard plan.sourceLinks.isEmpty, plan.rowLinks.allSatisfy(\.isEmpty) else {
+                    throw PostgresStoreError.notYetSupported(
+                        what: "hook '\(hook.id)': a batchInsert setting a one-to-one stored on the other side")
+                }
+                steps.append(.insert(plan, request))
+                statements += plan.statements
+            case .setRelationship(let request):
+                var stepContext = context
+                stepContext.arguments = request.arguments
+                let plan = try RelationshipLinkPlanner(model: model, layout: layout).plan(request, context: stepContext)
+                guard !plan.needsKeys, request.resultType != .objectIDs else {
+                    throw PostgresStoreError.notYetSupported(
+                        what: "hook '\(hook.id)': a setRelationship on an ordered relationship or listing object IDs")
+                }
+                steps.append(.link(plan, request))
+                statements += [plan.link] + plan.ambiguities.flatMap { [$0.candidates, $0.query] } + [plan.unlinkReturning].compactMap { $0 }
+            case .sql(let sql):
+                let statements = try sqlStatements(sql, hook: hook, step: steps.count + 1, layout: layout, context: context, schema: schema)
+                steps.append(.sql(statements, sql.postgresql?.origin ?? sql.origin))
+            case .swiftStage:
+                throw PostgresStoreError.notYetSupported(what: "hook '\(hook.id)': a \(step.kind) step")
+            }
+        }
+        var requirements: Set<PostgresRenderer.Requirement> = []
+        do {
+            for statement in statements { requirements.formUnion(try PostgresRenderer().rendering(statement).requirements) }
+        } catch {
+            throw PostgresRenderError("hook '\(hook.id)' (\(hook.file)): " + error.message, hint: error.hint)
+        }
+        return PostgresHookPlan(hook: hook, model: model, layout: layout, steps: steps, requirements: requirements)
+    }
+
+    /// The PostgreSQL statements of an `sql:` step: its `postgresql:` text with `{{…}}` expanded (tables
+    /// schema-qualified), split at top-level semicolons, each checked for a refused leading keyword.
+    /// - Throws: a `Diagnostic` (exit 2) located in the hook file: no PostgreSQL text, a refused statement.
+    static func sqlStatements(_ sql: SQLStep, hook: Hook, step: Int, layout: StoreLayout, context: PredicateContext,
+                              schema: String) throws -> [SQLText] {
+        guard let text = sql.postgresql else {
+            throw Diagnostic.error("hook '\(hook.id)' step \(step): this sql: step has no PostgreSQL text", at: sql.origin,
+                                   hint: "give it as sql: { sqlite: \"…\", postgresql: \"…\" }; a plain sql: string is SQLite SQL")
+        }
+        let expanded = try text.expanded(layout: layout, variables: context.variables, now: context.now, schema: schema)
+        let statements = PostgresStatementSplitter.split(expanded.text)
+        for statement in statements {
+            let keyword = PostgresStatementSplitter.leadingKeyword(statement) ?? ""
+            if let what = PostgresStatementSplitter.refused[keyword] {
+                throw Diagnostic.error("hook '\(hook.id)' step \(step): \(keyword) (\(what)) is not allowed in an sql: step",
+                                       at: text.origin, hint: "Strata runs each step in its own transaction; leave transactions and settings to it")
+            }
+        }
+        return statements
+    }
+}

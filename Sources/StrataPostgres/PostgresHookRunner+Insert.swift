@@ -1,0 +1,72 @@
+import StrataCore
+
+extension PostgresHookRunner {
+    /// A batch insert: its statements as planned (one `INSERT … SELECT`, or one `INSERT … VALUES` per object).
+    /// The identity `_pk` only grows, so the new rows are those above the table's highest key read before:
+    /// that range is checked for dangling to-one keys (1700, exit 3) and listed for `objectIDs`.
+    func run(_ plan: BatchInsertPlan, _ request: BatchInsertRequest, planner: BatchInsertPlanner) async throws -> BatchResult {
+        let table = TableName(plan.table), pk = ColumnName("_pk")
+        let highest: SQLText = "SELECT coalesce(max(\(pk)), 0) FROM \(table)"
+        let before = try await session.value(highest, as: Int64.self) ?? 0
+        var count = 0
+        for statement in plan.statements { count += try await run(statement).affected }
+        if let dangling = planner.danglingReferences(plan, above: before), let row = try await run(dangling).rows.first {
+            let key = try PostgresSession.decode(row[0], as: Int64.self, statement: dangling)
+            let column = try PostgresSession.decode(row[1], as: String.self, statement: dangling)
+            let value = try PostgresSession.decode(row[2], as: Int64.self, statement: dangling)
+            throw PostgresStoreError.violations(
+                message: "the batch insert into \(request.entity) would leave a dangling reference (1700): \(column) = \(value) names no object",
+                objects: [ObjectID(storeUUID: storeUUID, entity: request.entity, primaryKey: key).uri])
+        }
+        var changes = ChangeSet()
+        let wantIDs = request.resultType == .objectIDs
+        changes.hasObjectIDs = wantIDs
+        var ids: [ObjectID] = []
+        if wantIDs {
+            let entity: SQLText = plan.isDiscriminated ? "\(ColumnName("_entity"))" : "CAST(\(request.entity) AS text)"
+            let query: SQLText = "SELECT \(pk), " + entity + " FROM \(table) WHERE \(pk) > \(before) ORDER BY \(pk)"
+            for row in try await run(query).rows {
+                let id = ObjectID(storeUUID: storeUUID, entity: try PostgresSession.decode(row[1], as: String.self, statement: query),
+                                  primaryKey: try PostgresSession.decode(row[0], as: Int64.self, statement: query))
+                ids.append(id)
+                changes.add(inserted: id)
+            }
+        } else {
+            changes.insertedCounts[request.entity] = count
+        }
+        changes.normalize()
+        return BatchResult(kind: .insert, entity: request.entity, count: count, objectIDs: wantIDs ? ids : nil, changes: changes)
+    }
+
+    /// A `setRelationship` step: the ambiguity checks (a cheap query first), a one-to-one's unlinking, then the
+    /// one statement that sets the links.
+    /// - Throws: `PostgresStoreError.violations` (exit 3) naming an ambiguous object and two of its matches.
+    func run(_ plan: RelationshipLinkPlan, _ request: SetRelationshipRequest, hook: String, step: Int) async throws -> BatchResult {
+        for check in plan.ambiguities {
+            guard try await !run(check.candidates).rows.isEmpty, let row = try await run(check.query).rows.first else { continue }
+            let query = check.query
+            let (own, other) = check.sourceIsAmbiguous ? (plan.roots.source, plan.roots.destination) : (plan.roots.destination, plan.roots.source)
+            let ownEntity = row[1].bytes == nil ? own : try PostgresSession.decode(row[1], as: String.self, statement: query)
+            let object = ObjectID(storeUUID: storeUUID, entity: ownEntity, primaryKey: try PostgresSession.decode(row[0], as: Int64.self, statement: query))
+            let keys = check.sourceIsAmbiguous ? plan.sourceKeys : plan.destinationKeys
+            var matches: [String] = []
+            for i in 0..<2 {
+                let key = try PostgresSession.decode(row[2 + keys.count + i], as: Int64.self, statement: query)
+                matches.append(ObjectID(storeUUID: storeUUID, entity: other, primaryKey: key).uri)
+            }
+            throw PostgresStoreError.violations(
+                message: "hook '\(hook)' step \(step): setRelationship \(plan.entity).\(plan.relationship) is ambiguous: "
+                    + "\(object.uri) matches \(matches.joined(separator: " and ")) (rolled back whatever onViolation says)",
+                objects: [object.uri])
+        }
+        var changes = ChangeSet()
+        if let unlink = plan.unlink {
+            let n = try await run(unlink).affected
+            if n > 0 { changes.updatedCounts[plan.unlinkRoot, default: 0] += n }
+        }
+        let count = try await run(plan.link).affected
+        changes.updatedCounts[plan.changedRoot, default: 0] += count
+        changes.normalize()
+        return BatchResult(kind: .link, entity: request.entity, count: count, objectIDs: nil, changes: changes)
+    }
+}

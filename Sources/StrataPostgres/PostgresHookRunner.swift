@@ -1,0 +1,161 @@
+import Foundation
+import PostgresNIO
+import StrataCore
+import Strata
+
+/// Runs planned hooks on a PostgreSQL store inside the caller's step transaction (SPEC §5, §14.2): each
+/// step's statements set-based, then the hook's `strata_hooks` record in the same transaction, so the hook
+/// commits with its version step or not at all. The step transaction's `pg_advisory_xact_lock` and the
+/// record read here keep it exactly-once.
+struct PostgresHookRunner {
+    let store: PostgresStore
+    let renderer: PostgresRenderer
+    let storeUUID: String
+
+    var session: PostgresSession { store.session }
+
+    /// Runs `plan` unless its hook is recorded already (applied by another run, or not needed).
+    /// - Returns: the hook's result, or nil when it was recorded already.
+    /// - Throws: `BatchError.denied` (exit 3), `PostgresStoreError` (violations 3, server 1), `PostgresRenderError` (2).
+    func run(_ plan: PostgresHookPlan) async throws -> (result: HookRunResult, changes: ChangeSet)? {
+        let hook = plan.hook
+        if try await isRecorded(hook.id) { return nil }
+        var steps: [HookStepResult] = []
+        var changes = ChangeSet()
+        let hasSQL = plan.steps.contains { if case .sql = $0 { return true } else { return false } }
+        let schemaBefore = hasSQL ? try await managedSchema(plan.layout) : []
+        for (index, step) in plan.steps.enumerated() {
+            let started = Date()
+            if case .sql(let statements, let location) = step {
+                let (count, written) = try await runSQL(statements, hook: hook.id, step: index + 1, at: location, layout: plan.layout)
+                changes.invalidate(written)
+                steps.append(HookStepResult(kind: "sql", entity: written.joined(separator: ", "), count: count, objectIDs: nil,
+                                            updatedCounts: [:], deletedCounts: [:], duration: Date().timeIntervalSince(started)))
+                continue
+            }
+            let result: BatchResult
+            do {
+                switch step {
+                case .update(let update, let request): result = try await run(update, request)
+                case .delete(let delete, let request): result = try await run(delete, request, layout: plan.layout)
+                case .insert(let insert, let request):
+                    result = try await run(insert, request, planner: BatchInsertPlanner(model: plan.model, layout: plan.layout))
+                case .link(let link, let request): result = try await run(link, request, hook: hook.id, step: index + 1)
+                case .sql: preconditionFailure("sql steps run above")
+                }
+            } catch PostgresStoreError.server(let message, let state?, _) where Self.violationCodes[state] != nil {
+                // A constraint the step broke: exit 3 located at the hook's step, as on SQLite; the step rolls back.
+                throw PostgresStoreError.violations(
+                    message: "hook '\(hook.id)' step \(index + 1) would break a rule (\(Self.violationCodes[state]!)): \(message)",
+                    objects: [])
+            }
+            changes.merge(result.changes)
+            steps.append(HookStepResult(kind: step.kind, entity: step.entity, count: result.count, objectIDs: result.objectIDs,
+                                        updatedCounts: result.changes.updatedCounts, deletedCounts: result.changes.deletedCounts,
+                                        duration: Date().timeIntervalSince(started)))
+        }
+        if hasSQL { try await checkManagedSchema(plan.layout, unchangedFrom: schemaBefore, hook: hook) }
+        var outcome = HookRunResult(id: hook.id, after: hook.after, file: hook.file, checksum: hook.checksum,
+                                    onViolation: hook.onViolation, steps: steps, rowsAffected: steps.reduce(0) { $0 + $1.count },
+                                    audit: nil, committed: true)
+        if hook.timing == .before { outcome.timing = .before }
+        try await record(hook, model: plan.model, result: outcome)
+        return (outcome, changes)
+    }
+
+    /// SQLSTATEs of constraint failures and the Core Data-style codes they are reported with (SPEC §11.4).
+    static let violationCodes = ["23505": 1551, "23503": 1700, "23502": 1570]
+
+    /// Whether `strata_hooks` has a record for the hook, read inside the step transaction.
+    func isRecorded(_ id: String) async throws -> Bool {
+        try await session.value(#"SELECT count(*) FROM "strata_hooks" WHERE "id" = "# + "\(id)", as: Int64.self) ?? 0 > 0
+    }
+
+    /// The hook's `applied` record, with the per-step summary SQLite stores keep.
+    func record(_ hook: Hook, model: Model, result: HookRunResult) async throws {
+        struct StepSummary: Codable { var kind: String; var entity: String; var count: Int }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let summary = String(decoding: try encoder.encode(result.steps.map { StepSummary(kind: $0.kind, entity: $0.entity, count: $0.count) }),
+                             as: UTF8.self)
+        try await session.execute("""
+            INSERT INTO "strata_hooks" ("id", "checksum", "afterVersion", "modelVersion", "status", "rowsAffected", "finished", \
+            "results") VALUES (\(hook.id), \(hook.checksum), CAST(\(hook.after) AS integer), CAST(\(model.version) AS integer), \
+            'applied', \(result.rowsAffected), \(History.timestamp(Date())), \(summary))
+            """)
+    }
+
+    /// Runs one statement through the run's renderer.
+    @discardableResult
+    func run(_ statement: SQLText) async throws -> (rows: [PostgresRandomAccessRow], affected: Int) {
+        try await session.run(try renderer.rendering(statement))
+    }
+
+    // MARK: Update
+
+    /// A batch update: one `UPDATE`; with IDs or a hierarchy table, inside a CTE that returns what it changed.
+    func run(_ plan: BatchUpdatePlan, _ request: BatchUpdateRequest) async throws -> BatchResult {
+        let wantIDs = request.resultType == .updatedObjectIDs
+        var changes = ChangeSet()
+        changes.hasObjectIDs = wantIDs
+        var ids: [ObjectID] = []
+        var count = 0
+        if !wantIDs && !plan.isDiscriminated {
+            count = try await run(plan.update(returning: false)).affected
+            changes.updatedCounts[plan.rootEntity] = count
+        } else {
+            for (entity, pk, n) in try await changed(plan.update(returning: true), discriminated: plan.isDiscriminated,
+                                                      root: plan.rootEntity, ids: wantIDs) {
+                count += n
+                if let pk {
+                    let id = ObjectID(storeUUID: storeUUID, entity: entity, primaryKey: pk)
+                    ids.append(id)
+                    changes.add(updated: id)
+                } else {
+                    changes.updatedCounts[entity, default: 0] += n
+                }
+            }
+        }
+        changes.normalize()
+        return BatchResult(kind: .update, entity: request.entity, count: count, objectIDs: wantIDs ? ids.sorted() : nil, changes: changes)
+    }
+
+    /// The rows a `… RETURNING "_pk"[, "_entity"]` statement changed: per entity a count, or with `ids` each
+    /// row's key (count 1), in key order.
+    func changed(_ returning: SQLText, discriminated: Bool, root: String,
+                 ids: Bool) async throws -> [(entity: String, pk: Int64?, count: Int)] {
+        let changedTable = TableName("strata_changed"), pk = ColumnName("_pk"), entity = ColumnName("_entity")
+        let entityValue: SQLText = discriminated ? "\(entity)" : "CAST(\(root) AS text)"
+        let query: SQLText = "WITH \(changedTable) AS (" + returning + ") SELECT " + entityValue
+            + (ids ? ", \(pk), 1::bigint FROM \(changedTable) ORDER BY \(pk)" : ", NULL::bigint, count(*) FROM \(changedTable) GROUP BY 1 ORDER BY 1")
+        var result: [(String, Int64?, Int)] = []
+        for row in try await run(query).rows {
+            let name = try PostgresSession.decode(row[0], as: String.self, statement: query)
+            let key = row[1].bytes == nil ? nil : try PostgresSession.decode(row[1], as: Int64.self, statement: query)
+            result.append((name, key, Int(try PostgresSession.decode(row[2], as: Int64.self, statement: query))))
+        }
+        return result
+    }
+}
+
+extension PostgresHookPlan.Step {
+    var kind: String {
+        switch self {
+        case .update: "batchUpdate"
+        case .delete: "batchDelete"
+        case .insert: "batchInsert"
+        case .link: "setRelationship"
+        case .sql: "sql"
+        }
+    }
+
+    var entity: String {
+        switch self {
+        case .update(_, let r): r.entity
+        case .delete(_, let r): r.entity
+        case .insert(_, let r): r.entity
+        case .link(_, let r): r.entity
+        case .sql: ""
+        }
+    }
+}

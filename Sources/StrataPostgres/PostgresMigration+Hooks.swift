@@ -1,0 +1,61 @@
+import Foundation
+import StrataCore
+import Strata
+
+extension PostgresMigration {
+    /// The hooks a run will apply, planned before its first step (SPEC §5, §11.4): each on the model and
+    /// layout of the version it runs on, so that a predicate PostgreSQL cannot run, or a server without what
+    /// `[c]`/`[d]` need, stops the run before anything is written.
+    struct HookSchedule: Sendable {
+        var plans: [PostgresHookPlan] = []
+        var renderer = PostgresRenderer()
+
+        /// The plans of the hooks running in the step that reaches `version`, at `timing`, in id order.
+        func hooks(_ timing: HookTiming, _ version: Int) -> [PostgresHookPlan] {
+            plans.filter { $0.hook.after == version && $0.hook.timing == timing }.sorted { $0.hook.id < $1.hook.id }
+        }
+    }
+
+    /// Plans the waiting hooks of `steps` and checks the server for what their SQL needs.
+    /// - Throws: `LateHooksError` (exit 6) for hooks of versions the store passed by migrating; `BatchError`,
+    ///   `PostgresRenderError` (exit 2) for hooks that do not check or that PostgreSQL cannot run.
+    static func scheduleHooks(_ hooks: HookSet, steps: [(plan: PostgresStepPlan, model: Model)], models: ModelHistory,
+                              metadata: StoreMetadata, records: [String: String], target: Int, store: PostgresStore,
+                              options: Options) async throws -> HookSchedule {
+        let waiting = hooks.hooks.filter { records[$0.id] == nil && $0.after > metadata.createdAtVersion && $0.after <= target }
+        let lateBefore = waiting.filter { $0.timing == .before && $0.after <= metadata.version }.map(\.id).sorted()
+        if !lateBefore.isEmpty { throw LateHooksError(ids: lateBefore, version: metadata.version, before: true) }
+        let late = waiting.filter { $0.after <= metadata.version }.map(\.id).sorted()
+        if !late.isEmpty { throw LateHooksError(ids: late, version: metadata.version) }
+        // $NOW: `--now`, else the run's start (taken here, before the first step), fixed for every hook of the run.
+        let context = PredicateContext(variables: options.variables, now: (options.now ?? Date()).timeIntervalSince1970)
+        var schedule = HookSchedule()
+        var layout = metadata.layout
+        for (plan, model) in steps {
+            guard let source = models.models.first(where: { $0.version == plan.fromVersion }) else { continue }
+            for hook in hooks.hooks(before: plan.toVersion) where waiting.contains(hook) {
+                schedule.plans.append(try PostgresHookPlan.plan(hook, model: source, layout: layout, context: context,
+                                                                schema: store.url.schema))
+            }
+            for hook in hooks.hooks(after: plan.toVersion) where waiting.contains(hook) {
+                schedule.plans.append(try PostgresHookPlan.plan(hook, model: model, layout: plan.destinationLayout, context: context,
+                                                                schema: store.url.schema))
+            }
+            layout = plan.destinationLayout
+        }
+        let requirements = schedule.plans.reduce(into: Set<PostgresRenderer.Requirement>()) { $0.formUnion($1.requirements) }
+        schedule.renderer = try await PostgresServerFeatures.renderer(for: requirements, session: store.session)
+        return schedule
+    }
+
+    /// Runs `plans` inside the caller's step transaction, each hook exactly once.
+    static func runHooks(_ plans: [PostgresHookPlan], store: PostgresStore, renderer: PostgresRenderer,
+                         storeUUID: String) async throws -> [HookRunResult] {
+        let runner = PostgresHookRunner(store: store, renderer: renderer, storeUUID: storeUUID)
+        var results: [HookRunResult] = []
+        for plan in plans {
+            if let outcome = try await runner.run(plan) { results.append(outcome.result) }
+        }
+        return results
+    }
+}
