@@ -32,6 +32,8 @@ extension PostgresMigration {
             let plan = try PostgresStepPlanner.plan(step, source: byVersion[step.fromVersion]!, destination: byVersion[step.toVersion]!)
             plans.append((plan, byVersion[step.toVersion]!))
         }
+        // SPEC §14.2: a missing privilege is exit 1 before any change (issue 18, operations).
+        if !plans.isEmpty { try await PostgresPrivileges.checkMigrate(store.session, tables: metadata.layout.tables.map(\.name)) }
         for (plan, model) in plans {
             guard try await apply(plan, model: model, store: store, metadata: metadata, options: options) else { continue }
             report.steps.append(Report.Step(fromVersion: plan.fromVersion, toVersion: plan.toVersion, statements: plan.sqlText))

@@ -66,6 +66,7 @@ public enum PostgresMigration {
         }
         let lock = PostgresSessionLock(session: store.session, url: url)
         do {
+            try await PostgresPrivileges.checkUsage(store.session)
             try await lock.acquire(timeout: options.lockTimeout)
             let report = try await migrate(store, to: target, models: models, hooks: hooks, options: options)
             try await lock.release()
