@@ -15,7 +15,8 @@ extension MigrateCommand {
         }
         let models = try global.loadModels(output)
         let hooks = try HookSet.load(directory: global.migrations, models: models, variables: global.variableValues)
-        let options = PostgresMigration.Options(target: to, create: create, lockTimeout: lockTimeout)
+        let options = PostgresMigration.Options(target: to, create: create, lockTimeout: lockTimeout,
+                                                ddlLockTimeout: postgres.ddlLockTimeout)
         let report = try await PostgresMigration.run(url, models: models, hooks: hooks, options: options)
         output.json(report)
         if report.created {

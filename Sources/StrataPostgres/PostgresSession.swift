@@ -80,7 +80,7 @@ struct PostgresSession: Sendable {
     }
 
     /// Runs `body` in one transaction (`BEGIN`, `SET LOCAL search_path`, `SET LOCAL lock_timeout`): committed
-    /// when it returns, rolled back when it throws.
+    /// when it returns, rolled back when it throws (a lock wait past `lockTimeout` as `PostgresLockWaitError`, exit 5).
     func transaction<T: Sendable>(lockTimeout: Double, _ body: () async throws -> T) async throws -> T {
         try await execute("BEGIN")
         do {
@@ -91,7 +91,7 @@ struct PostgresSession: Sendable {
             return result
         } catch {
             try? await execute("ROLLBACK")
-            throw error
+            throw PostgresLockWaitError.lockWait(error, seconds: lockTimeout)
         }
     }
 
