@@ -16,7 +16,7 @@ struct PostgresSession: Sendable {
         var logger = Logger(label: "strata.postgres")
         logger.logLevel = .critical
         var configuration = PostgresConnection.Configuration(
-            host: url.host, port: url.port, username: url.user, password: url.password, database: url.database, tls: .disable)
+            host: url.host, port: url.port, username: url.user, password: url.password, database: url.database, tls: try tls(for: url))
         configuration.options.additionalStartupParameters = [("application_name", applicationName)]
         configuration.options.connectTimeout = .seconds(10)
         let connection: PostgresConnection
