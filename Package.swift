@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.25.0"),
     ],
     targets: [
         // Pure core: YAML → Model, predicates, mapping, plans, SQL text. Never opens a database.
@@ -26,6 +27,7 @@ let package = Package(
         // Its own target, so that the SQLite engine (and an app that only uses SQLite) never depends on it.
         .target(name: "StrataPostgres", dependencies: [
             "Strata", "StrataCore", .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
         // The command line as a library, so that an application can build its own `strata` with its Swift stages.
         .target(name: "StrataCLI", dependencies: [

@@ -13,8 +13,14 @@ struct HistoryCommand: StrataSubcommand {
     }
 
     func run(output: Output) async throws {
+        if let url = try global.postgresStore() { return try await runPostgres(url, output: output) }
         let store = try Store.open(path: try global.storePath(), readOnly: true)
         let (entries, hooks) = try store.history()
+        Self.emit(entries, hooks, output: output)
+    }
+
+    /// The JSON document or the text timeline, the same for both engines.
+    static func emit(_ entries: [HistoryEntry], _ hooks: [HookRecord], output: Output) {
         output.json(Document(migrations: entries, hooks: hooks))
         // One timeline: steps and hooks by the time they finished (timestamps are ISO 8601 UTC with
         // milliseconds, so they sort as text); ties by version, a step before the hooks that ran in it.

@@ -15,9 +15,15 @@ struct MetaCommand: AsyncParsableCommand {
         struct Document: Encodable { var key: String; var value: String }
 
         func run(output: Output) async throws {
+            if let url = try global.postgresStore() { return try await runPostgres(url, output: output) }
             let store = try Store.open(path: try global.storePath(), readOnly: true)
             _ = try store.metadata()
-            guard let value = try store.metadataValue(forKey: key) else {
+            try Self.emit(key: key, value: try store.metadataValue(forKey: key), output: output)
+        }
+
+        /// The value, or exit 2 for a key the store does not have (both engines).
+        static func emit(key: String, value: String?, output: Output) throws {
+            guard let value else {
                 throw Diagnostic.error("no metadata key '\(key)'", hint: "`strata meta list` shows the keys")
             }
             output.json(Document(key: key, value: value))
@@ -35,6 +41,7 @@ struct MetaCommand: AsyncParsableCommand {
         struct Document: Encodable { var key: String; var value: String }
 
         func run(output: Output) async throws {
+            if let url = try global.postgresStore() { return try await runPostgres(url, output: output) }
             let (store, lock) = try global.openLocked(lockTimeout: locking.lockTimeout, output: output)
             defer { lock.release() }
             _ = try store.metadata()
@@ -51,9 +58,13 @@ struct MetaCommand: AsyncParsableCommand {
         struct Document: Encodable { var system: [String: String]; var user: [String: String] }
 
         func run(output: Output) async throws {
+            if let url = try global.postgresStore() { return try await runPostgres(url, output: output) }
             let store = try Store.open(path: try global.storePath(), readOnly: true)
-            let metadata = try store.metadata()
-            let user = try store.userMetadata()
+            Self.emit(try store.metadata(), user: try store.userMetadata(), output: output)
+        }
+
+        /// Strata's summary keys and the user keys, the same for both engines.
+        static func emit(_ metadata: StoreMetadata, user: [(key: String, value: String)], output: Output) {
             let system = [
                 "strata.uuid": metadata.storeUUID, "strata.version": String(metadata.version),
                 "strata.modelHash": metadata.modelHash, "strata.createdAtVersion": String(metadata.createdAtVersion),

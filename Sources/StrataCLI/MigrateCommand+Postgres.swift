@@ -16,6 +16,7 @@ extension MigrateCommand {
         let models = try global.loadModels(output)
         let hooks = try HookSet.load(directory: global.migrations, models: models, variables: global.variableValues)
         var options = PostgresMigration.Options(target: to, create: create, lockTimeout: lockTimeout,
+                                                ddlLockTimeout: postgres.ddlLockTimeout,
                                                 now: now.flatMap(DateText.parse).map { Date(timeIntervalSince1970: $0) },
                                                 variables: global.variableValues)
         options.dryRun = dryRun

@@ -59,6 +59,8 @@ struct MigrateCommand: StrataSubcommand {
     @Option(name: .long, parsing: .unconditional, help: "Samples per violated rule in audits.")
     var maxSamples: Int = 20
 
+    @OptionGroup var postgres: PostgresOptions
+
     @Flag(name: .long, help: "Skip the PRAGMA quick_check preflight (it reads the whole store; steps like ADD COLUMN are O(1) without it).")
     var skipIntegrityCheck = false
 

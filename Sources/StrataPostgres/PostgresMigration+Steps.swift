@@ -28,6 +28,8 @@ extension PostgresMigration {
             let plan = try PostgresStepPlanner.plan(step, source: byVersion[step.fromVersion]!, destination: byVersion[step.toVersion]!)
             plans.append((plan, byVersion[step.toVersion]!))
         }
+        // SPEC §14.2: a missing privilege is exit 1 before any change (issue 18, operations).
+        if !plans.isEmpty { try await PostgresPrivileges.checkMigrate(store.session, tables: metadata.layout.tables.map(\.name)) }
         let schedule = try await scheduleHooks(hooks, steps: plans, models: models, metadata: metadata, records: records,
                                                target: target.version, store: store, options: options)
         for (plan, model) in plans {

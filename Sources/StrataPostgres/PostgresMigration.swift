@@ -81,6 +81,7 @@ public enum PostgresMigration {
         }
         let lock = PostgresSessionLock(session: store.session, url: url)
         do {
+            try await PostgresPrivileges.checkUsage(store.session)
             try await lock.acquire(timeout: options.lockTimeout)
             let report = options.dryRun
                 ? try await dryRun(store, to: target, models: models, hooks: hooks, options: options)

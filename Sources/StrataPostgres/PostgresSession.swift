@@ -19,7 +19,7 @@ struct PostgresSession: Sendable {
         var logger = Logger(label: "strata.postgres")
         logger.logLevel = .critical
         var configuration = PostgresConnection.Configuration(
-            host: url.host, port: url.port, username: url.user, password: url.password, database: url.database, tls: .disable)
+            host: url.host, port: url.port, username: url.user, password: url.password, database: url.database, tls: try tls(for: url))
         configuration.options.additionalStartupParameters = [("application_name", applicationName)]
         configuration.options.connectTimeout = .seconds(10)
         let connection: PostgresConnection
@@ -93,7 +93,7 @@ struct PostgresSession: Sendable {
     }
 
     /// Runs `body` in one transaction (`BEGIN`, `SET LOCAL search_path`, `SET LOCAL lock_timeout`): committed
-    /// when it returns, rolled back when it throws.
+    /// when it returns, rolled back when it throws (a lock wait past `lockTimeout` as `PostgresLockWaitError`, exit 5).
     func transaction<T: Sendable>(lockTimeout: Double, _ body: () async throws -> T) async throws -> T {
         if insideRunTransaction {
             try await execute(PostgresSchemaSQL.setSearchPath(url.schema, local: true))
@@ -109,7 +109,7 @@ struct PostgresSession: Sendable {
             return result
         } catch {
             try? await execute("ROLLBACK")
-            throw error
+            throw PostgresLockWaitError.lockWait(error, seconds: lockTimeout)
         }
     }
 

@@ -27,6 +27,7 @@ public struct PostgresStatus: Sendable, Hashable, Encodable {
     public static func read(_ url: PostgresStoreURL, models: ModelHistory, hooks: HookSet) async throws -> PostgresStatus {
         let store = try await PostgresStore.open(url)
         do {
+            try await PostgresPrivileges.checkUsage(store.session)
             let metadata = try await store.metadata()
             let records = try await store.hookRecords()
             await store.close()

@@ -15,8 +15,12 @@ extension PostgresStore {
         let layout = try PostgresLayout.adapted(LayoutBuilder.layout(for: model))
         let store = PostgresStore(url: url, session: try await PostgresSession.connect(url))
         do {
+            try await PostgresPrivileges.checkCreate(store.session)
             let created = try await store.session.transaction(lockTimeout: lockTimeout) {
-                try await store.session.execute(PostgresSchemaSQL.createSchema(url.schema))
+                // CREATE SCHEMA needs CREATE on the database even when the schema exists: only when it does not.
+                if try await store.session.value("SELECT count(*) FROM pg_namespace WHERE nspname = \(url.schema)", as: Int64.self) == 0 {
+                    try await store.session.execute(PostgresSchemaSQL.createSchema(url.schema))
+                }
                 try await store.session.execute("SELECT pg_advisory_xact_lock(\(PostgresNames.advisoryLockKey(schema: url.schema)))")
                 if try await store.exists() { return false }   // another run created it while this one waited
                 try await store.build(layout: layout, model: model, hooks: hooks)

@@ -36,10 +36,12 @@ public final class PostgresStore: Sendable {
     /// Closes the connection (the server releases any session lock left).
     public func close() async { await session.close() }
 
-    /// Whether the schema holds Strata's metadata table.
+    /// Whether the schema holds Strata's metadata table (read from the catalog, which every role sees, so
+    /// that a role without privileges is told so rather than shown a missing store).
     func exists() async throws(PostgresStoreError) -> Bool {
         try await session.value("""
-            SELECT count(*) FROM information_schema.tables WHERE table_schema = \(url.schema) AND table_name = \(StoreMetadata.table)
+            SELECT count(*) FROM pg_class AS c JOIN pg_namespace AS n ON n.oid = c.relnamespace \
+            WHERE n.nspname = \(url.schema) AND c.relname = \(StoreMetadata.table) AND c.relkind IN ('r', 'p')
             """, as: Int64.self) == 1
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 import StrataCore
 
-/// A PostgreSQL store named on the command line: `postgres://user[:password]@host[:port]/database?schema=app`
+/// A PostgreSQL store named on the command line: `postgres://user[:password]@host[:port]/database?schema=app&sslmode=prefer`
 /// (or `postgresql://`). SPEC §14.2: the store is a schema in an existing database.
 ///
 /// The password comes from the URL, else `PGPASSWORD`, else the password file (`PGPASSFILE`, default
@@ -19,6 +19,11 @@ public struct PostgresStoreURL: Hashable, Sendable, CustomStringConvertible {
     public var database: String
     /// The schema holding the store's tables and Strata's `strata_` tables (default `public`).
     public var schema: String
+    /// `sslmode=`: whether and how TLS is used (default `prefer`, as libpq).
+    public var sslMode: PostgresSSLMode
+    /// `sslrootcert=`: the PEM file of the certificate authorities `verify-ca` and `verify-full` trust
+    /// (default: the system's).
+    public var sslRootCert: String?
 
     /// Whether `store` names a PostgreSQL store (rather than an SQLite file).
     public static func isPostgres(_ store: String) -> Bool {
@@ -43,11 +48,27 @@ public struct PostgresStoreURL: Hashable, Sendable, CustomStringConvertible {
         guard !database.isEmpty, !database.contains("/") else {
             throw invalid("it names no database (postgres://USER@HOST/DATABASE); Strata never creates databases")
         }
-        var schema = "public"
+        var schema = "public", sslMode = PostgresSSLMode.prefer, sslRootCert: String?
         for item in components.queryItems ?? [] {
-            guard item.name == "schema" else { throw invalid("unknown parameter '\(item.name)' (the one parameter is schema=NAME)") }
-            guard let value = item.value, !value.isEmpty else { throw invalid("schema= names no schema") }
-            schema = value
+            let value = item.value ?? ""
+            switch item.name {
+            case "schema":
+                guard !value.isEmpty else { throw invalid("schema= names no schema") }
+                schema = value
+            case "sslmode":
+                guard let mode = PostgresSSLMode(rawValue: value) else {
+                    throw invalid("sslmode='\(value)' is not one of " + PostgresSSLMode.allCases.map(\.rawValue).joined(separator: ", "))
+                }
+                sslMode = mode
+            case "sslrootcert":
+                guard !value.isEmpty else { throw invalid("sslrootcert= names no file") }
+                sslRootCert = value
+            default:
+                throw invalid("unknown parameter '\(item.name)' (the parameters are schema, sslmode and sslrootcert)")
+            }
+        }
+        if sslRootCert != nil && !sslMode.verifiesCertificate {
+            throw invalid("sslrootcert= needs sslmode=verify-ca or sslmode=verify-full (sslmode is \(sslMode.rawValue))")
         }
         guard PostgresNames.fits(schema) else { throw invalid("the schema name '\(schema)' is longer than 63 bytes") }
         guard PostgresNames.fits(database) else { throw invalid("the database name '\(database)' is longer than 63 bytes") }
@@ -63,6 +84,8 @@ public struct PostgresStoreURL: Hashable, Sendable, CustomStringConvertible {
         self.port = port
         self.database = database
         self.schema = schema
+        self.sslMode = sslMode
+        self.sslRootCert = sslRootCert
         self.password = components.password
             ?? environment["PGPASSWORD"]
             ?? PostgresPasswordFile.password(host: self.host, port: port, database: database, user: user, environment: environment)

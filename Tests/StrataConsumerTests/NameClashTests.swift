@@ -53,6 +53,8 @@ import Testing
         // StrataPostgres, the PostgreSQL engine (SPEC §14.2).
         PostgresMigration.self, PostgresNames.self, PostgresStatus.self, PostgresStore.self, PostgresStoreError.self,
         PostgresStoreURL.self,
+        // Operations on PostgreSQL (issue 18): privileges, lock waits, TLS.
+        PostgresLockWaitError.self, PostgresPrivilegeError.self, PostgresSSLMode.self,
     ]
 
     @Test func everyPublicTypeIsNamedUnambiguously() {

@@ -14,6 +14,9 @@ public enum PostgresTestServer {
         public let user = "strata"
         public let database = "postgres"
         let directory: String
+        /// The server's self-signed certificate (PEM, for 127.0.0.1), when `openssl` could make one: the
+        /// server then accepts TLS, and a test can name the file as `sslrootcert=`.
+        public let certificate: String?
     }
 
     /// The running server, or why there is none.
@@ -33,6 +36,9 @@ public enum PostgresTestServer {
     public struct StartFailure: Error, Sendable { public let reason: String }
 
     public static var isAvailable: Bool { (try? shared.get()) != nil }
+
+    /// The running server's certificate file (see ``Server/certificate``), or nil.
+    public static var certificate: String? { (try? shared.get())?.certificate }
 
     public static var unavailableReason: String {
         if case .failure(let failure) = shared { return failure.reason }
@@ -73,7 +79,9 @@ public enum PostgresTestServer {
                                   asPostgres: asPostgres)
         guard initialized.status == 0 else { throw StartFailure(reason: "initdb failed: \(initialized.output)") }
         let port = try freePort()
-        let options = "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=50"
+        var options = "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=50"
+        let certificate = try makeCertificate(data: data, directory: directory, asPostgres: asPostgres)
+        if certificate != nil { options += " -c ssl=on" }
         let started = try run(pgCtl, ["-D", data, "-o", options, "-l", directory + "/server.log", "-w", "-t", "60", "start"],
                               asPostgres: asPostgres)
         guard started.status == 0 else {
@@ -86,7 +94,20 @@ public enum PostgresTestServer {
             _ = try? PostgresTestServer.run(pgCtl, ["-D", directory + "/data", "-m", "immediate", "-w", "stop"], asPostgres: asPostgres)
             try? FileManager.default.removeItem(atPath: directory)
         }
-        return Server(port: port, directory: directory)
+        return Server(port: port, directory: directory, certificate: certificate)
+    }
+
+    /// A self-signed certificate and key for `127.0.0.1` in the data directory (`server.crt`, `server.key`,
+    /// where `ssl=on` looks), and a copy of the certificate readable by the tests; nil without `openssl`.
+    private static func makeCertificate(data: String, directory: String, asPostgres: Bool) throws -> String? {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl") else { return nil }
+        let made = try run("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+                                                 "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                                                 "-keyout", data + "/server.key", "-out", data + "/server.crt"], asPostgres: asPostgres)
+        guard made.status == 0, try run("/bin/chmod", ["600", data + "/server.key"], asPostgres: asPostgres).status == 0 else { return nil }
+        let copy = directory + "/ca.pem"
+        guard try run("/bin/cp", [data + "/server.crt", copy], asPostgres: asPostgres).status == 0 else { return nil }
+        return copy
     }
 
     /// A PostgreSQL program: from `PATH`, else the newest `/usr/lib/postgresql/*/bin`.

@@ -1,0 +1,34 @@
+import Foundation
+import StrataCore
+
+/// A statement of a Strata transaction waited longer than `--ddl-lock-timeout` for a lock another session
+/// holds (PostgreSQL's `lock_timeout`, SQLSTATE 55P03): the transaction was rolled back (exit 5, SPEC §14.2).
+public struct PostgresLockWaitError: Error, Hashable, Sendable {
+    /// The `lock_timeout` in seconds.
+    public var seconds: Double
+    /// The statement that waited.
+    public var statement: String?
+    /// The server's message.
+    public var message: String
+
+    /// `error` as a lock wait when it is the server's `lock_not_available`, else `error` unchanged.
+    static func lockWait(_ error: any Error, seconds: Double) -> any Error {
+        guard case PostgresStoreError.server(let message, let state, let statement) = error,
+              state == PostgresStoreError.lockNotAvailable else { return error }
+        return PostgresLockWaitError(seconds: seconds, statement: statement, message: message)
+    }
+}
+
+extension PostgresLockWaitError: StrataError {
+    public var exitCode: ExitStatus { .storeBusy }
+
+    public var diagnostics: [Diagnostic] {
+        let limit = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+        return [.error("waited more than \(limit) s (--ddl-lock-timeout) for a lock that another session holds; "
+                       + "the transaction was rolled back (PostgreSQL: \(message))"
+                       + (statement.map { "\n  in: \($0)" } ?? ""),
+                       hint: "find the holder in pg_locks / pg_stat_activity; retry when it has finished, or raise --ddl-lock-timeout")]
+    }
+
+    public var description: String { diagnostics.map(\.headline).joined(separator: "\n") }
+}
