@@ -109,7 +109,7 @@ class PostgresBatchUpdate(cases.Case):
                         "--migrations", self.env.empty_dir, "--no-progress"], capture_output=True, text=True, check=True)
         cluster.psql(f'''INSERT INTO "{SCHEMA}"."Recipe" ("name", "rating", "portions", "lastUsed", "favorite")
             SELECT 'Dish ' || i, i % 6, 1 + i % 12,
-                   CASE WHEN i % 20 = 0 THEN NULL ELSE to_timestamp({data.NOW} - (i * 7919 % 365) * {data.DAY} - (i % 86400)) END,
+                   CASE WHEN i % 20 = 0 THEN NULL ELSE to_timestamp({data.NOW} - (i::bigint * 7919 % 365) * {data.DAY} - (i % 86400)) END,
                    i % 50 = 0
             FROM generate_series(1, {n}) AS i''')
         cluster.psql(f'VACUUM ANALYZE "{SCHEMA}"."Recipe"')
