@@ -1,5 +1,8 @@
 import ArgumentParser
 import Strata
+import StrataPostgres
+
+extension SQLDialect: ExpressibleByArgument {}
 
 /// `strata lint`: checks model (and hook) files without a store.
 struct LintCommand: StrataSubcommand {
@@ -8,6 +11,8 @@ struct LintCommand: StrataSubcommand {
         abstract: "Check model and hook files without a store.")
 
     @OptionGroup var global: GlobalOptions
+    @Option(help: "Also warn about what a store of this engine would refuse: sqlite (default) or postgresql.")
+    var engine: SQLDialect = .sqlite
 
     struct Document: Encodable {
         var ok: Bool
@@ -33,7 +38,8 @@ struct LintCommand: StrataSubcommand {
     }
 
     /// The lint of a models and a migrations directory (also run by `strata import coredata`).
-    static func lint(models: String, migrations: String, variables: [String: String], stages: Stages = Stages()) -> Outcome {
+    static func lint(models: String, migrations: String, variables: [String: String], stages: Stages = Stages(),
+                     engine: SQLDialect = .sqlite) -> Outcome {
         var outcome = Outcome()
         do {
             let history = try CommandLineHints.loadModels(directory: models)
@@ -60,6 +66,7 @@ struct LintCommand: StrataSubcommand {
                 let unregistered = Set(stages.unregistered(in: hooks.hooks))
                 outcome.unregisteredStages = hooks.hooks.filter { unregistered.contains($0.id) }.map { ($0.id, $0.file) }
                 outcome.diagnostics += SQLPreCheck.lint(hooks, models: history, variables: variables)
+                if engine == .postgresql { outcome.diagnostics += PostgresLint.warnings(for: hooks, models: history, variables: variables) }
             } catch {
                 outcome.diagnostics += error.diagnostics
             }
@@ -71,7 +78,7 @@ struct LintCommand: StrataSubcommand {
 
     func run(output: Output) async throws {
         let outcome = Self.lint(models: global.models, migrations: global.migrations, variables: global.variableValues,
-                                stages: StrataMain.stages)
+                                stages: StrataMain.stages, engine: engine)
         let (diagnostics, versions, hookCount) = (outcome.diagnostics, outcome.versions, outcome.hooks)
         for d in diagnostics { output.diagnostic(d) }
         for stage in outcome.unregisteredStages {

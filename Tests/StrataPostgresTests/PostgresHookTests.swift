@@ -336,3 +336,42 @@ extension PostgresHookTests {
         #expect(real.hooks.map(\.steps) .map { $0.map(\.count) } == dry.hooks.map(\.steps).map { $0.map(\.count) })
     }
 }
+
+extension PostgresHookTests {
+    @Test func beforeHooksRunOnThePreviousModelAheadOfTheSchemaChanges() async throws {
+        let history = try ModelHistory.load(yaml: [
+            "1.yaml": """
+                version: 1
+                entities:
+                  Item:
+                    attributes:
+                      legacyCode: { type: string }
+                      saved:      { type: string }
+                """,
+            "2.yaml": """
+                version: 2
+                entities:
+                  Item:
+                    attributes:
+                      saved: { type: string }
+                """,
+        ])
+        let hooks = try Self.hooks(history, ["keep.yaml": """
+            id: keep-legacy-codes
+            before: 2
+            steps:
+              - batchUpdate:
+                  entity: Item
+                  predicate: "legacyCode != nil"
+                  propertiesToUpdate: { saved: { expression: "legacyCode" } }
+            """])
+        let (url, schema) = try await PostgresMigrationTests.create(history, at: 1, hooks: hooks)
+        _ = try Self.psql(#"INSERT INTO "\#(schema)"."Item" ("legacyCode") VALUES ('A-1'), (NULL), ('B-2')"#)
+        let report = try await PostgresMigration.run(url, models: history, hooks: hooks, options: .init(now: Self.now))
+        #expect(report.hooks.map { "\($0.id) \($0.place) \($0.rowsAffected)" } == ["keep-legacy-codes before v2 2"])
+        #expect(try Self.psql(#"SELECT coalesce("saved", '-') FROM "\#(schema)"."Item" ORDER BY "_pk""#) == ["A-1", "-", "B-2"])
+        #expect(try Self.psql("SELECT count(*) FROM information_schema.columns WHERE table_schema = '\(schema)' AND column_name = 'legacyCode'") == ["0"])
+        #expect(try Self.psql(#"SELECT id || ' ' || "afterVersion" || ' ' || "modelVersion" FROM "\#(schema)".strata_hooks"#)
+                    == ["keep-legacy-codes 2 1"])
+    }
+}
