@@ -95,4 +95,78 @@ struct PostgresAuditTests {
         #expect(postgres == sqlite)
         #expect(postgres.rules.map { "\($0.subject) \($0.rule) \($0.count)" } == ["Part.name optional 1"])
     }
+
+    static let hierarchyYAML = """
+        version: 1
+        entities:
+          Thing:
+            abstract: true
+            attributes:
+              at:  { type: date, min: "2020-01-01", max: "2030-01-01" }
+              tag: { type: uuid, optional: false }
+              ok:  { type: bool }
+            uniqueness: [[ok, at]]
+          Gadget:
+            parent: Thing
+            attributes:
+              weight: { type: double, max: 2.5 }
+              note:   { type: string, maxLength: 2 }
+        """
+
+    /// Rows of a sub-entity in its root's table, with dates (one with a fraction), uuids, bools and doubles:
+    /// values display the same, object IDs name the sub-entity, duplicate keys mix a bool and a date.
+    static func hierarchyRows(_ engine: F.Engine, schema: String? = nil) -> String {
+        let table = schema.map { "\"\($0)\".\"Thing\"" } ?? "\"Thing\""
+        let index = schema.map { "\"\($0)\".\"strata_uniq_Thing_ok_at\"" } ?? "\"strata_uniq_Thing_ok_at\""
+        let rows: [(at: Double, tag: String?, ok: Bool, weight: Double, note: String)] = [
+            (1_559_347_200, "6f1c0000-0000-4000-8000-000000000001", true, 3, "e\u{301}\u{301}x"),
+            (1_924_992_000, nil, true, 1, "abc"),
+            (1_559_347_200, "6f1c0000-0000-4000-8000-000000000003", true, 2.5, "👨‍👩‍👧"),
+            (1_559_347_200.25, "6f1c0000-0000-4000-8000-000000000004", false, 0, "\r\n\r\n"),
+            (1_700_000_000, "6f1c0000-0000-4000-8000-000000000005", false, 0, "ab\r\n"),
+        ]
+        var sql = "DROP INDEX \(index);\n"
+        for row in rows {
+            let at = engine == .sqlite ? String(row.at) : "to_timestamp(\(row.at))"
+            let ok = engine == .sqlite ? (row.ok ? "1" : "0") : (row.ok ? "true" : "false")
+            sql += "INSERT INTO \(table) (\"_entity\", \"at\", \"tag\", \"ok\", \"weight\", \"note\") VALUES ('Gadget', \(at), "
+                + "\(F.literal(row.tag, engine)), \(ok), \(row.weight), \(F.literal(row.note, engine)));\n"
+        }
+        return sql
+    }
+
+    @Test func hierarchyDatesUUIDsAndBoolsMatchSQLite() async throws {
+        let directory = Temporary.directory("pgaudit-hierarchy")
+        try Self.hierarchyYAML.write(toFile: directory + "/1.yaml", atomically: true, encoding: .utf8)
+        let history = try ModelHistory.load(directory: directory)
+        let path = directory + "/store.sqlite"
+        let sqliteStore = try StoreCreator.create(at: path, model: history.models[0])
+        try F.sqlite3(path, Self.hierarchyRows(.sqlite))
+        var sqliteAuditor = try Auditor(store: sqliteStore, history: history)
+        sqliteAuditor.storeUUID = Self.uuid
+        let sqlite = Self.zeroed(try sqliteAuditor.run(on: sqliteStore, scope: .entities(["Gadget"])))
+
+        let (url, schema) = try await PostgresMigrationTests.create(history, at: 1)
+        _ = try PostgresStoreTests.psql(Self.hierarchyRows(.postgresql, schema: schema))
+        let store = try await PostgresStore.open(url)
+        let postgres: AuditResult
+        do {
+            var auditor = try await PostgresAuditor(store: store, history: history)
+            auditor.storeUUID = Self.uuid
+            postgres = Self.zeroed(try await auditor.run(on: store, scope: .entities(["Gadget"])))
+            await store.close()
+        } catch {
+            await store.close()
+            throw error
+        }
+        #expect(postgres == sqlite)
+        #expect(Self.summary(postgres) == [
+            "Gadget.at max 1630 1: Gadget/p2=2031-01-01T00:00:00Z",
+            "Gadget.at min 1640 3: Gadget/p1=2019-06-01T00:00:00Z Gadget/p3=2019-06-01T00:00:00Z Gadget/p4=2019-06-01T00:00:00.250Z",
+            "Gadget.tag optional 1570 1: Gadget/p2=nil",
+            "Gadget.ok, at uniqueness 1551 1: Gadget/p1=true, 2019-06-01T00:00:00Z+Gadget/p3",
+            "Gadget.weight max 1610 1: Gadget/p1=3.0",
+            "Gadget.note maxLength 1660 2: Gadget/p2=abc Gadget/p5=ab\r\n",
+        ])
+    }
 }
