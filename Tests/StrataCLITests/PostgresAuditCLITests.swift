@@ -58,6 +58,15 @@ struct PostgresAuditCLITests {
         #expect(unknown.stderr.contains("Recipes"))
         let warnOnly = try CLI.run(["audit", "--store", url, "--fail-on", "1700"], in: project)
         #expect(warnOnly.status == 0, "\(warnOnly.stderr)")
+
+        // A pattern only ICU reads is exit 2 on PostgreSQL, before any rule runs (rules are not hashed: no drift).
+        let model = project + "/models/4.yaml"
+        let yaml = try String(contentsOfFile: model, encoding: .utf8)
+        try yaml.replacingOccurrences(of: #"pattern: "[^@ ]+@[^@ ]+""#, with: #"pattern: "\\bx""#)
+            .write(toFile: model, atomically: true, encoding: .utf8)
+        let icu = try CLI.run(["audit", "--store", url], in: project)
+        #expect(icu.status == 2)
+        #expect(icu.stderr.contains("word boundary"), "\(icu.stderr)")
     }
 
     /// The whole `--format json` document, the store's UUID written `UUID`.
