@@ -54,6 +54,7 @@ struct AuditCommand: StrataSubcommand {
 
     func run(output: Output) async throws {
         if fleet.isFleet { return try runFleet(output: output) }
+        if let url = try global.postgresStore() { return try await runPostgres(url, output: output) }
         let path = try global.storePath()
         try global.checkOutputs([("--report", report)], storePath: path)
         let store = try Store.open(path: path, readOnly: true)
@@ -65,6 +66,12 @@ struct AuditCommand: StrataSubcommand {
         // A bar on a terminal: SQLite's progress handler estimates the rows the scans have visited.
         let progress = (global.noProgress ? nil : TerminalProgressBar.standardError()).map { ProgressCounter(label: "audit", total: nil, sink: $0) }
         let result = try auditor.run(on: store, scope: scope, maxSamples: maxSamples, progress: progress)
+        try emit(result, output: output)
+    }
+
+    /// Writes the audit's report (stdout, or `--report FILE` plus the text summary) and sets exit 3 on failures;
+    /// the same on every engine.
+    func emit(_ result: AuditResult, output: Output) throws {
         let report = Report(title: "Strata audit", audit: result, failOn: try failingCodes())
 
         if let file = self.report {

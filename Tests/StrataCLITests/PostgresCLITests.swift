@@ -21,7 +21,7 @@ import Testing
 
     @Test func otherCommandsSayTheyAreNotYetSupported() throws {
         let project = try CLI.exampleProject()
-        for command in [["audit"]] {
+        for command in [["repair"], ["adopt", "--version", "1"]] {
             let result = try CLI.run(command + ["--store", "postgres://app@127.0.0.1:1/db"], in: project)
             #expect(result.status == 2)
             #expect(result.stderr.contains("error: this command on a PostgreSQL store is not yet supported on PostgreSQL; nothing was written"))

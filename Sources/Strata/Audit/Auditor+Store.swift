@@ -37,7 +37,7 @@ extension Auditor {
         self.init(model: model, layout: metadata.layout, storeUUID: metadata.storeUUID)
     }
 
-    private static func model(of metadata: StoreMetadata, storePath: String, history: ModelHistory?) throws -> Model {
+    package static func model(of metadata: StoreMetadata, storePath: String, history: ModelHistory?) throws -> Model {
         if let model = history?.model(version: metadata.version) {
             let hashes = VersionHash.entityHashes(of: model)
             if hashes != metadata.entityHashes {

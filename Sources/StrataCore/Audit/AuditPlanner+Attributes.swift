@@ -3,10 +3,14 @@ extension AuditPlanner {
     /// NULL passes every rule but `optional`, as in Core Data.
     func attributeRules(_ a: Attribute, column: String, _ context: RuleContext) -> [AuditRule] {
         let col = ColumnName(column, qualifier: "t")
-        let value: SQLText = "\(col)"
+        // The column in SQLite's storage form (a date as seconds, a bool as 0/1), as bounds and reports
+        // compare and show it; the column itself on SQLite.
+        let value: SQLText = .storage("\(col)", a.type)
         var rules: [AuditRule] = []
-        func add(_ kind: AuditRule.Kind, _ code: AuditCode, _ constraint: String, _ condition: SQLText) {
-            rules.append(context.rule(a.name, kind, code, constraint, .row(condition: condition, value: value), valueType: a.type))
+        func add(_ kind: AuditRule.Kind, _ code: AuditCode, _ constraint: String, _ condition: SQLText, lengthLimit: Int? = nil) {
+            var rule = context.rule(a.name, kind, code, constraint, .row(condition: condition, value: value), valueType: a.type)
+            rule.lengthLimit = lengthLimit
+            rules.append(rule)
         }
 
         if !a.isOptional {
@@ -17,7 +21,7 @@ extension AuditPlanner {
         // Decimals are canonical TEXT, compared numerically by strata_decimal_compare.
         let isDate = a.type == .date
         func compare(_ op: String, _ bound: Value) -> SQLText {
-            a.type == .decimal ? "strata_decimal_compare(\(col), \(bound)) \(keyword: op) 0" : "\(col) \(keyword: op) \(bound)"
+            a.type == .decimal ? .strata(.decimalCompare, [value, "\(bound)"]) + " \(keyword: op) 0" : value + " \(keyword: op) \(bound)"
         }
         if let (bound, label) = upperBound(a) {
             add(.max, isDate ? .dateTooLate : .tooLarge, label, compare(">", bound))
@@ -26,27 +30,32 @@ extension AuditPlanner {
             add(.min, isDate ? .dateTooSoon : .tooSmall, label, compare("<", bound))
         }
 
-        // Lengths in Characters (grapheme clusters, strata_length), with SQLite's code-point `length`
-        // in front: Characters ≤ code points, equal for ASCII without CR, and zero only when empty.
+        // Lengths in Characters (grapheme clusters, strata_length), with the code-point `length` in front:
+        // Characters ≤ code points, equal for ASCII without CR, and zero only when empty. On PostgreSQL
+        // the Characters of other text are NULL in SQL, leaving those rows undecided: the auditor counts
+        // them in Swift (`lengthLimit`, SPEC §14.2).
         if a.type.isTextual {
+            let characters = SQLText.function(.auditCharacters, ["\(value)"])
             if let max = a.maxLength {
                 let bound = Value.integer(Int64(max))
                 add(.maxLength, .tooLong, "maxLength \(max)",
-                    "length(\(col)) > \(bound) AND strata_length(\(col)) > \(bound)")
+                    "length(\(value)) > \(bound) AND " + characters + " > \(bound)", lengthLimit: max)
             }
             if let min = a.minLength, min > 0 {
                 let bound = Value.integer(Int64(min))
+                let mayDiffer = SQLText.function(.mayDifferInCharacters, ["\(value)"])
                 let condition: SQLText = min == 1
-                    ? "length(\(col)) < \(bound)"
-                    : "(length(\(col)) < \(bound) OR ((length(CAST(\(col) AS BLOB)) <> length(\(col)) OR instr(\(col), char(13)) > 0) AND strata_length(\(col)) < \(bound)))"
-                add(.minLength, .tooShort, "minLength \(min)", condition)
+                    ? "length(\(value)) < \(bound)"
+                    : "(length(\(value)) < \(bound) OR (" + mayDiffer + " AND " + characters + " < \(bound)))"
+                add(.minLength, .tooShort, "minLength \(min)", condition, lengthLimit: min == 1 ? nil : min)
             }
         }
 
         // Whole-value regular expression, through strata_matches.
         if let pattern = a.pattern, a.type.isTextual {
             add(.pattern, .pattern, "matches \(Value.text(pattern))",
-                "\(col) IS NOT NULL AND COALESCE(strata_matches(\(col), \(pattern)), 0) = 0")
+                "\(value) IS NOT NULL AND COALESCE(" + .strata(.matches, ["\(value)", "\(pattern)"]) + ", " + .keyword(.false)
+                    + ") = " + .keyword(.false))
         }
         return rules
     }

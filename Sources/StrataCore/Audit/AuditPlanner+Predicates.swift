@@ -14,7 +14,8 @@ extension AuditPlanner {
             } catch {
                 throw .predicate(error.diagnostic)
             }
-            let check = AuditRule.Check.row(condition: "COALESCE(" + condition.parenthesized + ", 0) = 0", value: "NULL")
+            let check = AuditRule.Check.row(condition: "COALESCE(" + condition.parenthesized + ", " + .keyword(.false) + ") = "
+                                                + .keyword(.false), value: "NULL")
             rules.append(context.rule(nil, .predicate, .predicate, validation.message ?? validation.predicate, check))
         }
         return rules

@@ -39,6 +39,9 @@ public struct AuditRule: Sendable, Hashable {
     /// (entity-wide rules: uniqueness, counts, mandatory relationships, dangling references).
     /// Empty for rules that only look at the row itself.
     public var entityWideTriggers: Set<String>
+    /// For minLength/maxLength rules, the bound in Characters: rows whose condition is NULL (text an engine
+    /// cannot count Characters of in SQL, on PostgreSQL) are judged by counting `String.count` against it.
+    public var lengthLimit: Int?
 
     public init(entity: String, property: String?, kind: Kind, code: AuditCode, constraint: String,
                 storage: EntityStorage, kinds: [String], check: Check, valueType: AttributeType? = nil,

@@ -15,7 +15,9 @@ public enum AuditSQL {
 
     /// `SELECT t._pk, t._entity, (flag₁), …, (value₁), … FROM table AS t WHERE … ORDER BY t._pk`:
     /// the rows violating at least one of `rules` (all on one table), after `_pk` `after` when given.
-    public static func samples(_ rules: [AuditRule], mode: AuditRunMode, after: Int64? = nil) -> SQLText {
+    /// `limit` caps the rows returned (a runner that cannot stop reading a cursor early passes the sum of
+    /// the samples it still wants: the first rule completes within that many rows).
+    public static func samples(_ rules: [AuditRule], mode: AuditRunMode, after: Int64? = nil, limit: Int? = nil) -> SQLText {
         precondition(!rules.isEmpty && Set(rules.map(\.table)).count == 1, "rules of one table")
         var q: SQLText = "SELECT \(pk), " + entity(rules[0])
         for rule in rules { q += ", " + condition(rule).parenthesized }
@@ -23,7 +25,18 @@ public enum AuditSQL {
         q += " FROM \(TableName(rules[0].table)) AS t WHERE " + restriction(rules[0].table, mode)
         if let after { q += "\(pk) > \(after) AND " }
         q += rules.map { condition($0).parenthesized }.joined(separator: " OR ").parenthesized
-        return q + " ORDER BY \(pk)"
+        q += " ORDER BY \(pk)"
+        if let limit { q += " LIMIT \(limit)" }
+        return q
+    }
+
+    /// `SELECT t._pk, t._entity, value FROM table AS t WHERE (condition) IS NULL AND value IS NOT NULL ORDER BY t._pk`:
+    /// the rows a length rule leaves undecided in SQL (see ``AuditRule/lengthLimit``), for counting their
+    /// Characters outside SQL. None on SQLite, where `strata_length` counts every text.
+    public static func undecidedLengths(_ rule: AuditRule, mode: AuditRunMode) -> SQLText {
+        let text = value(rule)
+        return "SELECT \(pk), " + entity(rule) + ", " + text + " FROM \(TableName(rule.table)) AS t WHERE " + restriction(rule.table, mode)
+            + condition(rule).parenthesized + " IS NULL AND " + text + " IS NOT NULL ORDER BY \(pk)"
     }
 
     /// `SELECT COUNT(*) FILTER (WHERE cond₁), … FROM table AS t`: every rule's exact count in one scan.
@@ -37,8 +50,9 @@ public enum AuditSQL {
 
     /// The members of duplicate groups, ordered by key then `_pk`, at most `perGroup` per group:
     /// columns k₀…kₙ, `_pk`, `_entity`, group size.
-    public static func duplicateMembers(_ rule: AuditRule, perGroup: Int) -> SQLText {
-        guard case .uniqueness(let columns, _) = rule.check else { preconditionFailure("uniqueness rule") }
+    /// Text keys sort in code-point order on both engines; `limit` caps the rows returned.
+    public static func duplicateMembers(_ rule: AuditRule, perGroup: Int, limit: Int? = nil) -> SQLText {
+        guard case .uniqueness(let columns, let types) = rule.check else { preconditionFailure("uniqueness rule") }
         let keys = columns.map { ColumnName($0, qualifier: "t") }
         let aliases = columns.indices.map { ColumnName("k\($0)") }
         let n = ColumnName("n"), r = ColumnName("r"), ownPK = ColumnName("_pk"), ownEntity = ColumnName("_entity")
@@ -48,7 +62,13 @@ public enum AuditSQL {
         q += "COUNT(*) OVER (PARTITION BY \(keys)) AS \(n), "
         q += "ROW_NUMBER() OVER (PARTITION BY \(keys) ORDER BY \(pk)) AS \(r) "
         q += "FROM \(TableName(rule.table)) AS t WHERE " + groupFilter(rule, keys)
-        return q + ") WHERE \(n) > 1 AND \(r) <= \(perGroup) ORDER BY \(aliases), \(ownPK)"
+        q += ") AS d WHERE \(n) > 1 AND \(r) <= \(perGroup) ORDER BY "
+        for (alias, type) in zip(aliases, types) {
+            q += "\(alias)" + (type == .string || type == .uri ? .keyword(.codePointOrder) : "") + ", "
+        }
+        q += "\(ownPK)"
+        if let limit { q += " LIMIT \(limit)" }
+        return q
     }
 
     /// The number of duplicate groups.
@@ -56,7 +76,7 @@ public enum AuditSQL {
         guard case .uniqueness(let columns, _) = rule.check else { preconditionFailure("uniqueness rule") }
         let keys = columns.map { ColumnName($0, qualifier: "t") }
         return "SELECT COUNT(*) FROM (SELECT 1 FROM \(TableName(rule.table)) AS t WHERE " + groupFilter(rule, keys)
-            + " GROUP BY \(keys) HAVING COUNT(*) > 1)"
+            + " GROUP BY \(keys) HAVING COUNT(*) > 1) AS d"
     }
 
     /// `t."_entity"`, or NULL for a table of one entity.

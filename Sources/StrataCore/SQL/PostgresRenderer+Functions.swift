@@ -26,6 +26,12 @@ extension PostgresRenderer {
         case .jsonEach:
             throw PostgresRenderError("an IN list of more than 32 values",
                                       hint: "split the list, or match the values through a relationship")
+        case .mayDifferInCharacters:
+            parts = [.text("(octet_length("), .argument(0), .text(") <> char_length("), .argument(0),
+                     .text(") OR strpos("), .argument(0), .text(", chr(13)) > 0)")]
+        case .auditCharacters:
+            parts = [.text("CASE WHEN octet_length("), .argument(0), .text(") = char_length("), .argument(0),
+                     .text(") AND strpos("), .argument(0), .text(", chr(13)) = 0 THEN char_length("), .argument(0), .text(") END")]
         case .strata(let strata):
             parts = try strataParts(strata, a, into: &output)
         }

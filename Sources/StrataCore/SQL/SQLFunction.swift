@@ -25,6 +25,13 @@ public enum SQLFunction: Hashable, Sendable {
     case extreme(isMinimum: Bool)
     /// `json_each(x)`: the elements of a bound JSON array (long `IN` lists).
     case jsonEach
+    /// Whether a text's length in Characters may differ from its code points (it is not all ASCII, or
+    /// holds a CR): `(length(CAST(x AS BLOB)) <> length(x) OR instr(x, char(13)) > 0)` on SQLite.
+    case mayDifferInCharacters
+    /// A text's length in Characters where the engine can count them: `strata_length(x)` on SQLite; on
+    /// PostgreSQL `char_length(x)` for ASCII text without CR and NULL for other text (the audit counts
+    /// those Characters in Swift, SPEC §14.2).
+    case auditCharacters
 
     /// Whether the call only converts between storage forms (its argument stands for the value).
     public var isConversion: Bool {
@@ -50,6 +57,10 @@ public enum SQLFunction: Hashable, Sendable {
         case .castReal: return "CAST(" + arguments[0] + " AS REAL)"
         case .extreme(let isMinimum): return .call(isMinimum ? "min" : "max", arguments)
         case .jsonEach: return .call("json_each", arguments)
+        case .mayDifferInCharacters:
+            let x = arguments[0]
+            return "(length(CAST(" + x + " AS BLOB)) <> length(" + x + ") OR instr(" + x + ", char(13)) > 0)"
+        case .auditCharacters: return .call("strata_length", arguments)
         }
     }
 }

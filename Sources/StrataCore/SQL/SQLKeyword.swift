@@ -12,6 +12,8 @@ public enum SQLKeyword: Hashable, Sendable {
     case insertOrIgnore
     /// Its tail, at the statement's end: nothing / ` ON CONFLICT DO NOTHING`.
     case onConflictIgnore
+    /// After a text sort key, code-point order: nothing (SQLite's BINARY) / ` COLLATE "C"`.
+    case codePointOrder
 
     /// SQLite's spelling.
     public var sqlite: String {
@@ -22,6 +24,7 @@ public enum SQLKeyword: Hashable, Sendable {
         case .isNot: " IS NOT "
         case .insertOrIgnore: "INSERT OR IGNORE"
         case .onConflictIgnore: ""
+        case .codePointOrder: ""
         }
     }
 
@@ -34,6 +37,7 @@ public enum SQLKeyword: Hashable, Sendable {
         case .isNot: " IS DISTINCT FROM "
         case .insertOrIgnore: "INSERT"
         case .onConflictIgnore: " ON CONFLICT DO NOTHING"
+        case .codePointOrder: " COLLATE \"C\""
         }
     }
 }
