@@ -96,18 +96,10 @@ public struct PostgresAuditor: Sendable {
             }
         }
 
-        let results = rules.indices.compactMap { i -> AuditRuleResult? in
-            guard let tally = tallies[i] else { return nil }
-            let rule = rules[i]
-            var result = AuditRuleResult(entity: rule.entity, property: rule.property, rule: rule.kind.rawValue, code: rule.code,
-                                         constraint: rule.constraint, count: tally.count, samples: tally.samples)
-            result.duration = tally.duration
-            return result
+        let results = rules.indices.compactMap { i in
+            tallies[i].map { AuditRuleResult(rules[i], count: $0.count, samples: $0.samples, duration: $0.duration) }
         }
-        var entities: [String] = []
-        if case .entities(let names) = scope { entities = names }
-        return AuditResult(storeUUID: storeUUID, modelVersion: model.version, scope: scope.name, entities: entities,
-                           maxSamples: maxSamples, rules: results)
+        return AuditResult(storeUUID: storeUUID, modelVersion: model.version, scope: scope, maxSamples: maxSamples, rules: results)
     }
 
     struct GroupKey: Hashable {

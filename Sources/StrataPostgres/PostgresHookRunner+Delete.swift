@@ -22,24 +22,11 @@ extension PostgresHookRunner {
         var changes = ChangeSet()
         changes.hasObjectIDs = wantIDs
         if plan.isSimple {
-            var count = 0
-            var ids: [ObjectID] = []
-            if !wantIDs && !plan.isDiscriminated {
-                count = try await run(plan.direct(returning: false)).affected
-                changes.deletedCounts[plan.entity] = count
-            } else {
-                for (entity, pk, n) in try await changed(plan.direct(returning: true), discriminated: plan.isDiscriminated,
-                                                          root: plan.entity, ids: wantIDs) {
-                    count += n
-                    if let pk {
-                        let id = ObjectID(storeUUID: storeUUID, entity: entity, primaryKey: pk)
-                        ids.append(id)
-                        changes.add(deleted: id)
-                    } else {
-                        changes.deletedCounts[entity, default: 0] += n
-                    }
-                }
-            }
+            let written = try await write(plain: plan.direct(returning: false), returning: plan.direct(returning: true),
+                                          discriminated: plan.isDiscriminated, root: plan.entity, ids: wantIDs)
+            let count = written.count, ids = written.ids
+            changes.deletedCounts = written.counts
+            for id in ids { changes.add(deleted: id) }
             changes.normalize()
             return BatchResult(kind: .delete, entity: request.entity, count: count, objectIDs: wantIDs ? ids : nil, changes: changes)
         }

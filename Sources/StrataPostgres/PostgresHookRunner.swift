@@ -96,28 +96,42 @@ struct PostgresHookRunner {
     /// A batch update: one `UPDATE`; with IDs or a hierarchy table, inside a CTE that returns what it changed.
     func run(_ plan: BatchUpdatePlan, _ request: BatchUpdateRequest) async throws -> BatchResult {
         let wantIDs = request.resultType == .updatedObjectIDs
+        let written = try await write(plain: plan.update(returning: false), returning: plan.update(returning: true),
+                                      discriminated: plan.isDiscriminated, root: plan.rootEntity, ids: wantIDs)
+        let count = written.count, ids = written.ids
         var changes = ChangeSet()
         changes.hasObjectIDs = wantIDs
-        var ids: [ObjectID] = []
-        var count = 0
-        if !wantIDs && !plan.isDiscriminated {
-            count = try await run(plan.update(returning: false)).affected
-            changes.updatedCounts[plan.rootEntity] = count
-        } else {
-            for (entity, pk, n) in try await changed(plan.update(returning: true), discriminated: plan.isDiscriminated,
-                                                      root: plan.rootEntity, ids: wantIDs) {
-                count += n
-                if let pk {
-                    let id = ObjectID(storeUUID: storeUUID, entity: entity, primaryKey: pk)
-                    ids.append(id)
-                    changes.add(updated: id)
-                } else {
-                    changes.updatedCounts[entity, default: 0] += n
-                }
-            }
-        }
+        changes.updatedCounts = written.counts
+        for id in ids { changes.add(updated: id) }
         changes.normalize()
         return BatchResult(kind: .update, entity: request.entity, count: count, objectIDs: wantIDs ? ids.sorted() : nil, changes: changes)
+    }
+
+    /// What one write statement changed: its row count, and the object IDs (`ids`) or the count per entity.
+    struct Written {
+        var count = 0
+        var ids: [ObjectID] = []
+        var counts: [String: Int] = [:]
+    }
+
+    /// Runs a write: `plain` when only its count matters and the table holds one entity, else `returning`
+    /// (the same write with `RETURNING`) inside ``changed(_:discriminated:root:ids:)``.
+    func write(plain: SQLText, returning: SQLText, discriminated: Bool, root: String, ids: Bool) async throws -> Written {
+        var written = Written()
+        if !ids && !discriminated {
+            written.count = try await run(plain).affected
+            written.counts[root] = written.count
+            return written
+        }
+        for (entity, pk, n) in try await changed(returning, discriminated: discriminated, root: root, ids: ids) {
+            written.count += n
+            if let pk {
+                written.ids.append(ObjectID(storeUUID: storeUUID, entity: entity, primaryKey: pk))
+            } else {
+                written.counts[entity, default: 0] += n
+            }
+        }
+        return written
     }
 
     /// The rows a `… RETURNING "_pk"[, "_entity"]` statement changed: per entity a count, or with `ids` each

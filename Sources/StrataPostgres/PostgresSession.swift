@@ -60,6 +60,17 @@ struct PostgresSession: Sendable {
     }
 
     func run(_ sql: String, _ arguments: [Value]) async throws(PostgresStoreError) -> (rows: [PostgresRandomAccessRow], affected: Int) {
+        let binds = Self.bindings(arguments)
+        do {
+            let result = try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).get()
+            return (result.rows.map { PostgresRandomAccessRow($0) }, result.metadata.rows ?? 0)
+        } catch {
+            throw .server(message: Self.message(of: error), sqlState: (error as? PSQLError)?.serverInfo?[.sqlState], statement: sql)
+        }
+    }
+
+    /// `arguments` as PostgreSQL parameters, each sent with its type.
+    static func bindings(_ arguments: [Value]) -> PostgresBindings {
         var binds = PostgresBindings(capacity: arguments.count)
         for argument in arguments {
             switch argument {
@@ -70,12 +81,7 @@ struct PostgresSession: Sendable {
             case .blob(let b): binds.append(ByteBuffer(bytes: b))
             }
         }
-        do {
-            let result = try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).get()
-            return (result.rows.map { PostgresRandomAccessRow($0) }, result.metadata.rows ?? 0)
-        } catch {
-            throw .server(message: Self.message(of: error), sqlState: (error as? PSQLError)?.serverInfo?[.sqlState], statement: sql)
-        }
+        return binds
     }
 
     /// The single value of a one-row, one-column query, decoded as `T` (nil for NULL or no row).
