@@ -15,11 +15,11 @@ enum PostgresMappingReport {
             var total = 0, carried = 0
             var failed: [MappingEntityReport.FailedCast] = []
             for part in e.parts {
-                let rows = try await count(part.count(part.rows))
+                let rows = try await count(part.count(boolean(part.rows)))
                 total += rows
-                if e.filter == nil { carried += rows } else { carried += try await count(part.count(part.carried)) }
+                if e.filter == nil { carried += rows } else { carried += try await count(part.count(boolean(part.carried))) }
                 for probe in part.probes {
-                    let n = try await count(part.count(probe.condition))
+                    let n = try await count(part.count(boolean(probe.condition)))
                     if let i = failed.firstIndex(where: { $0.attribute == probe.attribute }) {
                         failed[i].count += n
                     } else {
@@ -37,5 +37,11 @@ enum PostgresMappingReport {
             reports.append(report)
         }
         return reports
+    }
+
+    /// A condition as PostgreSQL reads it: SQLite's "every row" (`1`, `1 AND …`) is `TRUE`.
+    static func boolean(_ condition: SQLText) -> SQLText {
+        guard case .text(let text)? = condition.pieces.first, text == "1" || text.hasPrefix("1 AND ") else { return condition }
+        return SQLText(pieces: [.text("TRUE" + text.dropFirst())] + condition.pieces.dropFirst())
     }
 }

@@ -73,7 +73,10 @@ struct PostgresStepPlanner {
         ops += preChecks
         // A mapping file's expressions read the rows as they were (as SQLite's copy reads the source tables):
         // new columns are filled before the filtered rows go and before any retype.
-        let columns = step.mappingFile == nil ? retypes + adds + fills : adds + fills + filterDeletes + retypes
+        // The foreign-key checks the deletes queued (deferred) run right after them: PostgreSQL alters no table
+        // with pending trigger events.
+        let settle: [SQLText] = filterDeletes.isEmpty ? [] : ["SET CONSTRAINTS ALL IMMEDIATE", "SET CONSTRAINTS ALL DEFERRED"]
+        let columns = step.mappingFile == nil ? retypes + adds + fills : adds + fills + filterDeletes + settle + retypes
         ops += (dropConstraints + deletes + creates + linkFills + columns + dropColumns + dropTables + renames
                 + defaults).map(Operation.execute)
         ops += checks

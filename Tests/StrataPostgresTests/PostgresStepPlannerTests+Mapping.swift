@@ -15,8 +15,8 @@ import Testing
 
     @Test func expressionsFilterAndRenameAreDoneInPlace() throws {
         let plan = try Self.plan(PostgresMappingFixture.history(), 1, 2)
-        // New values first (reading every source row), then the filtered rows and the links to them, then the
-        // retype in place (`USING`, no bound value), drops and renames.
+        // New values first (reading every source row), then the filtered rows and the links to them (their deferred
+        // foreign-key checks settled), then the retype in place (`USING`, no bound value), drops and renames.
         #expect(PostgresStepPlannerTests.statements(plan) == [
             #"ALTER TABLE "Book" ADD COLUMN "strata_map1" text"#,
             #"ALTER TABLE "Book" ADD COLUMN "strata_map2" bigint"#,
@@ -27,6 +27,8 @@ import Testing
             #"DELETE FROM "Book" AS "strata_old" WHERE ((CAST(strata_old."deleted" AS integer) = $1)) IS NOT TRUE"#,
             #"UPDATE "Book" SET "author" = NULL WHERE "author" IN (SELECT strata_old."_pk" FROM "Author" AS "strata_old" WHERE ((strata_old."kind" = $1)) IS NOT TRUE)"#,
             #"DELETE FROM "Author" AS "strata_old" WHERE ((strata_old."kind" = $1)) IS NOT TRUE"#,
+            #"SET CONSTRAINTS ALL IMMEDIATE"#,
+            #"SET CONSTRAINTS ALL DEFERRED"#,
             #"ALTER TABLE "Author" ALTER COLUMN "name" TYPE text USING upper("name")"#,
             #"ALTER TABLE "Book" DROP COLUMN "title""#,
             #"ALTER TABLE "Book" DROP COLUMN "pages""#,
