@@ -1,0 +1,108 @@
+import Foundation
+import GRDB
+import StrataTestSupport
+import Testing
+
+/// One mapping file run by the `strata` binary on a SQLite store and on a PostgreSQL store with the same
+/// rows: the same rows and object IDs result (filters, expressions, an entity rename, dropped links).
+@Suite(.enabled(if: PostgresTestServer.isAvailable, "needs PostgreSQL (initdb, pg_ctl): see the SKIPPED note on stderr"))
+struct PostgresMappingCLITests {
+    static let v1 = """
+        version: 1
+        entities:
+          Author:
+            attributes:
+              name: { type: string }
+              kind: { type: string }
+            relationships:
+              books: { destination: Book, toMany: true, inverse: author, deleteRule: nullify }
+          Book:
+            attributes:
+              title: { type: string }
+              pages: { type: int32 }
+              deleted: { type: bool, optional: false, default: false }
+            relationships:
+              author: { destination: Author, inverse: books, deleteRule: nullify }
+        """
+    static let v2 = """
+        version: 2
+        entities:
+          Writer:
+            attributes:
+              name: { type: string }
+            relationships:
+              books: { destination: Book, toMany: true, inverse: author, deleteRule: nullify }
+          Book:
+            attributes:
+              title: { type: string }
+              pages: { type: int64 }
+              label: { type: string }
+              deleted: { type: bool, optional: false, default: false }
+            relationships:
+              author: { destination: Writer, inverse: books, deleteRule: nullify }
+        """
+    static let mapping = """
+        mapping: { from: 1, to: 2 }
+        entities:
+          Writer:
+            source: Author
+            filter: "kind == 'person'"
+            attributes: { name: "uppercase(name)" }
+          Book:
+            filter: "deleted == NO"
+            attributes:
+              title: "title + ' by ' + coalesce(author.name, '?')"
+              pages: "coalesce(pages, 0) + 1"
+              label: "title"
+        """
+    static let writers = #"SELECT "_pk" || ' ' || "name" FROM "Writer" ORDER BY "_pk""#
+    static let books = #"""
+        SELECT "_pk" || '|' || "title" || '|' || "pages" || '|' || "label" || '|' || (CASE WHEN "deleted" THEN 'yes' ELSE 'no' END)
+          || '|' || coalesce(CAST("author" AS text), '-') FROM "Book" ORDER BY "_pk"
+        """#
+
+    @Test func sqliteAndPostgresGiveTheSameRowsAndIDs() throws {
+        let (dir, store) = try MappingProject.project(v1: Self.v1, v2: Self.v2, files: ["v2.yaml": Self.mapping], name: "pgmap")
+        let queue = try DatabaseQueue(path: store)
+        try queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO "Author" ("_pk", "name", "kind") VALUES (1, 'Ann', 'person'), (2, 'Acme', 'company'), (3, 'Bob', 'person');
+                INSERT INTO "Book" ("_pk", "title", "pages", "deleted", "author") VALUES
+                  (1, 'b1', 10, 0, 1), (2, 'b2', NULL, 0, 2), (3, 'b3', 30, 1, 3), (4, 'b4', 40, 0, NULL);
+                """)
+        }
+        try queue.close()
+        let schema = "t_" + UUID().uuidString.prefix(8).lowercased()
+        let url = PostgresTestServer.url(schema: schema)
+        let created = try CLI.run(["migrate", "--create", "--to", "1", "--store", url], in: dir)
+        #expect(created.status == 0, "\(created.stderr)")
+        _ = try PostgresTestServer.psql("""
+            SET search_path TO "\(schema)";
+            INSERT INTO "Author" ("name", "kind") VALUES ('Ann', 'person'), ('Acme', 'company'), ('Bob', 'person');
+            INSERT INTO "Book" ("title", "pages", "deleted", "author") VALUES
+              ('b1', 10, false, 1), ('b2', NULL, false, 2), ('b3', 30, true, 3), ('b4', 40, false, NULL);
+            """)
+
+        let sqlite = try CLI.run(["migrate", "--store", "app.sqlite"], in: dir)
+        #expect(sqlite.status == 0, "\(sqlite.stderr)")
+        let postgres = try CLI.run(["migrate", "--store", url], in: dir)
+        #expect(postgres.status == 0, "\(postgres.stderr)")
+        for output in [sqlite.stdout, postgres.stdout] {
+            #expect(output.contains("mapped Writer from Author: 2 carried, 1 dropped by filter, 1 link to them dropped (Book.author 1)\n"),
+                    "\(output)")
+            #expect(output.contains("mapped Book from Book: 3 carried, 1 dropped by filter\n"), "\(output)")
+        }
+
+        func pg(_ sql: String) throws -> [String] {
+            try PostgresTestServer.psql("SET search_path TO \"\(schema)\";\n" + sql).split(separator: "\n").map(String.init)
+                .filter { $0 != "SET" }
+        }
+        let sqliteBooks = try E2E.rows(store, Self.books.replacingOccurrences(of: #"WHEN "deleted" THEN"#, with: #"WHEN "deleted" = 1 THEN"#))
+        #expect(try E2E.rows(store, Self.writers) == ["1 ANN", "3 BOB"])
+        #expect(sqliteBooks == ["1|b1 by Ann|11|b1|no|1", "2|b2 by Acme|1|b2|no|-", "4|b4 by ?|41|b4|no|-"])
+        #expect(try pg(Self.writers) == ["1 ANN", "3 BOB"])
+        #expect(try pg(Self.books) == sqliteBooks)
+        let version = try pg("SELECT value FROM strata_metadata WHERE key = 'strata.version'")
+        #expect(version == ["2"])
+    }
+}
