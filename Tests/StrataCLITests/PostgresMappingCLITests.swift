@@ -105,4 +105,75 @@ struct PostgresMappingCLITests {
         let version = try pg("SELECT value FROM strata_metadata WHERE key = 'strata.version'")
         #expect(version == ["2"])
     }
+
+    /// A sub-entity renamed, filtered and recomputed inside its hierarchy table (`_entity` values renamed).
+    @Test func aHierarchyGivesTheSameRowsAndIDs() throws {
+        let v1 = """
+            version: 1
+            entities:
+              Item:
+                attributes:
+                  name: { type: string, optional: false, default: x }
+              Order:
+                parent: Item
+                attributes:
+                  rating: { type: string }
+                  deleted: { type: bool, optional: false, default: false }
+            """
+        let v2 = """
+            version: 2
+            entities:
+              Item:
+                attributes:
+                  name: { type: string, optional: false, default: x }
+              Purchase:
+                parent: Item
+                attributes:
+                  rating: { type: string }
+                  note: { type: string }
+                  deleted: { type: bool, optional: false, default: false }
+            """
+        let mapping = """
+            mapping: { from: 1, to: 2 }
+            entities:
+              Purchase:
+                source: Order
+                filter: "deleted == NO"
+                attributes:
+                  rating: "uppercase(rating)"
+                  note: "name + ':' + coalesce(rating, '-')"
+            """
+        let (dir, store) = try MappingProject.project(v1: v1, v2: v2, files: ["v2.yaml": mapping], name: "pgmaph")
+        let queue = try DatabaseQueue(path: store)
+        try queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO "Item" ("_pk", "_entity", "name", "rating", "deleted") VALUES
+                  (1, 'Item', 'plain', NULL, NULL), (2, 'Order', 'o2', 'a', 0), (3, 'Order', 'o3', NULL, 0), (4, 'Order', 'o4', 'c', 1);
+                """)
+        }
+        try queue.close()
+        let schema = "t_" + UUID().uuidString.prefix(8).lowercased()
+        let url = PostgresTestServer.url(schema: schema)
+        let created = try CLI.run(["migrate", "--create", "--to", "1", "--store", url], in: dir)
+        #expect(created.status == 0, "\(created.stderr)")
+        _ = try PostgresTestServer.psql("""
+            INSERT INTO "\(schema)"."Item" ("_entity", "name", "rating", "deleted") VALUES
+              ('Item', 'plain', NULL, NULL), ('Order', 'o2', 'a', false), ('Order', 'o3', NULL, false), ('Order', 'o4', 'c', true);
+            """)
+        let sqlite = try CLI.run(["migrate", "--store", "app.sqlite"], in: dir)
+        #expect(sqlite.status == 0, "\(sqlite.stderr)")
+        let postgres = try CLI.run(["migrate", "--store", url], in: dir)
+        #expect(postgres.status == 0, "\(postgres.stderr)")
+        for output in [sqlite.stdout, postgres.stdout] {
+            #expect(output.contains("mapped Purchase from Order: 2 carried, 1 dropped by filter\n"), "\(output)")
+        }
+        let rows = #"""
+            SELECT "_pk" || '|' || "_entity" || '|' || "name" || '|' || coalesce("rating", '-') || '|' || coalesce("note", '-')
+            FROM "Item" ORDER BY "_pk"
+            """#
+        let expected = ["1|Item|plain|-|-", "2|Purchase|o2|A|o2:a", "3|Purchase|o3|-|o3:-"]
+        #expect(try E2E.rows(store, rows) == expected)
+        #expect(try PostgresTestServer.psql("SET search_path TO \"\(schema)\";\n" + rows).split(separator: "\n").map(String.init)
+                    .filter { $0 != "SET" } == expected)
+    }
 }
