@@ -176,4 +176,63 @@ struct PostgresMappingCLITests {
         #expect(try PostgresTestServer.psql("SET search_path TO \"\(schema)\";\n" + rows).split(separator: "\n").map(String.init)
                     .filter { $0 != "SET" } == expected)
     }
+
+    /// A many-to-many whose one side is filtered (and renamed, its join table with it): the join-table rows holding
+    /// dropped objects go on both engines.
+    @Test func joinTableLinksToFilteredRowsAreDroppedAlike() throws {
+        let v1 = """
+            version: 1
+            entities:
+              Author:
+                attributes: { name: { type: string }, kind: { type: string } }
+                relationships:
+                  books: { destination: Book, toMany: true, inverse: authors, deleteRule: nullify }
+              Book:
+                attributes: { title: { type: string } }
+                relationships:
+                  authors: { destination: Author, toMany: true, inverse: books, deleteRule: nullify }
+            """
+        let v2 = v1.replacingOccurrences(of: "version: 1", with: "version: 2").replacingOccurrences(of: "Author", with: "Artist")
+            .replacingOccurrences(of: ", kind: { type: string }", with: "")
+        let mapping = """
+            mapping: { from: 1, to: 2 }
+            entities:
+              Artist: { source: Author, filter: "kind == 'person'" }
+            """
+        let (dir, store) = try MappingProject.project(v1: v1, v2: v2, files: ["v2.yaml": mapping], name: "pgmapj")
+        let joins = #"SELECT "name" FROM sqlite_master WHERE "type" = 'table' AND "name" NOT IN ('Author', 'Artist', 'Book') AND "name" NOT LIKE 'strata%' AND "name" NOT LIKE 'sqlite%'"#
+        let before = try E2E.rows(store, joins)
+        try #require(before.count == 1)
+        let insert = """
+            INSERT INTO "Author" ("name", "kind") VALUES ('Ann', 'person'), ('Acme', 'company');
+            INSERT INTO "Book" ("title") VALUES ('b1'), ('b2');
+            INSERT INTO "\(before[0])" ("source", "target") SELECT a, b FROM (VALUES (1, 1), (2, 1), (2, 2)) AS v (a, b);
+            """
+        let queue = try DatabaseQueue(path: store)
+        try queue.write { db in
+            try db.execute(sql: insert.replacingOccurrences(of: "SELECT a, b FROM (VALUES (1, 1), (2, 1), (2, 2)) AS v (a, b)",
+                                                            with: "VALUES (1, 1), (2, 1), (2, 2)"))
+        }
+        try queue.close()
+        let schema = "t_" + UUID().uuidString.prefix(8).lowercased()
+        let url = PostgresTestServer.url(schema: schema)
+        let created = try CLI.run(["migrate", "--create", "--to", "1", "--store", url], in: dir)
+        #expect(created.status == 0, "\(created.stderr)")
+        _ = try PostgresTestServer.psql("SET search_path TO \"\(schema)\";\n" + insert)
+        let sqlite = try CLI.run(["migrate", "--store", "app.sqlite"], in: dir)
+        #expect(sqlite.status == 0, "\(sqlite.stderr)")
+        let postgres = try CLI.run(["migrate", "--store", url], in: dir)
+        #expect(postgres.status == 0, "\(postgres.stderr)")
+        let after = try E2E.rows(store, joins)
+        try #require(after.count == 1)
+        for output in [sqlite.stdout, postgres.stdout] {
+            #expect(output.contains("mapped Artist from Author: 1 carried, 1 dropped by filter"), "\(output)")
+        }
+        let links = #"SELECT "source" || '>' || "target" FROM "\#(after[0])" ORDER BY 1"#
+        let pgLinks = try PostgresTestServer.psql("SET search_path TO \"\(schema)\";\n" + links).split(separator: "\n").map(String.init)
+        #expect(try E2E.rows(store, links) == ["1>1"])
+        #expect(pgLinks.filter { $0 != "SET" } == ["1>1"])
+        #expect(try E2E.rows(store, #"SELECT "_pk" || ' ' || "name" FROM "Artist""#) == ["1 Ann"])
+        #expect(try PostgresTestServer.psql(#"SELECT "_pk" || ' ' || "name" FROM "\#(schema)"."Artist""#) == "1 Ann")
+    }
 }
