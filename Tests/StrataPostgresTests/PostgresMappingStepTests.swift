@@ -52,4 +52,21 @@ struct PostgresMappingStepTests {
         #expect(try Self.psql("SELECT value FROM \"\(schema)\".strata_metadata WHERE key = 'strata.version'") == ["1"])
         #expect(try Self.psql(#"SELECT count(*) FROM "\#(schema)"."Author""#) == ["3"])
     }
+
+    @Test func aNilMappedIntoANonOptionalAttributeIsExit3AndRollsBack() async throws {
+        let (url, schema) = try await Self.store()
+        let v2 = PostgresMappingFixture.v2.replacingOccurrences(of: "label: { type: string }", with: "label: { type: string, optional: false }")
+        let history = try PostgresMappingFixture.history(mapping: "mapping: { from: 1, to: 2 }\nentities:\n  Writer: { source: Author }\n"
+                                                         + "  Book:\n    attributes: { label: \"author.name\" }\n", v2: v2)
+        do {
+            _ = try await PostgresMigration.run(url, models: history, hooks: HookSet(hooks: []), options: .init())
+            Issue.record("migrated")
+        } catch let error as PostgresStoreError {
+            guard case .violations(let message, let objects) = error else { Issue.record("\(error)"); return }
+            #expect(message == "version 1 → 2 needs Book.label is not nil (non-optional; its mapped value failed to cast or was nil)")
+            #expect(objects.count == 1 && objects[0].hasSuffix("/Book/p4"))
+        }
+        #expect(try Self.psql("SELECT value FROM \"\(schema)\".strata_metadata WHERE key = 'strata.version'") == ["1"])
+        #expect(try Self.psql(#"SELECT count(*) FROM "\#(schema)"."Author""#) == ["3"])
+    }
 }
