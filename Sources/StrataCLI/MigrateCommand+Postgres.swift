@@ -30,6 +30,7 @@ extension MigrateCommand {
             let verb = report.dryRun ? "dry run: would migrate" : "migrated"
             for step in report.steps {
                 output.result("\(verb) version \(step.fromVersion) → \(step.toVersion) (\(step.statements.count) statements)")
+                for entity in step.mapping ?? [] { for line in entity.lines { output.result("  " + line) } }
                 for hook in report.hooks where hook.after == step.toVersion { output.result(Self.postgresHookLine(hook)) }
             }
             output.result(report.dryRun ? "dry run rolled back: \(report.store) stays at version \(report.fromVersion ?? report.toVersion)"

@@ -35,8 +35,9 @@ extension PostgresMigration {
         for (plan, model) in plans {
             guard let ran = try await apply(plan, model: model, store: store, metadata: metadata, options: options,
                                             hooks: schedule) else { continue }
-            report.hooks += ran
-            report.steps.append(Report.Step(fromVersion: plan.fromVersion, toVersion: plan.toVersion, statements: plan.sqlText))
+            report.hooks += ran.hooks
+            report.steps.append(Report.Step(fromVersion: plan.fromVersion, toVersion: plan.toVersion, statements: plan.sqlText,
+                                            mapping: ran.mapping))
         }
         report.toVersion = try await store.metadata().version
         report.nothingToDo = report.steps.isEmpty
@@ -46,9 +47,9 @@ extension PostgresMigration {
 
     /// One step in one transaction: the advisory transaction lock, the version re-read, the statements and
     /// checks with foreign keys deferred, the metadata and a history row.
-    /// - Returns: the hooks that ran, or nil when another run had applied the step already.
-    static func apply(_ plan: PostgresStepPlan, model: Model, store: PostgresStore, metadata: StoreMetadata,
-                      options: Options, hooks: HookSchedule = HookSchedule()) async throws -> [HookRunResult]? {
+    /// - Returns: the hooks that ran and the mapping file's counts, or nil when another run had applied the step already.
+    static func apply(_ plan: PostgresStepPlan, model: Model, store: PostgresStore, metadata: StoreMetadata, options: Options,
+                      hooks: HookSchedule = HookSchedule()) async throws -> (hooks: [HookRunResult], mapping: [MappingEntityReport]?)? {
         let session = store.session
         return try await session.transaction(lockTimeout: options.ddlLockTimeout) {
             let started = Date()
@@ -63,6 +64,7 @@ extension PostgresMigration {
             try await session.execute("SET CONSTRAINTS ALL DEFERRED")
             var ran = try await runHooks(hooks.hooks(.before, plan.toVersion), store: store, renderer: hooks.renderer,
                                          storeUUID: metadata.storeUUID)
+            let mapping = try await PostgresMappingReport.make(plan, session: session)
             for operation in plan.operations {
                 switch operation {
                 case .execute(let statement):
@@ -88,7 +90,7 @@ extension PostgresMigration {
             try await store.recordHistory(kind: "migrate", from: plan.fromVersion, to: plan.toVersion, started: started, finished: Date())
             ran += try await runHooks(hooks.hooks(.after, plan.toVersion), store: store, renderer: hooks.renderer,
                                       storeUUID: metadata.storeUUID)
-            return ran
+            return (ran, mapping)
         }
     }
 }

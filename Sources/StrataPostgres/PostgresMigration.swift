@@ -61,6 +61,8 @@ public enum PostgresMigration {
             public var fromVersion: Int
             public var toVersion: Int
             public var statements: [String]
+            /// What the step's mapping file carried and dropped, per destination entity (nil without one).
+            public var mapping: [MappingEntityReport]?
         }
     }
 

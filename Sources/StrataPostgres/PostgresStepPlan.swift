@@ -8,6 +8,11 @@ struct PostgresStepPlan: Sendable {
     /// The layout recorded after the step (index names shortened for PostgreSQL).
     var destinationLayout: StoreLayout
     var operations: [Operation]
+    /// Whether the step has a mapping file; then its entities and the links to rows its filters drop are
+    /// counted before the statements run (`PostgresMappingReport`).
+    var hasMapping = false
+    var mappedEntities: [MappedEntity] = []
+    var droppedLinks: [DroppedLinkProbe] = []
 
     enum Operation: Sendable, Hashable {
         case execute(SQLText)

@@ -39,7 +39,8 @@ extension PostgresStepPlanner {
         // Fills computed from the same row (one UPDATE), then those reading other rows or tables.
         var direct: [SQLText] = []
         var joined: [SQLText] = []
-        for column in plan.columns {
+        if let filter = plan.rowFilter { filterRows(filter, of: sourceName) }
+        for (index, column) in plan.columns.enumerated() {
             let spec = new.column(column.spec.name)!
             let name = ColumnName(spec.name), type = newTypes[spec.name]!
             if let from = kept[spec.name] {
@@ -63,6 +64,15 @@ extension PostgresStepPlanner {
                 continue
             }
             guard !spec.isPrimaryKey else { throw .notYetSupported(what: "adding a primary key to table \(new.name) \(place)") }
+            if let previous = old.column(spec.name), !claimed.contains(spec.name), step.mappingFile != nil {
+                if recompute(column, index: index, previous: previous, table: sourceName, key: key, type: type,
+                             attribute: dstTypes[new.name]?[spec.name], newTable: new.name, into: &conversions) {
+                    claimed.insert(spec.name)
+                    kept[spec.name] = spec.name
+                }
+                if let fk = PostgresSchemaSQL.addForeignKey(spec, table: new.name) { constraints.append(fk) }
+                continue
+            }
             if old.column(spec.name) != nil {
                 throw .notYetSupported(what: "adding column \(new.name).\(spec.name) while the table still has a column of that name \(place)")
             }

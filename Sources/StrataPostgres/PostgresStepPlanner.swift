@@ -6,8 +6,9 @@ import StrataCore
 /// Each changed table keeps its rows where they are: new tables are created, removed ones dropped,
 /// renamed ones renamed; columns are added and filled from their `ColumnSource`, retyped with
 /// `ALTER COLUMN … TYPE … USING`, renamed or dropped; foreign keys and indexes follow. What cannot be
-/// done in place yet (mapping files, objects moving between tables) throws `notYetSupported` before
-/// anything runs.
+/// done in place (merges and new object IDs from a mapping file, objects moving between tables) throws
+/// `notYetSupported` before anything runs; a mapping file's expressions and filters are done in place
+/// (`PostgresStepPlanner+Mapping`).
 ///
 /// The statements run in phases, so that every fill reads the source rows as they were:
 /// dependent-view check, pre-checks, dropped constraints and indexes, rows of removed entities deleted,
@@ -37,6 +38,8 @@ struct PostgresStepPlanner {
     var retypes: [SQLText] = []
     var adds: [SQLText] = []
     var fills: [SQLText] = []
+    /// Rows a mapping's `filter:` leaves out, and the links to them, deleted once the fills have read them.
+    var filterDeletes: [SQLText] = []
     var dropColumns: [SQLText] = []
     var dropTables: [SQLText] = []
     var renames: [SQLText] = []
@@ -51,15 +54,16 @@ struct PostgresStepPlanner {
     ///   yet; `.nameTooLong` for a new table or column name over 63 bytes.
     static func plan(_ step: VersionStep, source: Model, destination: Model) throws(PostgresStoreError) -> PostgresStepPlan {
         let place = "(version \(step.fromVersion) → \(step.toVersion))"
-        if step.mappingFile != nil { throw .notYetSupported(what: "a mapping file \(place)") }
         let dst = try PostgresLayout.adapted(step.destinationLayout)
         var planner = PostgresStepPlanner(
             step: step, src: step.sourceLayout, dst: dst,
             srcTypes: PostgresTypes.attributeTypes(step.sourceLayout, model: source),
             dstTypes: PostgresTypes.attributeTypes(dst, model: destination), place: place)
         try planner.planTables()
+        try planner.checkRendering(planner.operations)
         return PostgresStepPlan(fromVersion: step.fromVersion, toVersion: step.toVersion, destinationLayout: dst,
-                                operations: planner.operations)
+                                operations: planner.operations, hasMapping: step.mappingFile != nil,
+                                mappedEntities: step.mappedEntities, droppedLinks: step.droppedLinks)
     }
 
     /// Every phase, in order.
@@ -67,7 +71,13 @@ struct PostgresStepPlanner {
         var ops: [Operation] = []
         if !dependents.isEmpty { ops.append(.dependents(dependents)) }
         ops += preChecks
-        ops += (dropConstraints + deletes + creates + linkFills + retypes + adds + fills + dropColumns + dropTables + renames
+        // A mapping file's expressions read the rows as they were (as SQLite's copy reads the source tables):
+        // new columns are filled before the filtered rows go and before any retype.
+        // The foreign-key checks the deletes queued (deferred) run right after them: PostgreSQL alters no table
+        // with pending trigger events.
+        let settle: [SQLText] = filterDeletes.isEmpty ? [] : ["SET CONSTRAINTS ALL IMMEDIATE", "SET CONSTRAINTS ALL DEFERRED"]
+        let columns = step.mappingFile == nil ? retypes + adds + fills : adds + fills + filterDeletes + settle + retypes
+        ops += (dropConstraints + deletes + creates + linkFills + columns + dropColumns + dropTables + renames
                 + defaults).map(Operation.execute)
         ops += checks
         ops += (notNull + constraints + indexes).map(Operation.execute)
@@ -78,15 +88,22 @@ struct PostgresStepPlanner {
         let plans = step.tablePlans
         var consumers: [String: [String]] = [:]
         for plan in plans.tables {
-            if !plan.partSources.isEmpty || plan.newIDs {
-                throw .notYetSupported(what: "filling table \(plan.table.name) from several sources or with new object IDs \(place)")
+            if !plan.partSources.isEmpty {
+                throw .notYetSupported(what: "filling table \(plan.table.name) from several source tables ("
+                                       + plan.partSources.joined(separator: ", ") + ", a merge such as `source: [A, B]`) \(place)")
             }
-            if plan.rowFilter != nil { throw .notYetSupported(what: "a mapping filter on table \(plan.table.name) \(place)") }
+            if plan.newIDs {
+                throw .notYetSupported(what: "giving the objects of table \(plan.table.name) new object IDs \(place)")
+            }
+            if plan.rowFilter != nil, plan.sourceTable == nil || plan.table.kind != .entity {
+                throw .notYetSupported(what: "a mapping filter on table \(plan.table.name) \(place)")
+            }
             if let s = plan.sourceTable { consumers[s, default: []].append(plan.table.name) }
         }
         for (sourceTable, tables) in consumers.sorted(by: { $0.key < $1.key }) where tables.count > 1 {
             throw .notYetSupported(what: "moving objects of table \(sourceTable) into tables \(tables.sorted().joined(separator: ", "))"
-                                   + " (an entity leaving or joining a hierarchy) \(place)")
+                                   + (step.mappingFile == nil ? " (an entity leaving or joining a hierarchy)"
+                                      : " (a split: several entities mapped from one source table)") + " \(place)")
         }
         for name in plans.unchanged { tableNames[name] = name }
         for plan in plans.tables { if let s = plan.sourceTable { tableNames[s] = plan.table.name } }

@@ -1,0 +1,72 @@
+import Foundation
+import StrataCore
+@testable import StrataPostgres
+import StrataTestSupport
+import Testing
+
+/// A mapping file's step on a PostgreSQL store with data: filters, expressions and an entity rename done in
+/// place, with the rows and object IDs SQLite's step gives (`StrataCLITests.PostgresMappingCLITests`
+/// compares both engines through the `strata` binary). Skipped (and said so on stderr) without PostgreSQL.
+@Suite(.enabled(if: PostgresTestServer.isAvailable, "needs PostgreSQL (initdb, pg_ctl): see the SKIPPED note on stderr"))
+struct PostgresMappingStepTests {
+    static func psql(_ sql: String) throws -> [String] { try PostgresStoreTests.psql(sql) }
+
+    /// A v1 store with the fixture's rows (IDs 1, 2, … in insertion order).
+    static func store() async throws -> (url: PostgresStoreURL, schema: String) {
+        let (url, schema) = try await PostgresMigrationTests.create(PostgresMappingFixture.history(), at: 1)
+        _ = try psql("""
+            SET search_path TO "\(schema)";
+            INSERT INTO "Author" ("name", "kind") VALUES ('Ann', 'person'), ('Acme', 'company'), ('Bob', 'person');
+            INSERT INTO "Book" ("title", "pages", "deleted", "author") VALUES
+              ('b1', 10, false, 1), ('b2', NULL, false, 2), ('b3', 30, true, 3), ('b4', 40, false, NULL);
+            """)
+        return (url, schema)
+    }
+
+    @Test func filtersExpressionsAndARenameKeepRowsAndIDs() async throws {
+        let (url, schema) = try await Self.store()
+        let report = try await PostgresMigration.run(url, models: PostgresMappingFixture.history(), hooks: HookSet(hooks: []),
+                                                     options: .init())
+        #expect(report.toVersion == 2 && report.steps.count == 1)
+        #expect(try Self.psql(#"SELECT concat_ws(' ', "_pk", "name") FROM "\#(schema)"."Writer" ORDER BY "_pk""#) == ["1 ANN", "3 BOB"])
+        #expect(try Self.psql(#"""
+            SELECT concat_ws('|', "_pk", "title", "pages", pg_typeof("pages"), "label", "deleted", coalesce("author"::text, '-'))
+            FROM "\#(schema)"."Book" ORDER BY "_pk"
+            """#) == ["1|b1 by Ann|11|bigint|b1|f|1", "2|b2 by Acme|1|bigint|b2|f|-", "4|b4 by ?|41|bigint|b4|f|-"])
+        #expect(try Self.psql("""
+            SELECT table_name || '.' || column_name FROM information_schema.columns WHERE table_schema = '\(schema)'
+              AND table_name IN ('Author', 'Writer', 'Book') ORDER BY table_name, column_name
+            """) == ["Book._pk", "Book.author", "Book.deleted", "Book.label", "Book.pages", "Book.title", "Writer._pk", "Writer.name"])
+        #expect(try Self.psql("""
+            SELECT conname || ' ' || confrelid::regclass::text FROM pg_constraint WHERE contype = 'f' AND connamespace = '\(schema)'::regnamespace
+            """) == [#"strata_fkey_Book_author \#(schema)."Writer""#])
+    }
+
+    @Test func aMappingExpressionPostgresCannotRunIsExit2BeforeAnyWrite() async throws {
+        let (url, schema) = try await Self.store()
+        let history = try PostgresMappingFixture.history(mapping: "mapping: { from: 1, to: 2 }\nentities:\n  Writer: { source: Author }\n"
+                                                         + "  Book:\n    attributes: { pages: \"int64(title)\" }\n")
+        await #expect(throws: PostgresStoreError.self) {
+            try await PostgresMigration.run(url, models: history, hooks: HookSet(hooks: []), options: .init())
+        }
+        #expect(try Self.psql("SELECT value FROM \"\(schema)\".strata_metadata WHERE key = 'strata.version'") == ["1"])
+        #expect(try Self.psql(#"SELECT count(*) FROM "\#(schema)"."Author""#) == ["3"])
+    }
+
+    @Test func aNilMappedIntoANonOptionalAttributeIsExit3AndRollsBack() async throws {
+        let (url, schema) = try await Self.store()
+        let v2 = PostgresMappingFixture.v2.replacingOccurrences(of: "label: { type: string }", with: "label: { type: string, optional: false }")
+        let history = try PostgresMappingFixture.history(mapping: "mapping: { from: 1, to: 2 }\nentities:\n  Writer: { source: Author }\n"
+                                                         + "  Book:\n    attributes: { label: \"author.name\" }\n", v2: v2)
+        do {
+            _ = try await PostgresMigration.run(url, models: history, hooks: HookSet(hooks: []), options: .init())
+            Issue.record("migrated")
+        } catch let error as PostgresStoreError {
+            guard case .violations(let message, let objects) = error else { Issue.record("\(error)"); return }
+            #expect(message == "version 1 → 2 needs Book.label is not nil (non-optional; its mapped value failed to cast or was nil)")
+            #expect(objects.count == 1 && objects[0].hasSuffix("/Book/p4"))
+        }
+        #expect(try Self.psql("SELECT value FROM \"\(schema)\".strata_metadata WHERE key = 'strata.version'") == ["1"])
+        #expect(try Self.psql(#"SELECT count(*) FROM "\#(schema)"."Author""#) == ["3"])
+    }
+}
