@@ -16,7 +16,7 @@ extension AuditCommand {
         let store = try await PostgresStore.open(url)
         let result: AuditResult
         do {
-            var auditor = try await PostgresAuditor(store: store, history: history)
+            var auditor = try await Auditor(store: store, history: history)
             auditor.variables = global.variableValues
             result = try await auditor.run(on: store, scope: entity.isEmpty ? .full : .entities(entity), maxSamples: maxSamples)
             await store.close()

@@ -2,32 +2,18 @@ import Foundation
 import StrataCore
 import Strata
 
-/// Runs a model's validation rules against a PostgreSQL store (SPEC §7, §14.2): the statements the SQLite
-/// ``Auditor`` runs, planned by the same ``AuditPlanner`` and rendered for PostgreSQL, with exact counts,
-/// capped samples and the same ``AuditResult`` (same rules, object IDs and values). Length rules count
-/// Characters as on SQLite: ASCII text without CR in SQL, other text streamed and counted in Swift.
+/// The validation audit of a PostgreSQL store (SPEC §7, §14.2): the same ``Auditor`` as on SQLite, its
+/// rules planned by the same ``AuditPlanner`` and run in the same order (``AuditSchedule``), rendered for
+/// PostgreSQL, with exact counts, capped samples and the same ``AuditResult`` (same rules, object IDs and
+/// values). Length rules count Characters as on SQLite: ASCII text without CR in SQL, other text streamed
+/// and counted in Swift.
 ///
 /// ```swift
 /// let store = try await PostgresStore.open(url)
-/// let auditor = try await PostgresAuditor(store: store, history: history)
+/// let auditor = try await Auditor(store: store, history: history)
 /// let result = try await auditor.run(on: store, scope: .full)
 /// ```
-public struct PostgresAuditor: Sendable {
-    public var model: Model
-    public var layout: StoreLayout
-    public var storeUUID: String
-    /// `$NOW` for validation predicates: the time the auditor was made, unless set.
-    public var now: Double
-    /// `$VARIABLES` for validation predicates (`--var`).
-    public var variables: [String: String] = [:]
-
-    public init(model: Model, layout: StoreLayout, storeUUID: String, now: Double = Date().timeIntervalSince1970) {
-        self.model = model
-        self.layout = layout
-        self.storeUUID = storeUUID
-        self.now = now
-    }
-
+extension Auditor {
     /// Audits the objects of `scope` in one read-only, repeatable-read transaction of `store`.
     /// - Parameter maxSamples: the most sample objects kept per rule (counts stay exact); not negative.
     /// - Throws: `AuditError` for a scope naming an unknown entity or a rule that does not compile;
@@ -76,34 +62,22 @@ public struct PostgresAuditor: Sendable {
         }
 
         var tallies = [PostgresAuditRunner.Tally?](repeating: nil, count: rules.count)
-        // Row rules, together per table and mode, in the order the SQLite auditor runs them.
-        var groups: [GroupKey: [Int]] = [:]
-        for (i, rule) in rules.enumerated() where modes[i] != .skip {
-            if case .row = rule.check { groups[GroupKey(table: rule.table, mode: modes[i]), default: []].append(i) }
-        }
-        for key in groups.keys.sorted(by: { ($0.table, $0.mode == .all ? 0 : 1) < ($1.table, $1.mode == .all ? 0 : 1) }) {
-            let indices = groups[key]!
+        let schedule = AuditSchedule(rules: rules, modes: modes)
+        for group in schedule.rowGroups {
             let started = Date()
-            let found = try await runner.rowRules(indices.map { rules[$0] }, mode: key.mode, maxSamples: maxSamples)
-            let share = Date().timeIntervalSince(started) / Double(indices.count)
-            for (j, i) in indices.enumerated() { tallies[i] = found[j]; tallies[i]!.duration = share }
+            let found = try await runner.rowRules(group.rules.map { rules[$0] }, mode: group.mode, maxSamples: maxSamples)
+            let share = Date().timeIntervalSince(started) / Double(group.rules.count)
+            for (j, i) in group.rules.enumerated() { tallies[i] = found[j]; tallies[i]!.duration = share }
         }
-        for (i, rule) in rules.enumerated() where modes[i] != .skip {
-            if case .uniqueness = rule.check {
-                let started = Date()
-                tallies[i] = try await runner.uniqueness(rule, maxSamples: maxSamples)
-                tallies[i]!.duration = Date().timeIntervalSince(started)
-            }
+        for i in schedule.uniqueness {
+            let started = Date()
+            tallies[i] = try await runner.uniqueness(rules[i], maxSamples: maxSamples)
+            tallies[i]!.duration = Date().timeIntervalSince(started)
         }
 
         let results = rules.indices.compactMap { i in
             tallies[i].map { AuditRuleResult(rules[i], count: $0.count, samples: $0.samples, duration: $0.duration) }
         }
         return AuditResult(storeUUID: storeUUID, modelVersion: model.version, scope: scope, maxSamples: maxSamples, rules: results)
-    }
-
-    struct GroupKey: Hashable {
-        var table: String
-        var mode: AuditRunMode
     }
 }

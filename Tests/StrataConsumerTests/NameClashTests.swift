@@ -22,7 +22,7 @@ import Testing
         RelationshipLinkPlan.self, RelationshipLinkPlanner.self, SQLStep.self, SQLStepError.self, SetRelationshipRequest.self,
         StageContext.self, StageError.self, Stages.self, SwiftStageDeclaration.self,
         Attribute.self, AttributeRules.self, AttributeType.self, AuditCode.self, AuditPlanner.self, AuditError.self,
-        AuditMode.self, AuditResult.self, AuditRule.self, AuditRuleResult.self, AuditRunMode.self, AuditSQL.self,
+        AuditMode.self, AuditResult.self, AuditRule.self, AuditRuleResult.self, AuditRunMode.self, AuditSchedule.self, AuditSQL.self,
         AuditSample.self, AuditScope.self, Auditor.self, Backup.self, BatchDeletePlan.self, BatchDeleteRequest.self,
         BatchDeleteResultType.self, BatchError.self, BatchPlanner.self, BatchResult.self, BatchUpdatePlan.self,
         BatchUpdateRequest.self, BatchUpdateResultType.self, BatchViolationError.self, ChangeObservers.self,

@@ -1,5 +1,6 @@
 import Foundation
 import StrataCore
+import Strata
 @testable import StrataPostgres
 import Testing
 
@@ -76,6 +77,6 @@ import Testing
     @Test func icuOnlyPatternIsRefusedBeforeTheAudit() throws {
         let yaml = PostgresAuditFixture.modelYAML.replacingOccurrences(of: #"pattern: "[A-Z][a-z]*""#, with: #"pattern: "\\bA""#)
         let rules = try Self.rules(yaml)
-        #expect(throws: PostgresRenderError.self) { try PostgresAuditor.requirements(of: rules) }
+        #expect(throws: PostgresRenderError.self) { try Auditor.requirements(of: rules) }
     }
 }

@@ -30,7 +30,7 @@ struct PostgresAuditTests {
         let store = try await PostgresStore.open(url)
         let postgresResult: AuditResult
         do {
-            var auditor = try await PostgresAuditor(store: store, history: history)
+            var auditor = try await Auditor(store: store, history: history)
             auditor.storeUUID = uuid
             auditor.now = now
             postgresResult = try await auditor.run(on: store, scope: scope, maxSamples: maxSamples)
@@ -151,7 +151,7 @@ struct PostgresAuditTests {
         let store = try await PostgresStore.open(url)
         let postgres: AuditResult
         do {
-            var auditor = try await PostgresAuditor(store: store, history: history)
+            var auditor = try await Auditor(store: store, history: history)
             auditor.storeUUID = Self.uuid
             postgres = Self.zeroed(try await auditor.run(on: store, scope: .entities(["Gadget"])))
             await store.close()

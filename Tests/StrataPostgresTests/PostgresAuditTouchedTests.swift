@@ -36,7 +36,7 @@ struct PostgresAuditTouchedTests {
             for pk in Self.touched {
                 try await store.session.execute(#"INSERT INTO pg_temp."strata_touched" VALUES ('Item', "# + "\(pk))")
             }
-            var auditor = try await PostgresAuditor(store: store, history: history)
+            var auditor = try await Auditor(store: store, history: history)
             auditor.storeUUID = PostgresAuditTests.uuid
             postgres = try await auditor.run(on: store, scope: .touched)
             await store.close()

@@ -61,35 +61,23 @@ public struct Auditor: Sendable {
         }
 
         var tallies = [Tally?](repeating: nil, count: rules.count)
-        // Row rules, together per table and mode.
-        var groups: [GroupKey: [Int]] = [:]
-        for (i, rule) in rules.enumerated() where modes[i] != .skip {
-            if case .row = rule.check { groups[GroupKey(table: rule.table, mode: modes[i]), default: []].append(i) }
-        }
-        for key in groups.keys.sorted(by: { ($0.table, $0.mode == .all ? 0 : 1) < ($1.table, $1.mode == .all ? 0 : 1) }) {
-            let indices = groups[key]!
+        let schedule = AuditSchedule(rules: rules, modes: modes)
+        for group in schedule.rowGroups {
             let started = Date()
-            let found = try runRowRules(indices.map { rules[$0] }, mode: key.mode, maxSamples: maxSamples, db)
-            let share = Date().timeIntervalSince(started) / Double(indices.count)
-            for (j, i) in indices.enumerated() { tallies[i] = found[j]; tallies[i]!.duration = share }
+            let found = try runRowRules(group.rules.map { rules[$0] }, mode: group.mode, maxSamples: maxSamples, db)
+            let share = Date().timeIntervalSince(started) / Double(group.rules.count)
+            for (j, i) in group.rules.enumerated() { tallies[i] = found[j]; tallies[i]!.duration = share }
         }
-        for (i, rule) in rules.enumerated() where modes[i] != .skip {
-            if case .uniqueness = rule.check {
-                let started = Date()
-                tallies[i] = try runUniqueness(rule, maxSamples: maxSamples, db)
-                tallies[i]!.duration = Date().timeIntervalSince(started)
-            }
+        for i in schedule.uniqueness {
+            let started = Date()
+            tallies[i] = try runUniqueness(rules[i], maxSamples: maxSamples, db)
+            tallies[i]!.duration = Date().timeIntervalSince(started)
         }
 
         let results = rules.indices.compactMap { i in
             tallies[i].map { AuditRuleResult(rules[i], count: $0.count, samples: $0.samples, duration: $0.duration) }
         }
         return AuditResult(storeUUID: storeUUID, modelVersion: model.version, scope: scope, maxSamples: maxSamples, rules: results)
-    }
-
-    struct GroupKey: Hashable {
-        var table: String
-        var mode: AuditRunMode
     }
 
     struct Tally {
