@@ -7,54 +7,9 @@ import Testing
 /// rows: the same rows and object IDs result (filters, expressions, an entity rename, dropped links).
 @Suite(.enabled(if: PostgresTestServer.isAvailable, "needs PostgreSQL (initdb, pg_ctl): see the SKIPPED note on stderr"))
 struct PostgresMappingCLITests {
-    static let v1 = """
-        version: 1
-        entities:
-          Author:
-            attributes:
-              name: { type: string }
-              kind: { type: string }
-            relationships:
-              books: { destination: Book, toMany: true, inverse: author, deleteRule: nullify }
-          Book:
-            attributes:
-              title: { type: string }
-              pages: { type: int32 }
-              deleted: { type: bool, optional: false, default: false }
-            relationships:
-              author: { destination: Author, inverse: books, deleteRule: nullify }
-        """
-    static let v2 = """
-        version: 2
-        entities:
-          Writer:
-            attributes:
-              name: { type: string }
-            relationships:
-              books: { destination: Book, toMany: true, inverse: author, deleteRule: nullify }
-          Book:
-            attributes:
-              title: { type: string }
-              pages: { type: int64 }
-              label: { type: string }
-              deleted: { type: bool, optional: false, default: false }
-            relationships:
-              author: { destination: Writer, inverse: books, deleteRule: nullify }
-        """
-    static let mapping = """
-        mapping: { from: 1, to: 2 }
-        entities:
-          Writer:
-            source: Author
-            filter: "kind == 'person'"
-            attributes: { name: "uppercase(name)" }
-          Book:
-            filter: "deleted == NO"
-            attributes:
-              title: "title + ' by ' + coalesce(author.name, '?')"
-              pages: "coalesce(pages, 0) + 1"
-              label: "title"
-        """
+    static let v1 = AuthorBookMapping.v1
+    static let v2 = AuthorBookMapping.v2
+    static let mapping = AuthorBookMapping.mapping
     static let writers = #"SELECT "_pk" || ' ' || "name" FROM "Writer" ORDER BY "_pk""#
     static let books = #"""
         SELECT "_pk" || '|' || "title" || '|' || "pages" || '|' || "label" || '|' || (CASE WHEN "deleted" THEN 'yes' ELSE 'no' END)
@@ -65,11 +20,7 @@ struct PostgresMappingCLITests {
         let (dir, store) = try MappingProject.project(v1: Self.v1, v2: Self.v2, files: ["v2.yaml": Self.mapping], name: "pgmap")
         let queue = try DatabaseQueue(path: store)
         try queue.write { db in
-            try db.execute(sql: """
-                INSERT INTO "Author" ("_pk", "name", "kind") VALUES (1, 'Ann', 'person'), (2, 'Acme', 'company'), (3, 'Bob', 'person');
-                INSERT INTO "Book" ("_pk", "title", "pages", "deleted", "author") VALUES
-                  (1, 'b1', 10, 0, 1), (2, 'b2', NULL, 0, 2), (3, 'b3', 30, 1, 3), (4, 'b4', 40, 0, NULL);
-                """)
+            try db.execute(sql: AuthorBookMapping.rows)
         }
         try queue.close()
         let schema = "t_" + UUID().uuidString.prefix(8).lowercased()

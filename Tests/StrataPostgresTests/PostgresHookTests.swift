@@ -85,16 +85,22 @@ struct PostgresHookTests {
         try HookSet.load(yaml: files, models: history)
     }
 
-    @Test func aFailingHookStepRollsItsWholeVersionStepBack() async throws {
+    /// A store of ``twoVersions`` created at version 1 with the hook `files`.
+    static func store(hooks files: [String: String]) async throws -> (history: ModelHistory, hooks: HookSet, url: PostgresStoreURL, schema: String) {
         let history = try ModelHistory.load(yaml: Self.twoVersions)
-        let hooks = try Self.hooks(history, ["mark.yaml": """
+        let hooks = try Self.hooks(history, files)
+        let (url, schema) = try await PostgresMigrationTests.create(history, at: 1, hooks: hooks)
+        return (history, hooks, url, schema)
+    }
+
+    @Test func aFailingHookStepRollsItsWholeVersionStepBack() async throws {
+        let (history, hooks, url, schema) = try await Self.store(hooks: ["mark.yaml": """
             id: mark
             after: 2
             steps:
               - batchUpdate: { entity: Item, predicate: "price > 10", propertiesToUpdate: { sale: true } }
               - batchUpdate: { entity: Item, propertiesToUpdate: { code: same } }
             """])
-        let (url, schema) = try await PostgresMigrationTests.create(history, at: 1, hooks: hooks)
         _ = try Self.psql(#"INSERT INTO "\#(schema)"."Item" ("name", "price", "code") VALUES ('a', 12.5, 'x'), ('b', 3, 'y')"#)
         let error = await #expect(throws: PostgresStoreError.self) {
             try await PostgresMigration.run(url, models: history, hooks: hooks, options: .init(now: Self.now))
@@ -107,8 +113,7 @@ struct PostgresHookTests {
     }
 
     @Test func decimalsAndCaseInsensitiveMatchesRunNatively() async throws {
-        let history = try ModelHistory.load(yaml: Self.twoVersions)
-        let hooks = try Self.hooks(history, ["mark.yaml": """
+        let (history, hooks, url, schema) = try await Self.store(hooks: ["mark.yaml": """
             id: mark
             after: 2
             steps:
@@ -119,7 +124,6 @@ struct PostgresHookTests {
                   resultType: updatedObjectsCount
               - batchDelete: { entity: Item, predicate: "name BEGINSWITH 'zz'" }
             """])
-        let (url, schema) = try await PostgresMigrationTests.create(history, at: 1, hooks: hooks)
         _ = try Self.psql(#"""
             INSERT INTO "\#(schema)"."Item" ("name", "price", "code") VALUES
               ('a', 12.5, 'p'), ('b', 3, 'q'), ('Crème brûlée', 1.25, 'r'), ('strasse', NULL, 's'), ('zz top', 1, 't')
@@ -133,14 +137,12 @@ struct PostgresHookTests {
 
 extension PostgresHookTests {
     @Test func diacriticInsensitivePredicatesNeedTheUnaccentExtensionBeforeAnyStep() async throws {
-        let history = try ModelHistory.load(yaml: Self.twoVersions)
-        let hooks = try Self.hooks(history, ["mark.yaml": """
+        let (history, hooks, url, schema) = try await Self.store(hooks: ["mark.yaml": """
             id: mark
             after: 2
             steps:
               - batchUpdate: { entity: Item, predicate: "name ==[cd] 'creme'", propertiesToUpdate: { sale: true } }
             """])
-        let (url, schema) = try await PostgresMigrationTests.create(history, at: 1, hooks: hooks)
         guard try Self.psql("SELECT count(*) FROM pg_extension WHERE extname = 'unaccent'") == ["0"] else { return }
         let error = await #expect(throws: PostgresRenderError.self) {
             try await PostgresMigration.run(url, models: history, hooks: hooks, options: .init(now: Self.now))
@@ -152,14 +154,12 @@ extension PostgresHookTests {
     }
 
     @Test func icuOnlyRegexSyntaxIsRefusedBeforeAnyStepNamingTheHook() async throws {
-        let history = try ModelHistory.load(yaml: Self.twoVersions)
-        let hooks = try Self.hooks(history, ["mark.yaml": #"""
+        let (history, hooks, url, schema) = try await Self.store(hooks: ["mark.yaml": #"""
             id: mark
             after: 2
             steps:
               - batchDelete: { entity: Item, predicate: "name MATCHES '\\\\bzz.*'" }
             """#])
-        let (url, schema) = try await PostgresMigrationTests.create(history, at: 1, hooks: hooks)
         let error = await #expect(throws: PostgresRenderError.self) {
             try await PostgresMigration.run(url, models: history, hooks: hooks, options: .init(now: Self.now))
         }
@@ -257,9 +257,7 @@ extension PostgresHookTests {
 extension PostgresHookTests {
     static func runSQLHook(_ sql: String, rows: String = "('a', 12.5, 'p'), ('b', 3, 'q')") async throws
         -> (result: Result<PostgresMigration.Report, any Error>, schema: String) {
-        let history = try ModelHistory.load(yaml: Self.twoVersions)
-        let hooks = try Self.hooks(history, ["raw.yaml": "id: raw\nafter: 2\nsteps:\n  - sql: " + sql + "\n"])
-        let (url, schema) = try await PostgresMigrationTests.create(history, at: 1, hooks: hooks)
+        let (history, hooks, url, schema) = try await Self.store(hooks: ["raw.yaml": "id: raw\nafter: 2\nsteps:\n  - sql: " + sql + "\n"])
         _ = try Self.psql(#"INSERT INTO "\#(schema)"."Item" ("name", "price", "code") VALUES "# + rows)
         do {
             return (.success(try await PostgresMigration.run(url, models: history, hooks: hooks, options: .init(now: Self.now))), schema)

@@ -1,64 +1,15 @@
 import StrataCore
+import StrataTestSupport
 
 /// A v1 → v2 step with a mapping file that PostgreSQL does in place: `Author` becomes `Writer` (only the
 /// persons carried, `name` upper-cased in place with `USING`), deleted books dropped, `Book.title` recomputed
 /// through a to-one key path and `pages` int32 → int64 through an expression with a constant (temporary
 /// columns), a new `label` filled.
 enum PostgresMappingFixture {
-    static let v1 = """
-        version: 1
-        entities:
-          Author:
-            attributes:
-              name: { type: string }
-              kind: { type: string }
-            relationships:
-              books: { destination: Book, toMany: true, inverse: author, deleteRule: nullify }
-          Book:
-            attributes:
-              title: { type: string }
-              pages: { type: int32 }
-              deleted: { type: bool, optional: false, default: false }
-            relationships:
-              author: { destination: Author, inverse: books, deleteRule: nullify }
-        """
-    static let v2 = """
-        version: 2
-        entities:
-          Writer:
-            attributes:
-              name: { type: string }
-            relationships:
-              books: { destination: Book, toMany: true, inverse: author, deleteRule: nullify }
-          Book:
-            attributes:
-              title: { type: string }
-              pages: { type: int64 }
-              label: { type: string }
-              deleted: { type: bool, optional: false, default: false }
-            relationships:
-              author: { destination: Writer, inverse: books, deleteRule: nullify }
-        """
-    static let mapping = """
-        mapping: { from: 1, to: 2 }
-        entities:
-          Writer:
-            source: Author
-            filter: "kind == 'person'"
-            attributes: { name: "uppercase(name)" }
-          Book:
-            filter: "deleted == NO"
-            attributes:
-              title: "title + ' by ' + coalesce(author.name, '?')"
-              pages: "coalesce(pages, 0) + 1"
-              label: "title"
-        """
-    /// Authors 1 Ann (person), 2 Acme (company), 3 Bob (person); books 1…4 (`b3` deleted, `b2` by Acme).
-    static let rows = """
-        INSERT INTO "Author" ("_pk", "name", "kind") VALUES (1, 'Ann', 'person'), (2, 'Acme', 'company'), (3, 'Bob', 'person');
-        INSERT INTO "Book" ("_pk", "title", "pages", "deleted", "author") VALUES
-          (1, 'b1', 10, 0, 1), (2, 'b2', NULL, 0, 2), (3, 'b3', 30, 1, 3), (4, 'b4', 40, 0, NULL);
-        """
+    static let v1 = AuthorBookMapping.v1
+    static let v2 = AuthorBookMapping.v2
+    static let mapping = AuthorBookMapping.mapping
+    static let rows = AuthorBookMapping.rows
 
     /// The models, with `mapping` as version 2's mapping file.
     static func history(mapping text: String = mapping, v2 second: String = v2) throws -> ModelHistory {
