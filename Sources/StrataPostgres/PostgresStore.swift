@@ -13,10 +13,14 @@ import Strata
 public final class PostgresStore: Sendable {
     public let url: PostgresStoreURL
     let session: PostgresSession
+    /// What ``open(_:models:hooks:options:)`` did to the store (created it, migrated it, or nothing to do);
+    /// nil for a store opened with ``open(_:)``.
+    public let migration: PostgresMigration.Report?
 
-    init(url: PostgresStoreURL, session: PostgresSession) {
+    init(url: PostgresStoreURL, session: PostgresSession, migration: PostgresMigration.Report? = nil) {
         self.url = url
         self.session = session
+        self.migration = migration
     }
 
     /// Connects to an existing store.

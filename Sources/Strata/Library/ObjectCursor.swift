@@ -10,21 +10,17 @@ import GRDB
 /// ```
 public final class ObjectCursor {
     private let rows: RowCursor
-    private let storage: StoreLayout
+    private let layout: StoreLayout
     private let entity: EntityStorage
     private let storeUUID: String
     private let storePath: String
-    /// Per entity kind: (attribute, column index) pairs, computed at its first row.
-    private var columns: [String: [(property: String, index: Int)]] = [:]
-    private var kindIndex: Int?
-    private var primaryKeyIndex: Int?
-    /// The result's column names (the table's), read at the first row.
-    private var names: [String] = []
+    /// Made at the first row, from the result's column names.
+    private var reader: FetchedObjectReader?
 
     init(rows: RowCursor, layout: StoreLayout, entity: EntityStorage, storeUUID: String, storePath: String) {
         self.storePath = storePath
         self.rows = rows
-        self.storage = layout
+        self.layout = layout
         self.entity = entity
         self.storeUUID = storeUUID
     }
@@ -39,18 +35,10 @@ public final class ObjectCursor {
         } catch let error as DatabaseError {
             throw StoreError.from(error, path: storePath)
         }
-        if primaryKeyIndex == nil {
-            names = Array(row.columnNames)
-            primaryKeyIndex = names.firstIndex(of: "_pk")
-            kindIndex = entity.isDiscriminated ? names.firstIndex(of: "_entity") : nil
+        if reader == nil {
+            reader = FetchedObjectReader(layout: layout, entity: entity, storeUUID: storeUUID, columnNames: Array(row.columnNames))
         }
-        let kind = kindIndex.flatMap { row[$0] as String? } ?? entity.entity
-        let pairs = columns[kind] ?? attributeColumns(kind)
-        var values: [String: Value] = [:]
-        values.reserveCapacity(pairs.count)
-        for (property, index) in pairs { values[property] = Value(databaseValue: row[index]) }
-        let id = ObjectID(storeUUID: storeUUID, entity: kind, primaryKey: row[primaryKeyIndex!])
-        return FetchedObject(id: id, values: values)
+        return reader!.object { Value(databaseValue: row[$0]) }
     }
 
     /// Every remaining object (memory grows with the count: prefer ``next()`` for large results).
@@ -58,14 +46,5 @@ public final class ObjectCursor {
         var objects: [FetchedObject] = []
         while let object = try next() { objects.append(object) }
         return objects
-    }
-
-    private func attributeColumns(_ kind: String) -> [(property: String, index: Int)] {
-        let attributes = (storage.storage(of: kind) ?? entity).attributeColumns
-        let pairs = attributes.sorted { $0.key < $1.key }.compactMap { property, column in
-            names.firstIndex(of: column).map { (property, $0) }
-        }
-        columns[kind] = pairs
-        return pairs
     }
 }

@@ -62,35 +62,18 @@ extension Store {
     /// entity's name in column `_entity`; every table's primary key is `_pk`.
     /// - Throws: ``FetchError/unknownEntity(_:hint:)``, `StoreError`.
     public func table(for entity: String) throws -> String {
-        try storage(of: entity).table
+        try metadata().layout.fetchStorage(of: entity).table
     }
 
     /// The column holding `entity.property`: an attribute, or a to-one relationship stored as a foreign key
     /// (the destination's `_pk`).
     /// - Throws: ``FetchError`` (unknown entity or property, a relationship stored in another table), `StoreError`.
     public func column(for entity: String, property: String) throws -> String {
-        let storage = try storage(of: entity)
-        if let column = storage.attributeColumns[property] { return column }
-        if let relationship = storage.relationships[property] {
-            guard relationship.kind == .foreignKey, relationship.table == storage.table else {
-                throw FetchError.notAColumn(entity: entity, property: property, table: relationship.table)
-            }
-            return relationship.column
-        }
-        let names = Array(storage.attributeColumns.keys) + Array(storage.relationships.keys)
-        throw FetchError.unknownProperty(entity: entity, property: property, hint: NameSuggestion.hint(for: property, in: names))
-    }
-
-    private func storage(of entity: String) throws -> EntityStorage {
-        let layout = try metadata().layout
-        guard let storage = layout.storage(of: entity) else {
-            throw FetchError.unknownEntity(entity, hint: NameSuggestion.hint(for: entity, in: layout.entities.keys))
-        }
-        return storage
+        try metadata().layout.column(for: entity, property: property)
     }
 
     /// `SELECT t.* FROM <table> AS t WHERE <kinds> AND <predicate> ORDER BY <keys>, t._pk LIMIT ?`.
-    static func fetchStatement(_ entity: String, where predicate: String?, sortedBy: [PropertySort], limit: Int?,
+    package static func fetchStatement(_ entity: String, where predicate: String?, sortedBy: [PropertySort], limit: Int?,
                                includesSubentities: Bool, context: PredicateContext, model: Model,
                                layout: StoreLayout) throws -> (SQLText, EntityStorage) {
         guard let storage = layout.storage(of: entity), model.entity(entity) != nil else {
@@ -112,7 +95,10 @@ extension Store {
                 throw FetchError.unknownProperty(entity: entity, property: sort.property,
                                                  hint: NameSuggestion.hint(for: sort.property, in: storage.attributeColumns.keys))
             }
-            keys.append("\(ColumnName(column, qualifier: alias)) \(keyword: sort.ascending ? "ASC" : "DESC")")
+            // Text sorts in code-point order and nil sorts first on both engines (SQLite's BINARY order).
+            let type = model.attribute(sort.property, of: entity)?.attribute.type
+            let order: SQLText = type == .string || type == .uri ? .keyword(.codePointOrder) : ""
+            keys.append("\(ColumnName(column, qualifier: alias))" + order + .keyword(sort.ascending ? .ascending : .descending))
         }
         keys.append("\(ColumnName("_pk", qualifier: alias))")
         let head: SQLText = "SELECT \(keyword: alias).* FROM \(TableName(storage.table)) AS \(keyword: alias)"
@@ -123,7 +109,7 @@ extension Store {
     }
 
     /// The store's recorded model (parsed once per distinct model text).
-    static func recordedModel(_ metadata: StoreMetadata, path: String) throws -> Model {
+    package static func recordedModel(_ metadata: StoreMetadata, path: String) throws -> Model {
         try RecordedModels.shared.model(metadata.modelYAML) {
             do {
                 return try ModelLoader.load(yaml: metadata.modelYAML, file: "\(path) (recorded model)")

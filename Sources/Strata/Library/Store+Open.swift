@@ -136,21 +136,21 @@ extension Store {
 
     /// Runs `body` on a global dispatch queue, so the caller's thread (the main actor's, a cooperative
     /// one) never waits for SQLite.
-    static func offThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    package static func offThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global(qos: .userInitiated).async { continuation.resume(with: Result { try body() }) }
         }
     }
 
     /// What an open call migrates with: the models, the hooks checked against them, the target model.
-    struct Project: Sendable {
-        let models: ModelHistory
-        let hooks: HookSet
-        let target: Model
+    package struct Project: Sendable {
+        package let models: ModelHistory
+        package let hooks: HookSet
+        package let target: Model
         let options: OpenOptions
         let run: MigrationRun.Options
 
-        init(models: ProjectSource, hooks: ProjectSource?, options: OpenOptions) throws {
+        package init(models: ProjectSource, hooks: ProjectSource?, options: OpenOptions) throws {
             var history = try models.loadModels()
             // Mapping files are read before anything runs, like hooks (SPEC §11.3).
             if let hooks { history.mappings = try hooks.loadMappings(models: history) }

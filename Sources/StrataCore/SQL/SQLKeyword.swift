@@ -14,6 +14,10 @@ public enum SQLKeyword: Hashable, Sendable {
     case onConflictIgnore
     /// After a text sort key, code-point order: nothing (SQLite's BINARY) / ` COLLATE "C"`.
     case codePointOrder
+    /// An ascending sort key with nil first, as SQLite sorts: ` ASC` / ` ASC NULLS FIRST`.
+    case ascending
+    /// A descending sort key with nil last, as SQLite sorts: ` DESC` / ` DESC NULLS LAST`.
+    case descending
 
     /// SQLite's spelling.
     public var sqlite: String {
@@ -25,6 +29,8 @@ public enum SQLKeyword: Hashable, Sendable {
         case .insertOrIgnore: "INSERT OR IGNORE"
         case .onConflictIgnore: ""
         case .codePointOrder: ""
+        case .ascending: " ASC"
+        case .descending: " DESC"
         }
     }
 
@@ -38,6 +44,8 @@ public enum SQLKeyword: Hashable, Sendable {
         case .insertOrIgnore: "INSERT"
         case .onConflictIgnore: " ON CONFLICT DO NOTHING"
         case .codePointOrder: " COLLATE \"C\""
+        case .ascending: " ASC NULLS FIRST"
+        case .descending: " DESC NULLS LAST"
         }
     }
 }

@@ -1,0 +1,39 @@
+import Foundation
+import StrataCore
+import Strata
+
+/// Migrate on open, on PostgreSQL: what a server application calls at launch, as ``Store`` does for SQLite.
+extension PostgresStore {
+    /// Opens the store in `url`'s schema (creating it when missing, unless `options.createIfMissing` is off),
+    /// loads the models and hooks, runs the pending version steps and hooks, and returns the open store with
+    /// what it did in ``migration``.
+    ///
+    /// The run takes the schema's advisory lock, as `strata migrate` does, so two application instances
+    /// starting together migrate once: the second waits (up to `options.lockTimeout` seconds), then finds
+    /// nothing to do. Bad input (models, hooks, a hook PostgreSQL cannot run) is reported before any change.
+    ///
+    /// ```swift
+    /// let url = try PostgresStoreURL(parsing: "postgres://app@db.internal/shop?schema=catalog")
+    /// let store = try await PostgresStore.open(url, models: .directory("models"), hooks: .directory("migrations"))
+    /// print(store.migration?.toVersion ?? 0)
+    /// let favorites = try await store.fetchAll("Recipe", where: "favorite == YES")
+    /// await store.close()
+    /// ```
+    /// - Parameters:
+    ///   - models: the model versions.
+    ///   - hooks: the hook and mapping files; nil for none.
+    ///   - options: creation, target, `$NOW`, `$VARIABLES`, lock timeout (the other fields are SQLite's).
+    /// - Throws: `DiagnosticList` (models, hooks), `PostgresStoreError` (missing store without
+    ///   `createIfMissing`, busy after `lockTimeout`, privileges, the server), `MappingError` for a step that
+    ///   cannot be inferred; a failed step leaves the schema at the last version it committed.
+    public static func open(_ url: PostgresStoreURL, models: ProjectSource, hooks: ProjectSource? = nil,
+                            options: Store.OpenOptions = Store.OpenOptions()) async throws -> PostgresStore {
+        let project = try await Store.offThread { try Store.Project(models: models, hooks: hooks, options: options) }
+        let run = PostgresMigration.Options(target: project.target.version, create: options.createIfMissing,
+                                            lockTimeout: options.lockTimeout, now: options.now ?? Date(),
+                                            variables: options.variables)
+        let report = try await PostgresMigration.run(url, models: project.models, hooks: project.hooks, options: run)
+        let store = try await open(url)
+        return PostgresStore(url: url, session: store.session, migration: report)
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+import Strata
+@testable import StrataPostgres
+import StrataTestSupport
+import Testing
+
+/// The library inside a server application, on PostgreSQL: migrate on open (`PostgresStore.open(_:models:hooks:options:)`)
+/// and reading objects back (`fetch`, `fetchAll`, `table(for:)`, `column(for:property:)`), checked against the
+/// same calls on an SQLite ``Store`` with the same models and hooks: the same objects, keys and values.
+/// Skipped (and said so on stderr) without PostgreSQL.
+@Suite(.enabled(if: PostgresTestServer.isAvailable, "needs PostgreSQL (initdb, pg_ctl): see the SKIPPED note on stderr"))
+struct PostgresLibraryTests {
+    /// v1: items; v2 adds `tag`, and a hook after 2 inserts five items and updates one.
+    static let models: [String: String] = [
+        "1.yaml": """
+            version: 1
+            entities:
+              Item:
+                attributes:
+                  name:   { type: string }
+                  price:  { type: decimal }
+                  seen:   { type: date }
+                  active: { type: bool, default: true, optional: false }
+                  count:  { type: int32 }
+              Special:
+                parent: Item
+                attributes:
+                  level: { type: int16 }
+            """,
+        "2.yaml": """
+            version: 2
+            entities:
+              Item:
+                attributes:
+                  name:   { type: string }
+                  price:  { type: decimal }
+                  seen:   { type: date }
+                  active: { type: bool, default: true, optional: false }
+                  count:  { type: int32 }
+                  tag:    { type: string }
+              Special:
+                parent: Item
+                attributes:
+                  level: { type: int16 }
+            """,
+    ]
+    static let hooks: [String: String] = [
+        "seed.yaml": """
+            id: seed
+            after: 2
+            steps:
+              - batchInsert:
+                  entity: Item
+                  objects:
+                    - { name: Émile, price: "12.50", seen: "2024-05-01T10:00:00Z", count: 3 }
+                    - { name: apple, price: "0.10", active: false, count: -7 }
+                    - { name: Zebra, seen: "2023-12-31T23:59:59Z", count: 2147483647 }
+                    - { name: ~, price: "99999999999999.99", count: 0 }
+              - batchInsert:
+                  entity: Special
+                  objects:
+                    - { name: special, level: 4, count: 1 }
+              - batchUpdate:
+                  entity: Item
+                  predicate: "name BEGINSWITH[c] %@"
+                  arguments: ["a"]
+                  propertiesToUpdate: { tag: fruit }
+            """,
+    ]
+
+    static func options(target: Int?) -> Store.OpenOptions {
+        var options = Store.OpenOptions()
+        options.target = target
+        options.now = Date(timeIntervalSince1970: 1_716_249_600)
+        return options
+    }
+
+    /// Runs `body` on the same store on both engines: created at v1, then migrated to v2 by a second open call
+    /// (running the hook); the PostgreSQL store is closed and the SQLite file removed however `body` ends.
+    static func withStores(_ body: (Store, PostgresStore) async throws -> Void) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("strata-pglib-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let path = directory.appendingPathComponent("store.sqlite").path
+        let url = try PostgresStoreURL(parsing: PostgresTestServer.url())
+        let created = try await PostgresStore.open(url, models: .yaml(models), hooks: .yaml(hooks), options: options(target: 1))
+        #expect(created.migration?.created == true && created.migration?.toVersion == 1)
+        await created.close()
+        _ = try await Store.open(at: path, models: .yaml(models), hooks: .yaml(hooks), options: options(target: 1))
+        let postgres = try await PostgresStore.open(url, models: .yaml(models), hooks: .yaml(hooks), options: options(target: nil))
+        let sqlite = try await Store.open(at: path, models: .yaml(models), hooks: .yaml(hooks), options: options(target: nil))
+        defer { try? FileManager.default.removeItem(at: directory) }
+        do {
+            try await body(sqlite, postgres)
+            await postgres.close()
+        } catch {
+            await postgres.close()
+            throw error
+        }
+    }
+
+    /// An object without its store's UUID, to compare across stores.
+    static func plain(_ objects: [FetchedObject]) -> [String] {
+        objects.map { object in
+            "\(object.entity)/p\(object.id.primaryKey) " + object.values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+                .joined(separator: " ")
+        }
+    }
+
+    @Test func openMigratesOnceAndFetchesTheSameObjectsAsSQLite() async throws {
+        try await Self.withStores { sqlite, postgres in
+        #expect(postgres.migration?.fromVersion == 1 && postgres.migration?.toVersion == 2)
+        #expect(postgres.migration?.hooks.map(\.id) == ["seed"])
+
+        let all = try await postgres.fetchAll("Item", sortedBy: [PropertySort("name")])
+        #expect(Self.plain(all) == Self.plain(try sqlite.fetchAll("Item", sortedBy: [PropertySort("name")])))
+        #expect(Self.plain(all) == [
+            #"Item/p4 active=1 count=0 name=nil price="99999999999999.99" seen=nil tag=nil"#,
+            #"Item/p3 active=1 count=2147483647 name="Zebra" price=nil seen=1704067199.0 tag=nil"#,
+            #"Item/p2 active=0 count=-7 name="apple" price="0.1" seen=nil tag="fruit""#,
+            #"Special/p5 active=1 count=1 level=4 name="special" price=nil seen=nil tag=nil"#,
+            #"Item/p1 active=1 count=3 name="Émile" price="12.5" seen=1714557600.0 tag=nil"#,
+        ])
+        let uuid = try await postgres.metadata().storeUUID
+        #expect(all.last?.id.uri == "x-strata://\(uuid)/Item/p1")
+
+        for (predicate, arguments, sort, limit, subentities) in [
+            ("name BEGINSWITH[c] %@", [PredicateArgument.text("z")], [PropertySort("count", ascending: false)], nil as Int?, true),
+            ("seen >= $NOW - 365 days OR price > 100", [], [PropertySort("seen")], nil, true),
+            ("active == NO OR count > 1000", [], [PropertySort("name", ascending: false)], 1, true),
+            (nil, [], [PropertySort("count", ascending: false)], 2, false),
+        ] as [(String?, [PredicateArgument], [PropertySort], Int?, Bool)] {
+            let onPostgres = try await postgres.fetchAll("Item", where: predicate, arguments: arguments, sortedBy: sort, limit: limit,
+                                                         includesSubentities: subentities)
+            let onSQLite = try sqlite.fetchAll("Item", where: predicate, arguments: arguments, sortedBy: sort, limit: limit,
+                                               includesSubentities: subentities)
+            #expect(Self.plain(onPostgres) == Self.plain(onSQLite), "\(predicate ?? "all")")
+            #expect(!onPostgres.isEmpty, "\(predicate ?? "all")")
+        }
+        let specials = try await postgres.fetchAll("Special")
+        #expect(Self.plain(specials) == [#"Special/p5 active=1 count=1 level=4 name="special" price=nil seen=nil tag=nil"#])
+
+        #expect(try await postgres.table(for: "Special") == "Item")
+        #expect(try await postgres.column(for: "Item", property: "seen") == "seen")
+
+        let again = try await PostgresStore.open(postgres.url, models: .yaml(Self.models), hooks: .yaml(Self.hooks),
+                                                 options: Self.options(target: nil))
+        #expect(again.migration?.nothingToDo == true && again.migration?.hooks.isEmpty == true)
+        let count = try? await again.fetchAll("Item").count
+        await again.close()
+        #expect(count == 5)
+        }
+    }
+
+    @Test func badInputIsTheLibrarysErrorAndChangesNothing() async throws {
+        try await Self.withStores { _, postgres in
+        await #expect(throws: FetchError.unknownEntity("Iten", hint: "did you mean 'Item'?")) {
+            _ = try await postgres.fetchAll("Iten")
+        }
+        await #expect(throws: FetchError.negativeLimit(-1)) { _ = try await postgres.fetchAll("Item", limit: -1) }
+        await #expect(throws: FetchError.unknownProperty(entity: "Item", property: "tga", hint: "did you mean 'tag'?")) {
+            _ = try await postgres.column(for: "Item", property: "tga")
+        }
+        }
+        var missing = Self.options(target: nil)
+        missing.createIfMissing = false
+        let absent = try PostgresStoreURL(parsing: PostgresTestServer.url())
+        await #expect(throws: PostgresStoreError.missingStore(store: absent.description)) {
+            _ = try await PostgresStore.open(absent, models: .yaml(Self.models), options: missing)
+        }
+        #expect(try PostgresTestServer.psql("SELECT count(*) FROM pg_namespace WHERE nspname = '\(absent.schema)'") == "0")
+    }
+}
