@@ -76,9 +76,19 @@ extension PostgresStepPlanner {
             if old.column(spec.name) != nil {
                 throw .notYetSupported(what: "adding column \(new.name).\(spec.name) while the table still has a column of that name \(place)")
             }
+            let attribute = dstTypes[new.name]?[spec.name]
+            if case .constant(let value) = column.source, !value.isNull, let attribute,
+               let literal = PostgresTypes.literal(value, as: attribute) {
+                // Filled with a constant: a DEFAULT on ADD COLUMN fills every row without rewriting the table,
+                // and dropping it right after keeps the layout's columns default-free (rows keep the value).
+                adds.append("ALTER TABLE \(table) ADD COLUMN \(name) \(keyword: type)" + (spec.isNotNull ? " NOT NULL" : "")
+                            + " DEFAULT " + literal)
+                adds.append("ALTER TABLE \(table) ALTER COLUMN \(name) DROP DEFAULT")
+                if let fk = PostgresSchemaSQL.addForeignKey(spec, table: new.name) { constraints.append(fk) }
+                continue
+            }
             adds.append("ALTER TABLE \(table) ADD COLUMN \(name) \(keyword: type)")
             if column.source != .constant(.null) {
-                let attribute = dstTypes[new.name]?[spec.name]
                 if PostgresColumnSource.isRowValue(column.source) {
                     direct.append("\(name) = " + PostgresColumnSource.expression(column.source, attribute: attribute, type: type))
                 } else {

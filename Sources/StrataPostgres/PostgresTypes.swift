@@ -51,16 +51,42 @@ enum PostgresTypes {
     /// `value` (in its SQLite storage form) as an expression of the attribute's PostgreSQL type: bound, then
     /// converted in SQL (a bool is bound as 0/1, a date as seconds since 1970, a uuid or decimal as text).
     static func expression(_ value: Value, as type: AttributeType) -> SQLText {
-        if value.isNull { return "NULL" }
+        value.isNull ? "NULL" : converted("\(value)", as: type)
+    }
+
+    /// `value` written out as a literal expression of the attribute's type, for DDL, where nothing can be
+    /// bound: `ADD COLUMN … DEFAULT` makes adding a column filled with a constant O(1) on PostgreSQL 11+
+    /// (measured: example v3 → v4 at 1,000,000 rows, 27–30 s for the `UPDATE` of every row, none with the
+    /// default). Nil when the value has no safe literal form here: text with a backslash or NUL (its meaning
+    /// would depend on `standard_conforming_strings`), non-finite reals, blobs; the caller then binds it in an
+    /// `UPDATE`.
+    static func literal(_ value: Value, as type: AttributeType) -> SQLText? {
+        let text: String
+        switch value {
+        case .null: return "NULL"
+        case .integer(let i): text = String(i)
+        case .real(let d):
+            guard d.isFinite else { return nil }
+            text = "\(d)"
+        case .text(let s):
+            guard !s.contains("\\"), !s.contains("\0") else { return nil }
+            text = "'" + s.replacingOccurrences(of: "'", with: "''") + "'"
+        case .blob: return nil
+        }
+        return converted("\(keyword: text)", as: type)
+    }
+
+    /// A value of `type`'s storage form (bound or literal) converted to its PostgreSQL type.
+    private static func converted(_ value: SQLText, as type: AttributeType) -> SQLText {
         switch type {
-        case .bool: return "(\(value) <> 0)"
-        case .date: return "to_timestamp(\(value))"
-        case .uuid: return "CAST(\(value) AS uuid)"
-        case .decimal: return "CAST(\(value) AS numeric)"
-        case .int16: return "CAST(\(value) AS smallint)"
-        case .int32: return "CAST(\(value) AS integer)"
-        case .float: return "CAST(\(value) AS real)"
-        case .int64, .double, .string, .uri, .binary: return "\(value)"
+        case .bool: "(" + value + " <> 0)"
+        case .date: "to_timestamp(" + value + ")"
+        case .uuid: "CAST(" + value + " AS uuid)"
+        case .decimal: "CAST(" + value + " AS numeric)"
+        case .int16: "CAST(" + value + " AS smallint)"
+        case .int32: "CAST(" + value + " AS integer)"
+        case .float: "CAST(" + value + " AS real)"
+        case .int64, .double, .string, .uri, .binary: value
         }
     }
 }

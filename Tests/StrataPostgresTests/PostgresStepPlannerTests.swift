@@ -52,12 +52,11 @@ import Testing
     @Test func newMandatoryBoolIsFilledWithItsDefault() throws {
         let plan = try Self.plan(Self.example(), 3, 4)
         #expect(plan.sqlText == [
-            #"ALTER TABLE "Recipe" ADD COLUMN "favorite" boolean"#,
-            #"UPDATE "Recipe" AS "strata_old" SET "favorite" = ($1 <> 0)"#,
+            #"ALTER TABLE "Recipe" ADD COLUMN "favorite" boolean DEFAULT (0 <> 0)"#,
+            #"ALTER TABLE "Recipe" ALTER COLUMN "favorite" DROP DEFAULT"#,
             #"CREATE INDEX "strata_idx_Recipe_favorite_lastUsed" ON "Recipe" ("favorite", "lastUsed")"#,
         ])
-        guard case .execute(let update) = plan.operations[1] else { Issue.record("not an UPDATE"); return }
-        #expect(update.arguments == [.integer(0)])
+        #expect(plan.operations.allSatisfy { if case .execute(let s) = $0 { s.arguments.isEmpty } else { true } })
     }
 
     @Test func droppedAttributeAndMandatoryWithoutDefault() throws {
