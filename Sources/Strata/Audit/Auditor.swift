@@ -54,7 +54,7 @@ public struct Auditor: Sendable {
         let rules = try AuditPlanner(model: model, layout: layout, now: now, variables: variables).rules(for: scope)
         let modes: [AuditRunMode]
         if scope == .touched {
-            let touched = try Self.touchedTables(db)
+            let touched = try Self.touchedTables(db, among: Set(rules.flatMap { [$0.table] + $0.entityWideTriggers }))
             modes = rules.map { $0.mode(touchedTables: touched) }
         } else {
             modes = rules.map { _ in .all }
@@ -87,11 +87,15 @@ public struct Auditor: Sendable {
         var duration: Double = 0
     }
 
-    /// The tables with rows in `temp.strata_touched` (none when the table does not exist).
-    static func touchedTables(_ db: Database) throws -> Set<String> {
+    /// Which of `tables` have rows in `temp.strata_touched` (none when that table does not exist): one indexed
+    /// probe per table, not a scan of every touched row (measured: `SELECT DISTINCT` over 78,000 touched rows
+    /// took 10–15 ms of a 1,000,000-row batch update's audit).
+    static func touchedTables(_ db: Database, among tables: Set<String>) throws -> Set<String> {
         let exists = try Bool.fetchOne(db, sql: "SELECT COUNT(*) > 0 FROM temp.sqlite_master WHERE type = 'table' AND name = 'strata_touched'") ?? false
         guard exists else { return [] }
-        return try Set(String.fetchAll(db, "SELECT DISTINCT \(ColumnName("table")) FROM \(BatchPlanner.touchedTable)"))
+        return try tables.filter { table in
+            try Bool.fetchOne(db, "SELECT EXISTS (SELECT 1 FROM \(BatchPlanner.touchedTable) WHERE \(ColumnName("table")) = \(table))") ?? false
+        }
     }
 
     func objectID(_ rule: AuditRule, pk: Int64, entity: String?) -> String {
