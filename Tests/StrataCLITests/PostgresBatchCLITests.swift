@@ -39,9 +39,10 @@ struct PostgresBatchCLITests {
         let schema = String(url.split(separator: "=").last!)
         let sqlite = "batch.sqlite"
         for store in [url, sqlite] { #expect(try CLI.run(["migrate", "--create", "--store", store], in: project).status == 0) }
-        let rows = #"INSERT INTO %Recipe ("name", "rating") VALUES ('Soup', 4), ('Stew', 5), ('Pie', 1)"#
-        _ = try PostgresTestServer.psql(rows.replacingOccurrences(of: "%Recipe", with: #""\#(schema)"."Recipe""#))
-        try E2E.execute(project + "/" + sqlite, rows.replacingOccurrences(of: "%Recipe", with: #""Recipe""#))
+        let rows = #"INSERT INTO %Recipe ("name", "rating", "favorite") VALUES ('Soup', 4, %f), ('Stew', 5, %f), ('Pie', 1, %f)"#
+        _ = try PostgresTestServer.psql(rows.replacingOccurrences(of: "%Recipe", with: #""\#(schema)"."Recipe""#)
+            .replacingOccurrences(of: "%f", with: "false"))
+        try E2E.execute(project + "/" + sqlite, rows.replacingOccurrences(of: "%Recipe", with: #""Recipe""#).replacingOccurrences(of: "%f", with: "0"))
         let uuid = try PostgresTestServer.psql("SELECT value FROM \"\(schema)\".strata_metadata WHERE key = 'strata.uuid'")
         let sqliteUUID = try E2E.rows(project + "/" + sqlite, "SELECT value FROM strata_metadata WHERE key = 'strata.uuid'")[0]
         let same = { (text: String) in text.replacingOccurrences(of: sqliteUUID, with: uuid).replacingOccurrences(of: sqlite, with: url) }
