@@ -215,4 +215,19 @@ struct PostgresMigrateReportCLITests {
         #expect(try s.psql(#"SELECT value FROM strata_metadata WHERE key = 'strata.version'"#) == ["4"])
         #expect(try s.psql(#"SELECT "rating" FROM "Recipe" WHERE "name" = 'Soup'"#) == ["9"])
     }
+
+    /// `--audit full` and `--audit none` on both engines, in dry runs (which audit too): the same text and exit
+    /// code. `full` finds the empty ingredient name no hook touched, so the first hook rolls back (exit 3).
+    @Test(arguments: [("full", Int32(3), "audit: 1 violation; rolled back with its version step"), ("none", Int32(0), "audit: not audited")])
+    func theAuditModesReportTheSameOnBothEngines(_ mode: String, _ status: Int32, _ line: String) throws {
+        let s = try Self.stores()
+        let args = ["migrate", "--dry-run", "--now", Self.now, "--audit", mode, "--store"]
+        let pg = try CLI.run(args + [s.url], in: s.project), sqlite = try CLI.run(args + [s.sqlite], in: s.project)
+        #expect(pg.status == status && sqlite.status == status, "\(pg.stderr)\(sqlite.stderr)")
+        #expect(Self.untimed(pg.stdout) == Self.untimed(s.same(sqlite.stdout)))
+        #expect(pg.stderr == s.same(sqlite.stderr))
+        #expect(pg.stdout.contains("hook purge-abandoned-drafts (after v3): batchDelete Recipe: 2 objects; \(line)\n"), "\(pg.stdout)")
+        #expect(pg.stdout.hasPrefix("Dry run: store \(s.url) at v1 → v4"), "\(pg.stdout)")
+        #expect(try s.psql(#"SELECT value FROM strata_metadata WHERE key = 'strata.version'"#) == ["1"])
+    }
 }
