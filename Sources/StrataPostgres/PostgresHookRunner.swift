@@ -28,9 +28,11 @@ struct PostgresHookRunner {
 
     var session: PostgresSession { store.session }
 
-    /// Runs `plan` unless its hook is recorded already (applied by another run, or not needed).
-    /// - Returns: the hook's result, or nil when it was recorded already.
-    /// - Throws: `BatchError.denied` (exit 3), `PostgresStoreError` (violations 3, server 1), `PostgresRenderError` (2).
+    /// Runs `plan` unless its hook is recorded already (applied by another run, or not needed): its steps, the
+    /// audit of what they touched (``Options/audit``), then its record.
+    /// - Returns: the hook's result and change set, or nil when it was recorded already.
+    /// - Throws: `HookViolationError` (exit 3) when the audit finds violations and the hook says `onViolation:
+    ///   rollback`; `BatchError.denied` (exit 3), `PostgresStoreError` (violations 3, server 1), `PostgresRenderError` (2).
     func run(_ plan: PostgresHookPlan) async throws -> (result: HookRunResult, changes: ChangeSet)? {
         let hook = plan.hook
         if try await isRecorded(hook.id) { return nil }

@@ -62,9 +62,7 @@ extension PostgresMigration {
                 step.committed = true
                 report.stepReports.append(step)
             }
-            var stepChanges = ChangeSet()
-            stepChanges.hasObjectIDs = options.collectObjectIDs
-            report.changes.merge(stepChanges)
+            // Steps never give objects new IDs here (such mappings are refused): the change set is the hooks'.
             for (_, changes) in progress.ran { report.changes.merge(changes) }
         }
         report.toVersion = try await store.metadata().version
