@@ -28,7 +28,7 @@ extension BatchPlanner {
     /// `INSERT OR IGNORE INTO temp."strata_touched" ("table", "pk") SELECT <table>, ` + `rows`: a statement
     /// recording touched rows of `table` (`rows` is the rest of the select: the key column and its `FROM`);
     /// on PostgreSQL `INSERT INTO pg_temp."strata_touched" … ON CONFLICT DO NOTHING`.
-    public static func recordingTouched(_ table: String, _ rows: SQLText) -> SQLText {
+    package static func recordingTouched(_ table: String, _ rows: SQLText) -> SQLText {
         .keyword(.insertOrIgnore) + " INTO \(touchedTable) (\(tableColumn), \(pkColumn)) SELECT \(table), " + rows
             + .keyword(.onConflictIgnore)
     }
