@@ -18,8 +18,9 @@ struct PostgresHookAuditTests {
               name:   { type: string, minLength: 1 }
               handle: { type: string }
             relationships:
-              books: { destination: Book, toMany: true, inverse: author, deleteRule: nullify }
-              tags:  { destination: Tag, toMany: true, inverse: authors }
+              books:   { destination: Book, toMany: true, inverse: author, deleteRule: nullify }
+              tags:    { destination: Tag, toMany: true, inverse: authors }
+              profile: { destination: Profile, inverse: author }
           Book:
             attributes:
               title:        { type: string }
@@ -31,6 +32,12 @@ struct PostgresHookAuditTests {
               label: { type: string }
             relationships:
               authors: { destination: Author, toMany: true, inverse: tags }
+          Profile:
+            attributes:
+              handle: { type: string }
+              alias:  { type: string }
+            relationships:
+              author: { destination: Author, inverse: profile }
         """
 
     /// One hook per kind of step, run in this order on the same rows.
@@ -38,6 +45,9 @@ struct PostgresHookAuditTests {
         ("insert", "- batchInsert: { entity: Book, objects: [ { title: new, authorHandle: bo }, { title: newer } ] }"),
         ("link", "- setRelationship: { entity: Book, relationship: author, match: { authorHandle: handle } }"),
         ("tag", "- setRelationship: { entity: Author, relationship: tags, match: { handle: label } }"),
+        ("profile", "- setRelationship: { entity: Profile, relationship: author, match: { handle: handle } }"),
+        // A one-to-one: Ann's new profile (alias ann) takes her from her first one, which is unlinked.
+        ("alias", "- setRelationship: { entity: Profile, relationship: author, match: { alias: handle } }"),
         ("update", "- batchUpdate: { entity: Book, predicate: \"title BEGINSWITH 'b'\", propertiesToUpdate: { title: x } }"),
         ("delete", "- batchDelete: { entity: Author, predicate: \"name == 'Ann'\" }"),
     ]
@@ -47,6 +57,7 @@ struct PostgresHookAuditTests {
         INSERT INTO %"Author" ("name", "handle") VALUES ('Ann', 'ann'), ('Bo', 'bo'), ('Cy', 'cy');
         INSERT INTO %"Tag" ("label") VALUES ('ann'), ('bo'), ('zz');
         INSERT INTO %"Book" ("title", "authorHandle") VALUES ('a1', 'ann'), ('b1', 'bo'), ('b2', 'ann'), ('c1', NULL);
+        INSERT INTO %"Profile" ("handle", "alias") VALUES ('ann', NULL), ('zz', 'ann');
         """
 
     static func hookSet(_ history: ModelHistory) throws -> HookSet {
@@ -106,8 +117,10 @@ struct PostgresHookAuditTests {
             ["Book 5", "Book 6"],                                  // the inserted books
             ["Book 1", "Book 2", "Book 3", "Book 5"],              // the books whose author was set
             ["Author 1", "Author 2", "_Author_tags 1", "_Author_tags 2"],   // the tagged authors and the join table
+            ["Author 1"],                                          // Ann, whose row holds the one-to-one's key
+            ["Author 1"],                                          // Ann again, relinked (and unlinked first)
             ["Book 2", "Book 3"],                                  // the updated books
-            ["Book 1", "Book 3", "Tag 1"],                         // Ann's books nullified, her tag's authors shrank
+            ["Book 1", "Book 3", "Profile 2", "Tag 1"],            // Ann's books nullified; her profile and tag lost her
         ], "\(sqlite)")
     }
 
