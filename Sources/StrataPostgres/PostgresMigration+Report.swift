@@ -36,6 +36,7 @@ extension PostgresMigration.Report {
         report.storeUUID = storeUUID
         report.created = created
         report.nothingToDo = nothingToDo
+        report.waitedForLock = waitedForLock
         report.fromVersion = created ? nil : fromVersion
         report.toVersion = toVersion
         report.steps = stepReports

@@ -72,6 +72,8 @@ public enum PostgresMigration {
         public var changes = ChangeSet()
         /// Hooks recorded as not needed when the store was created.
         public var notNeededHooks: [String] = []
+        /// Whether another run held the store's lock when this one started (it waited).
+        public var waitedForLock = false
 
         public struct Step: Sendable, Hashable, Encodable {
             public var fromVersion: Int
@@ -116,11 +118,12 @@ public enum PostgresMigration {
         let lock = PostgresSessionLock(session: store.session, url: url)
         do {
             try await PostgresPrivileges.checkUsage(store.session)
-            try await lock.acquire(timeout: options.lockTimeout)
+            let waited = try await lock.acquire(timeout: options.lockTimeout)
             var report = options.dryRun
                 ? try await dryRun(store, to: target, models: models, hooks: hooks, options: options)
                 : try await migrate(store, to: target, models: models, hooks: hooks, options: options)
             report.now = now
+            report.waitedForLock = waited
             try await lock.release()
             await store.close()
             return report
