@@ -93,11 +93,21 @@ struct BatchCommand: AsyncParsableCommand {
         try report(result, common: common, output: output)
     }
 
-    /// The models for a batch on a PostgreSQL store; `--changes-out` is not yet supported there, and the batch
-    /// is not audited (the audit does not run on PostgreSQL yet).
+    /// The models for a batch on a PostgreSQL store (its `--changes-out` checked as on SQLite).
     static func postgresModels(_ global: GlobalOptions, _ common: Common, _ output: Output) throws -> ModelHistory {
-        if common.changesOut != nil { throw PostgresStoreError.notYetSupported(what: "batch --changes-out") }
+        try global.checkOutputs([("--changes-out", common.changesOut)], storePath: nil)
         return try global.loadModels(output)
+    }
+
+    /// Runs a batch on a PostgreSQL store with the audit the options ask for, reporting it as on SQLite
+    /// (the rolled-back batch's audit on violations).
+    static func runPostgres(_ global: GlobalOptions, _ common: Common, output: Output,
+                            _ body: (ModelHistory, PredicateContext, PostgresBatch.Audit) async throws -> BatchResult) async throws {
+        let models = try postgresModels(global, common, output)
+        let context = try common.context(global)
+        let audit = PostgresBatch.Audit(mode: common.audit, onViolation: common.onViolation, maxSamples: common.maxSamples)
+        let result = try await execute(output: output) { try await body(models, context, audit) }
+        try report(result, common: common, output: output)
     }
 
     /// Runs a request, reporting the rolled-back batch's audit on violations.
@@ -138,10 +148,10 @@ struct BatchCommand: AsyncParsableCommand {
             request.resultType = common.result == .ids ? .updatedObjectIDs : common.result == .count ? .updatedObjectsCount : .statusOnly
             if common.changesOut != nil { request.resultType = .updatedObjectIDs }
             if let url = try global.postgresStore() {
-                let result = try await PostgresBatch.run(url, models: try BatchCommand.postgresModels(global, common, output),
-                                                         update: request, context: try common.context(global),
-                                                         lockTimeout: common.locking.lockTimeout)
-                return try BatchCommand.report(result, common: common, output: output)
+                let lockTimeout = common.locking.lockTimeout
+                return try await BatchCommand.runPostgres(global, common, output: output) { models, context, audit in
+                    try await PostgresBatch.run(url, models: models, update: request, context: context, lockTimeout: lockTimeout, audit: audit)
+                }
             }
             let common = self.common
             try await BatchCommand.run(global, common, output: output) { store, context in
@@ -162,10 +172,10 @@ struct BatchCommand: AsyncParsableCommand {
             request.resultType = common.result == .ids ? .objectIDs : common.result == .count ? .count : .statusOnly
             if common.changesOut != nil { request.resultType = .objectIDs }
             if let url = try global.postgresStore() {
-                let result = try await PostgresBatch.run(url, models: try BatchCommand.postgresModels(global, common, output),
-                                                         delete: request, context: try common.context(global),
-                                                         lockTimeout: common.locking.lockTimeout)
-                return try BatchCommand.report(result, common: common, output: output)
+                let lockTimeout = common.locking.lockTimeout
+                return try await BatchCommand.runPostgres(global, common, output: output) { models, context, audit in
+                    try await PostgresBatch.run(url, models: models, delete: request, context: context, lockTimeout: lockTimeout, audit: audit)
+                }
             }
             let common = self.common
             try await BatchCommand.run(global, common, output: output) { store, context in

@@ -3,16 +3,16 @@ import Strata
 import StrataPostgres
 
 extension MigrateCommand {
-    /// `strata migrate` on a PostgreSQL store (SPEC §14.2, Docs/postgresql.md). Options whose work this engine
-    /// cannot do yet stop the run before it connects (exit 2).
+    /// `strata migrate` on a PostgreSQL store (SPEC §14.2, Docs/postgresql.md): the same run report as on SQLite
+    /// (``MigrationRunReport``), printed and written by the same code (`emit`), so the text, the JSON, `--report`
+    /// and `--changes-out` read the same on both engines. Options whose work this engine cannot do yet stop the
+    /// run before it connects (exit 2).
     func runPostgres(_ url: PostgresStoreURL, output: Output) async throws {
-        let unsupported: [(option: String, given: Bool)] = [
-            ("--backup", backup != nil), ("--report", report != nil),
-            ("--changes-out", changesOut != nil), ("--run-late-hooks", runLateHooks),
-        ]
+        let unsupported: [(option: String, given: Bool)] = [("--backup", backup != nil), ("--run-late-hooks", runLateHooks)]
         if let first = unsupported.first(where: { $0.given }) {
             throw PostgresStoreError.notYetSupported(what: "migrate \(first.option)")
         }
+        try global.checkOutputs([("--report", report), ("--changes-out", changesOut)], storePath: nil)
         let models = try global.loadModels(output)
         let hooks = try HookSet.load(directory: global.migrations, models: models, variables: global.variableValues)
         var options = PostgresMigration.Options(target: to, create: create, lockTimeout: lockTimeout,
@@ -20,29 +20,18 @@ extension MigrateCommand {
                                                 now: now.flatMap(DateText.parse).map { Date(timeIntervalSince1970: $0) },
                                                 variables: global.variableValues)
         options.dryRun = dryRun
-        let report = try await PostgresMigration.run(url, models: models, hooks: hooks, options: options)
-        output.json(report)
-        if report.created {
-            output.result("created \(report.store) at version \(report.toVersion)")
-        } else if report.nothingToDo {
-            output.result("\(report.store) is at version \(report.toVersion): nothing to do")
-        } else {
-            let verb = report.dryRun ? "dry run: would migrate" : "migrated"
-            for step in report.steps {
-                output.result("\(verb) version \(step.fromVersion) → \(step.toVersion) (\(step.statements.count) statements)")
-                for entity in step.mapping ?? [] { for line in entity.lines { output.result("  " + line) } }
-                for hook in report.hooks where hook.after == step.toVersion { output.result(Self.postgresHookLine(hook)) }
-            }
-            output.result(report.dryRun ? "dry run rolled back: \(report.store) stays at version \(report.fromVersion ?? report.toVersion)"
-                                        : "\(report.store) is at version \(report.toVersion)")
+        options.audit = audit
+        options.maxSamples = maxSamples
+        options.collectObjectIDs = changesOut != nil
+        let result: MigrationRunReport
+        do {
+            result = try await PostgresMigration.runReport(url, models: models, hooks: hooks, options: options)
+        } catch let error as MigrationRunError {
+            // As on SQLite: the report of what ran, then the error that stopped the run decides the exit code.
+            do { try emit(error.report, output: output) } catch { for d in (error as? StrataError)?.diagnostics ?? [.error("\(error)")] { output.diagnostic(d) } }
+            output.fail(error.underlying)
         }
-    }
-
-    /// `hook fix-names (after v2): batchUpdate Recipe: 3 objects, batchDelete Tag: 1 object; audit: not audited`
-    static func postgresHookLine(_ hook: HookRunResult) -> String {
-        let steps = hook.steps.isEmpty ? "no steps" : hook.steps.map {
-            "\($0.kind) \($0.entity): \($0.count) object\($0.count == 1 ? "" : "s")"
-        }.joined(separator: ", ")
-        return "hook \(hook.id) (\(hook.timing == .before ? "before" : "after") v\(hook.after)): \(steps); audit: not audited"
+        try emit(result, output: output)
+        if result.warnedViolations > 0 { output.note("warning: \(result.warnedViolations) violation(s) committed under `onViolation: warn`") }
     }
 }

@@ -4,7 +4,8 @@ import Strata
 
 /// `strata batch update|delete` on a PostgreSQL store (SPEC §8, §14.2): one request, planned by the shared
 /// `BatchPlanner` against the store's recorded layout and model, run in one transaction under the store's
-/// locks, as a hook's step would run.
+/// locks, as a hook's step would run: the rows it changes recorded in `pg_temp."strata_touched"`, then the
+/// audit before commit (SPEC §8), as on SQLite.
 ///
 /// ```swift
 /// let request = BatchUpdateRequest(entity: "Recipe", predicate: "rating > 3", propertiesToUpdate: ["favorite": .literal("true")])
@@ -17,11 +18,29 @@ public enum PostgresBatch {
         case delete(BatchDeletePlan, BatchDeleteRequest)
     }
 
+    /// What the audit before commit checks and does with violations, as `Store.execute` on SQLite.
+    public struct Audit: Sendable {
+        /// `.touched` (default): the changed rows and the entity-wide rules of their entities; `.full`; `.none`.
+        public var mode: AuditMode
+        /// `.rollback` (default) throws `BatchViolationError` (exit 3), nothing written; `.warn` commits and reports.
+        public var onViolation: ViolationPolicy
+        public var maxSamples: Int
+
+        public init(mode: AuditMode = .touched, onViolation: ViolationPolicy = .rollback, maxSamples: Int = 20) {
+            self.mode = mode
+            self.onViolation = onViolation
+            self.maxSamples = maxSamples
+        }
+    }
+
     /// Runs a batch update.
-    /// - Throws: `BatchError` (invalid 2, denied 3), `PostgresRenderError` (2), `PostgresStoreError` (busy 5, server 1).
+    /// - Throws: `BatchError` (invalid 2, denied 3), `BatchViolationError` (3), `PostgresRenderError` (2),
+    ///   `PostgresStoreError` (busy 5, server 1).
     public static func run(_ url: PostgresStoreURL, models: ModelHistory, update request: BatchUpdateRequest,
-                           context: PredicateContext, lockTimeout: Double = 60, ddlLockTimeout: Double = 5) async throws -> BatchResult {
-        try await run(url, models: models, lockTimeout: lockTimeout, ddlLockTimeout: ddlLockTimeout) { model, layout in
+                           context: PredicateContext, lockTimeout: Double = 60, ddlLockTimeout: Double = 5,
+                           audit: Audit = Audit()) async throws -> BatchResult {
+        try await run(url, models: models, lockTimeout: lockTimeout, ddlLockTimeout: ddlLockTimeout, context: context,
+                      audit: audit) { model, layout in
             var context = context
             context.arguments = request.arguments
             return .update(try BatchPlanner(model: model, layout: layout).planUpdate(request, context: context), request)
@@ -31,8 +50,10 @@ public enum PostgresBatch {
     /// Runs a batch delete with the model's delete rules.
     /// - Throws: as for updates; `BatchError.denied` (exit 3) when a deny rule blocks it.
     public static func run(_ url: PostgresStoreURL, models: ModelHistory, delete request: BatchDeleteRequest,
-                           context: PredicateContext, lockTimeout: Double = 60, ddlLockTimeout: Double = 5) async throws -> BatchResult {
-        try await run(url, models: models, lockTimeout: lockTimeout, ddlLockTimeout: ddlLockTimeout) { model, layout in
+                           context: PredicateContext, lockTimeout: Double = 60, ddlLockTimeout: Double = 5,
+                           audit: Audit = Audit()) async throws -> BatchResult {
+        try await run(url, models: models, lockTimeout: lockTimeout, ddlLockTimeout: ddlLockTimeout, context: context,
+                      audit: audit) { model, layout in
             var context = context
             context.arguments = request.arguments
             return .delete(try BatchPlanner(model: model, layout: layout).planDelete(request, context: context), request)
@@ -40,6 +61,7 @@ public enum PostgresBatch {
     }
 
     static func run(_ url: PostgresStoreURL, models: ModelHistory, lockTimeout: Double, ddlLockTimeout: Double,
+                    context: PredicateContext, audit: Audit,
                     plan: (Model, StoreLayout) throws -> Planned) async throws -> BatchResult {
         let store = try await PostgresStore.open(url)
         do {
@@ -59,16 +81,33 @@ public enum PostgresBatch {
             case .update(let update, _): statement = update.update(returning: true)
             case .delete(let delete, _): statement = delete.seed
             }
-            let renderer = try await PostgresServerFeatures.renderer(for: try PostgresRenderer().rendering(statement).requirements,
-                                                                     session: store.session)
-            let runner = PostgresHookRunner(store: store, renderer: renderer, storeUUID: metadata.storeUUID)
+            var requirements = try PostgresRenderer().rendering(statement).requirements
+            var auditor = Auditor(model: model, layout: metadata.layout, storeUUID: metadata.storeUUID, now: context.now)
+            auditor.variables = context.variables
+            let scope: AuditScope = audit.mode == .full ? .full : .touched
+            let rules = audit.mode == .none ? []
+                : try AuditPlanner(model: model, layout: metadata.layout, now: context.now, variables: context.variables).rules(for: scope)
+            requirements.formUnion(try Auditor.requirements(of: rules))
+            let renderer = try await PostgresServerFeatures.renderer(for: requirements, session: store.session)
+            var runner = PostgresHookRunner(store: store, renderer: renderer, storeUUID: metadata.storeUUID)
+            runner.options.audit = audit.mode
+            runner.options.maxSamples = audit.maxSamples
             let result = try await store.session.transaction(lockTimeout: ddlLockTimeout) {
                 try await store.session.execute("SELECT pg_advisory_xact_lock(\(PostgresNames.advisoryLockKey(schema: url.schema)))")
                 try await store.session.execute("SET CONSTRAINTS ALL DEFERRED")
+                if runner.recordsTouched { try await runner.prepareTouched() }
+                var result: BatchResult
                 switch planned {
-                case .update(let update, let request): return try await runner.run(update, request)
-                case .delete(let delete, let request): return try await runner.run(delete, request, layout: metadata.layout)
+                case .update(let update, let request): result = try await runner.run(update, request)
+                case .delete(let delete, let request): result = try await runner.run(delete, request, layout: metadata.layout)
                 }
+                if audit.mode != .none {
+                    result.audit = try await auditor.run(rules, scope: scope, maxSamples: audit.maxSamples, session: store.session,
+                                                         renderer: renderer)
+                }
+                // Thrown inside the transaction, so nothing of the batch is committed.
+                if audit.onViolation == .rollback, (result.audit?.totalViolations ?? 0) > 0 { throw BatchViolationError(result: result) }
+                return result
             }
             try await lock.release()
             await store.close()

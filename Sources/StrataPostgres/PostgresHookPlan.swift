@@ -18,6 +18,8 @@ struct PostgresHookPlan: Sendable {
     var model: Model
     var layout: StoreLayout
     var steps: [Step]
+    /// `$NOW` and the variables (the hook's `variables:` under `--var`) its steps and its audit read.
+    var context: PredicateContext
     /// What the steps' SQL needs from the server (ICU, unaccent).
     var requirements: Set<PostgresRenderer.Requirement>
 
@@ -81,7 +83,7 @@ struct PostgresHookPlan: Sendable {
         } catch {
             throw PostgresRenderError("hook '\(hook.id)' (\(hook.file)): " + error.message, hint: error.hint)
         }
-        return PostgresHookPlan(hook: hook, model: model, layout: layout, steps: steps, requirements: requirements)
+        return PostgresHookPlan(hook: hook, model: model, layout: layout, steps: steps, context: context, requirements: requirements)
     }
 
     /// The PostgreSQL statements of an `sql:` step: its `postgresql:` text with `{{…}}` expanded (tables

@@ -15,20 +15,23 @@ extension PostgresHookRunner {
 
     /// A batch delete with the model's delete rules, as `BatchPlanner.planDelete` planned it: the direct delete
     /// when nothing else is involved; else the doomed set (request rows, then cascades round by round), the
-    /// deny checks, nullify, join rows and the deletes, all set-based.
+    /// deny checks, nullify, join rows and the deletes, all set-based. Under the `touched` audit it takes the
+    /// doomed-set path whatever the plan, as SQLite does, and records the rows nullify changes and the objects
+    /// whose relationships lose doomed members (`relatedTouched`) in `pg_temp."strata_touched"`.
     /// - Throws: `BatchError.denied` listing the blockers (exit 3; the step rolls back).
     func run(_ plan: BatchDeletePlan, _ request: BatchDeleteRequest, layout: StoreLayout) async throws -> BatchResult {
-        let wantIDs = request.resultType == .objectIDs
+        let wantIDs = request.resultType == .objectIDs || options.collectObjectIDs
+        let listIDs = request.resultType == .objectIDs
         var changes = ChangeSet()
         changes.hasObjectIDs = wantIDs
-        if plan.isSimple {
+        if plan.isSimple && !recordsTouched {
             let written = try await write(plain: plan.direct(returning: false), returning: plan.direct(returning: true),
                                           discriminated: plan.isDiscriminated, root: plan.entity, ids: wantIDs)
             let count = written.count, ids = written.ids
             changes.deletedCounts = written.counts
             for id in ids { changes.add(deleted: id) }
             changes.normalize()
-            return BatchResult(kind: .delete, entity: request.entity, count: count, objectIDs: wantIDs ? ids : nil, changes: changes)
+            return BatchResult(kind: .delete, entity: request.entity, count: count, objectIDs: listIDs ? ids.sorted() : nil, changes: changes)
         }
         for statement in Self.createDoomedTables { try await run(statement) }
         let count = try await run(plan.seed).affected
@@ -42,7 +45,9 @@ extension PostgresHookRunner {
             for cascade in plan.cascades { added += try await run(cascade.statement).affected }
         }
         try await checkDeny(plan)
+        if recordsTouched { for statement in plan.beforeDelete.relatedTouched { try await run(statement) } }
         for nullify in plan.beforeDelete.nullify {
+            if recordsTouched { try await run(nullify.touched) }
             let discriminated = layout.entities.values.contains { $0.root == nullify.rootEntity && $0.isDiscriminated }
             if !wantIDs && !discriminated {
                 let n = try await run(nullify.update).affected
@@ -76,7 +81,7 @@ extension PostgresHookRunner {
         for statement in plan.deletes { try await run(statement) }
         try await run("DELETE FROM \(doomed)")
         changes.normalize()
-        return BatchResult(kind: .delete, entity: request.entity, count: count, objectIDs: wantIDs ? ids.sorted() : nil, changes: changes)
+        return BatchResult(kind: .delete, entity: request.entity, count: count, objectIDs: listIDs ? ids.sorted() : nil, changes: changes)
     }
 
     /// The deny rules: doomed objects whose deny relationship holds an object that is not doomed.

@@ -3,7 +3,8 @@ import StrataCore
 extension PostgresHookRunner {
     /// A batch insert: its statements as planned (one `INSERT … SELECT`, or one `INSERT … VALUES` per object).
     /// The identity `_pk` only grows, so the new rows are those above the table's highest key read before:
-    /// that range is checked for dangling to-one keys (1700, exit 3) and listed for `objectIDs`.
+    /// that range is checked for dangling to-one keys (1700, exit 3), listed for `objectIDs` and, under the
+    /// `touched` audit, recorded in `pg_temp."strata_touched"` in one `INSERT … SELECT`, as on SQLite.
     func run(_ plan: BatchInsertPlan, _ request: BatchInsertRequest, planner: BatchInsertPlanner) async throws -> BatchResult {
         let table = TableName(plan.table), pk = ColumnName("_pk")
         let highest: SQLText = "SELECT coalesce(max(\(pk)), 0) FROM \(table)"
@@ -18,8 +19,11 @@ extension PostgresHookRunner {
                 message: "the batch insert into \(request.entity) would leave a dangling reference (1700): \(column) = \(value) names no object",
                 objects: [ObjectID(storeUUID: storeUUID, entity: request.entity, primaryKey: key).uri])
         }
+        if recordsTouched {
+            try await run(BatchPlanner.recordingTouched(plan.table, "\(pk) FROM \(table) WHERE \(pk) > \(before)"))
+        }
         var changes = ChangeSet()
-        let wantIDs = request.resultType == .objectIDs
+        let wantIDs = request.resultType == .objectIDs || options.collectObjectIDs
         changes.hasObjectIDs = wantIDs
         var ids: [ObjectID] = []
         if wantIDs {
@@ -35,7 +39,8 @@ extension PostgresHookRunner {
             changes.insertedCounts[request.entity] = count
         }
         changes.normalize()
-        return BatchResult(kind: .insert, entity: request.entity, count: count, objectIDs: wantIDs ? ids : nil, changes: changes)
+        return BatchResult(kind: .insert, entity: request.entity, count: count,
+                           objectIDs: request.resultType == .objectIDs ? ids : nil, changes: changes)
     }
 
     /// A `setRelationship` step: the ambiguity checks (a cheap query first), a one-to-one's unlinking, then the
@@ -59,14 +64,55 @@ extension PostgresHookRunner {
                     + "\(object.uri) matches \(matches.joined(separator: " and ")) (rolled back whatever onViolation says)",
                 objects: [object.uri])
         }
+        let wantIDs = options.collectObjectIDs
         var changes = ChangeSet()
-        if let unlink = plan.unlink {
-            let n = try await run(unlink).affected
-            if n > 0 { changes.updatedCounts[plan.unlinkRoot, default: 0] += n }
+        changes.hasObjectIDs = wantIDs
+        if let unlink = plan.unlink, let unlinkReturning = plan.unlinkReturning {
+            // A one-to-one: the objects linked anew leave their old partners, recorded first under `touched`.
+            if recordsTouched, let touched = plan.unlinkTouched { try await run(touched) }
+            if !wantIDs && !plan.unlinkReturnsEntity {
+                let n = try await run(unlink).affected
+                if n > 0 { changes.updatedCounts[plan.unlinkRoot, default: 0] += n }
+            } else {
+                for (entity, pk, n) in try await changed(unlinkReturning, discriminated: plan.unlinkReturnsEntity,
+                                                          root: plan.unlinkRoot, ids: wantIDs) {
+                    if let pk { changes.add(updated: ObjectID(storeUUID: storeUUID, entity: entity, primaryKey: pk)) }
+                    else { changes.updatedCounts[entity, default: 0] += n }
+                }
+            }
         }
-        let count = try await run(plan.link).affected
-        changes.updatedCounts[plan.changedRoot, default: 0] += count
+        guard recordsTouched || wantIDs else {
+            let count = try await run(plan.link).affected
+            changes.updatedCounts[plan.changedRoot, default: 0] += count
+            changes.normalize()
+            return BatchResult(kind: .link, entity: request.entity, count: count, objectIDs: nil, changes: changes)
+        }
+        // The keyed run, as on SQLite: the rows to write listed first, written, recorded as touched, then read back.
+        let keys = RelationshipLinkPlanner.keysTable
+        try await run(Self.createLinkKeysTable)
+        try await run("DELETE FROM \(keys)")
+        try await run(plan.selectKeys)
+        let count = try await run(plan.linkKeyed).affected
+        if recordsTouched { for statement in plan.recordTouched { try await run(statement) } }
+        let query: SQLText = "SELECT \(ColumnName("pk")), \(ColumnName("entity")) FROM \(keys) ORDER BY \(ColumnName("pk"))"
+        for row in try await run(query).rows {
+            let entity = try PostgresSession.decode(row[1], as: String.self, statement: query)
+            if wantIDs {
+                changes.add(updated: ObjectID(storeUUID: storeUUID, entity: entity,
+                                              primaryKey: try PostgresSession.decode(row[0], as: Int64.self, statement: query)))
+            } else {
+                changes.updatedCounts[entity, default: 0] += 1
+            }
+        }
+        try await run("DELETE FROM \(keys)")
         changes.normalize()
         return BatchResult(kind: .link, entity: request.entity, count: count, objectIDs: nil, changes: changes)
     }
+
+    /// `pg_temp."strata_link_keys"`, the rows a keyed `setRelationship` writes (`RelationshipLinkPlanner.createKeysTable`
+    /// with PostgreSQL's types); dropped when the step's transaction ends.
+    static let createLinkKeysTable: SQLText = """
+        CREATE TEMP TABLE IF NOT EXISTS "strata_link_keys" ("pk" bigint PRIMARY KEY, "entity" text NOT NULL, \
+        "other" bigint NOT NULL, "rank" bigint NOT NULL) ON COMMIT DROP
+        """
 }

@@ -4,24 +4,43 @@ import StrataCore
 import Strata
 
 /// Runs planned hooks on a PostgreSQL store inside the caller's step transaction (SPEC §5, §14.2): each
-/// step's statements set-based, then the hook's `strata_hooks` record in the same transaction, so the hook
+/// step's statements set-based, recording the rows they change in `pg_temp."strata_touched"` as SQLite does,
+/// then the audit (SPEC §7) and the hook's `strata_hooks` record in the same transaction, so the hook
 /// commits with its version step or not at all. The step transaction's `pg_advisory_xact_lock` and the
 /// record read here keep it exactly-once.
 struct PostgresHookRunner {
     let store: PostgresStore
     let renderer: PostgresRenderer
     let storeUUID: String
+    /// The audit after each hook and what the change set lists; by default no audit and counts only.
+    var options = Options()
+
+    /// What the runner audits and collects, as `HookRunner.Options` on SQLite.
+    struct Options: Sendable {
+        var audit: AuditMode = .none
+        var maxSamples = 20
+        /// List changed object IDs in the change set even when no result type asks (`--changes-out`).
+        var collectObjectIDs = false
+    }
+
+    /// Whether the steps record what they change in `pg_temp."strata_touched"` (the `touched` audit).
+    var recordsTouched: Bool { options.audit == .touched }
 
     var session: PostgresSession { store.session }
 
-    /// Runs `plan` unless its hook is recorded already (applied by another run, or not needed).
-    /// - Returns: the hook's result, or nil when it was recorded already.
-    /// - Throws: `BatchError.denied` (exit 3), `PostgresStoreError` (violations 3, server 1), `PostgresRenderError` (2).
+    /// Runs `plan` unless its hook is recorded already (applied by another run, or not needed): its steps, the
+    /// audit of what they touched (``Options/audit``), then its record.
+    /// - Returns: the hook's result and change set, or nil when it was recorded already.
+    /// - Throws: `HookViolationError` (exit 3) when the audit finds violations and the hook says `onViolation:
+    ///   rollback`; `BatchError.denied` (exit 3), `PostgresStoreError` (violations 3, server 1), `PostgresRenderError` (2).
     func run(_ plan: PostgresHookPlan) async throws -> (result: HookRunResult, changes: ChangeSet)? {
         let hook = plan.hook
         if try await isRecorded(hook.id) { return nil }
+        if recordsTouched { try await prepareTouched() }
         var steps: [HookStepResult] = []
         var changes = ChangeSet()
+        changes.hasObjectIDs = options.collectObjectIDs
+        var sqlWritten: Set<String> = []
         let hasSQL = plan.steps.contains { if case .sql = $0 { return true } else { return false } }
         let schemaBefore = hasSQL ? try await managedSchema(plan.layout) : []
         for (index, step) in plan.steps.enumerated() {
@@ -29,6 +48,7 @@ struct PostgresHookRunner {
             if case .sql(let statements, let location) = step {
                 let (count, written) = try await runSQL(statements, hook: hook.id, step: index + 1, at: location, layout: plan.layout)
                 changes.invalidate(written)
+                sqlWritten.formUnion(written)
                 steps.append(HookStepResult(kind: "sql", entity: written.joined(separator: ", "), count: count, objectIDs: nil,
                                             updatedCounts: [:], deletedCounts: [:], duration: Date().timeIntervalSince(started)))
                 continue
@@ -55,10 +75,20 @@ struct PostgresHookRunner {
                                         duration: Date().timeIntervalSince(started)))
         }
         if hasSQL { try await checkManagedSchema(plan.layout, unchangedFrom: schemaBefore, hook: hook) }
+        if !hook.writes.isEmpty {
+            // Declared writes (SPEC §11.4): audited in full and invalidated, as on SQLite.
+            sqlWritten.formUnion(hook.writes)
+            changes.invalidate(hook.writes)
+        }
+        let audited = try await audit(plan, writing: sqlWritten.sorted())
         var outcome = HookRunResult(id: hook.id, after: hook.after, file: hook.file, checksum: hook.checksum,
                                     onViolation: hook.onViolation, steps: steps, rowsAffected: steps.reduce(0) { $0 + $1.count },
-                                    audit: nil, committed: true)
+                                    audit: audited, committed: true)
         if hook.timing == .before { outcome.timing = .before }
+        if outcome.violationCount > 0 && hook.onViolation == .rollback {
+            outcome.committed = false
+            throw HookViolationError(result: outcome)
+        }
         try await record(hook, model: plan.model, result: outcome)
         return (outcome, changes)
     }
@@ -95,16 +125,18 @@ struct PostgresHookRunner {
 
     /// A batch update: one `UPDATE`; with IDs or a hierarchy table, inside a CTE that returns what it changed.
     func run(_ plan: BatchUpdatePlan, _ request: BatchUpdateRequest) async throws -> BatchResult {
-        let wantIDs = request.resultType == .updatedObjectIDs
+        let wantIDs = request.resultType == .updatedObjectIDs || options.collectObjectIDs
         let written = try await write(plain: plan.update(returning: false), returning: plan.update(returning: true),
-                                      discriminated: plan.isDiscriminated, root: plan.rootEntity, ids: wantIDs)
+                                      discriminated: plan.isDiscriminated, root: plan.rootEntity, ids: wantIDs,
+                                      touching: recordsTouched ? plan.table : nil)
         let count = written.count, ids = written.ids
         var changes = ChangeSet()
         changes.hasObjectIDs = wantIDs
         changes.updatedCounts = written.counts
         for id in ids { changes.add(updated: id) }
         changes.normalize()
-        return BatchResult(kind: .update, entity: request.entity, count: count, objectIDs: wantIDs ? ids.sorted() : nil, changes: changes)
+        return BatchResult(kind: .update, entity: request.entity, count: count,
+                           objectIDs: request.resultType == .updatedObjectIDs ? ids.sorted() : nil, changes: changes)
     }
 
     /// What one write statement changed: its row count, and the object IDs (`ids`) or the count per entity.
@@ -114,16 +146,17 @@ struct PostgresHookRunner {
         var counts: [String: Int] = [:]
     }
 
-    /// Runs a write: `plain` when only its count matters and the table holds one entity, else `returning`
-    /// (the same write with `RETURNING`) inside ``changed(_:discriminated:root:ids:)``.
-    func write(plain: SQLText, returning: SQLText, discriminated: Bool, root: String, ids: Bool) async throws -> Written {
+    /// Runs a write: `plain` when only its count matters, the table holds one entity and nothing is recorded,
+    /// else `returning` (the same write with `RETURNING`) inside ``changed(_:discriminated:root:ids:touching:)``.
+    func write(plain: SQLText, returning: SQLText, discriminated: Bool, root: String, ids: Bool,
+               touching table: String? = nil) async throws -> Written {
         var written = Written()
-        if !ids && !discriminated {
+        if !ids && !discriminated && table == nil {
             written.count = try await run(plain).affected
             written.counts[root] = written.count
             return written
         }
-        for (entity, pk, n) in try await changed(returning, discriminated: discriminated, root: root, ids: ids) {
+        for (entity, pk, n) in try await changed(returning, discriminated: discriminated, root: root, ids: ids, touching: table) {
             written.count += n
             if let pk {
                 written.ids.append(ObjectID(storeUUID: storeUUID, entity: entity, primaryKey: pk))
@@ -135,12 +168,16 @@ struct PostgresHookRunner {
     }
 
     /// The rows a `… RETURNING "_pk"[, "_entity"]` statement changed: per entity a count, or with `ids` each
-    /// row's key (count 1), in key order.
-    func changed(_ returning: SQLText, discriminated: Bool, root: String,
-                 ids: Bool) async throws -> [(entity: String, pk: Int64?, count: Int)] {
+    /// row's key (count 1), in key order. With `table`, the same statement records the rows as touched rows of
+    /// that table (a second data-modifying CTE over the first one's rows).
+    func changed(_ returning: SQLText, discriminated: Bool, root: String, ids: Bool,
+                 touching table: String? = nil) async throws -> [(entity: String, pk: Int64?, count: Int)] {
         let changedTable = TableName("strata_changed"), pk = ColumnName("_pk"), entity = ColumnName("_entity")
         let entityValue: SQLText = discriminated ? "\(entity)" : "CAST(\(root) AS text)"
-        let query: SQLText = "WITH \(changedTable) AS (" + returning + ") SELECT " + entityValue
+        let recording: SQLText = table.map {
+            ", \(TableName("strata_recorded")) AS (" + BatchPlanner.recordingTouched($0, "\(pk) FROM \(changedTable)") + ")"
+        } ?? ""
+        let query: SQLText = "WITH \(changedTable) AS (" + returning + ")" + recording + " SELECT " + entityValue
             + (ids ? ", \(pk), 1::bigint FROM \(changedTable) ORDER BY \(pk)" : ", NULL::bigint, count(*) FROM \(changedTable) GROUP BY 1 ORDER BY 1")
         var result: [(String, Int64?, Int)] = []
         for row in try await run(query).rows {

@@ -16,6 +16,10 @@ extension PostgresMigration {
             try await session.execute("ROLLBACK")
             report.dryRun = true
             return report
+        } catch var stopped as Stopped {
+            try? await session.execute("ROLLBACK")
+            stopped.report.dryRun = true
+            throw stopped
         } catch {
             try? await session.execute("ROLLBACK")
             throw error

@@ -43,19 +43,32 @@ extension PostgresMigration {
             }
             layout = plan.destinationLayout
         }
-        let requirements = schedule.plans.reduce(into: Set<PostgresRenderer.Requirement>()) { $0.formUnion($1.requirements) }
+        var requirements = schedule.plans.reduce(into: Set<PostgresRenderer.Requirement>()) { $0.formUnion($1.requirements) }
+        if options.audit != .none {
+            // The audit after each hook: its rules' needs are checked with the hooks', before the first step.
+            for plan in schedule.plans {
+                let planner = AuditPlanner(model: plan.model, layout: plan.layout, now: plan.context.now, variables: plan.context.variables)
+                requirements.formUnion(try Auditor.requirements(of: try planner.rules(for: .full)))
+            }
+        }
         schedule.renderer = try await PostgresServerFeatures.renderer(for: requirements, session: store.session)
         return schedule
     }
 
-    /// Runs `plans` inside the caller's step transaction, each hook exactly once.
-    static func runHooks(_ plans: [PostgresHookPlan], store: PostgresStore, renderer: PostgresRenderer,
-                         storeUUID: String) async throws -> [HookRunResult] {
-        let runner = PostgresHookRunner(store: store, renderer: renderer, storeUUID: storeUUID)
-        var results: [HookRunResult] = []
+    /// Runs `plans` inside the caller's step transaction, each hook exactly once, each with its audit.
+    /// - Parameter ran: gets each hook's result and change set, also the result of a hook whose violations
+    ///   roll it back (then `HookViolationError` is thrown, exit 3).
+    static func runHooks(_ plans: [PostgresHookPlan], store: PostgresStore, renderer: PostgresRenderer, storeUUID: String,
+                         options: Options, into ran: inout [(result: HookRunResult, changes: ChangeSet)]) async throws {
+        var runner = PostgresHookRunner(store: store, renderer: renderer, storeUUID: storeUUID)
+        runner.options = .init(audit: options.audit, maxSamples: options.maxSamples, collectObjectIDs: options.collectObjectIDs)
         for plan in plans {
-            if let outcome = try await runner.run(plan) { results.append(outcome.result) }
+            do {
+                if let outcome = try await runner.run(plan) { ran.append(outcome) }
+            } catch let error as HookViolationError {
+                ran.append((error.result, ChangeSet()))
+                throw error
+            }
         }
-        return results
     }
 }

@@ -8,6 +8,7 @@ extension PostgresMigration {
                         options: Options) async throws -> Report {
         let metadata = try await store.metadata()
         var report = Report(store: store.url.description, fromVersion: metadata.version, toVersion: metadata.version)
+        report.now = options.now ?? Date()
         guard let current = models.models.first(where: { $0.version == metadata.version }) else {
             throw PostgresStoreError.version(message: "the store is at version \(metadata.version), which no model file has")
         }
@@ -32,12 +33,37 @@ extension PostgresMigration {
         if !plans.isEmpty { try await PostgresPrivileges.checkMigrate(store.session, tables: metadata.layout.tables.map(\.name)) }
         let schedule = try await scheduleHooks(hooks, steps: plans, models: models, metadata: metadata, records: records,
                                                target: target.version, store: store, options: options)
+        report.storeUUID = metadata.storeUUID
+        var reached = metadata.version
         for (plan, model) in plans {
-            guard let ran = try await apply(plan, model: model, store: store, metadata: metadata, options: options,
-                                            hooks: schedule) else { continue }
+            let started = Date()
+            var progress = StepProgress()
+            let ran: (hooks: [HookRunResult], mapping: [MappingEntityReport]?)?
+            do {
+                ran = try await apply(plan, model: model, store: store, metadata: metadata, options: options, hooks: schedule,
+                                      progress: &progress)
+            } catch {
+                // The whole step rolled back: its report and the hooks that ran in it are not committed (as on SQLite).
+                if var step = progress.step {
+                    step.committed = false
+                    report.stepReports.append(step)
+                }
+                report.hooks += progress.ran.map { var result = $0.result; result.committed = false; return result }
+                report.toVersion = reached
+                throw Stopped(underlying: error, report: report)
+            }
+            guard let ran else { continue }
+            reached = plan.toVersion
             report.hooks += ran.hooks
             report.steps.append(Report.Step(fromVersion: plan.fromVersion, toVersion: plan.toVersion, statements: plan.sqlText,
                                             mapping: ran.mapping))
+            if var step = progress.step {
+                step.duration = Date().timeIntervalSince(started)
+                step.committed = true
+                report.stepReports.append(step)
+            }
+            // Steps never give objects new IDs here (such mappings are refused): the change set is the hooks'.
+            for (_, changes) in progress.ran { report.changes.merge(changes) }
         }
         report.toVersion = try await store.metadata().version
         report.nothingToDo = report.steps.isEmpty
@@ -45,11 +71,24 @@ extension PostgresMigration {
         return report
     }
 
-    /// One step in one transaction: the advisory transaction lock, the version re-read, the statements and
-    /// checks with foreign keys deferred, the metadata and a history row.
+    /// What a step's transaction did so far: kept when it fails, for the report of the run that stopped.
+    struct StepProgress {
+        var step: StepReport?
+        var ran: [(result: HookRunResult, changes: ChangeSet)] = []
+    }
+
+    /// One step in one transaction: the advisory transaction lock, the version re-read, the before-hooks, the
+    /// step's report (counted before it runs), the statements and checks with foreign keys deferred, the
+    /// metadata and a history row, then the after-hooks, each with its audit.
     /// - Returns: the hooks that ran and the mapping file's counts, or nil when another run had applied the step already.
     static func apply(_ plan: PostgresStepPlan, model: Model, store: PostgresStore, metadata: StoreMetadata, options: Options,
                       hooks: HookSchedule = HookSchedule()) async throws -> (hooks: [HookRunResult], mapping: [MappingEntityReport]?)? {
+        var progress = StepProgress()
+        return try await apply(plan, model: model, store: store, metadata: metadata, options: options, hooks: hooks, progress: &progress)
+    }
+
+    static func apply(_ plan: PostgresStepPlan, model: Model, store: PostgresStore, metadata: StoreMetadata, options: Options,
+                      hooks: HookSchedule, progress: inout StepProgress) async throws -> (hooks: [HookRunResult], mapping: [MappingEntityReport]?)? {
         let session = store.session
         return try await session.transaction(lockTimeout: options.ddlLockTimeout) {
             let started = Date()
@@ -62,9 +101,11 @@ extension PostgresMigration {
                 throw PostgresStoreError.version(message: "the store moved to version \(version) during the run; run again")
             }
             try await session.execute("SET CONSTRAINTS ALL DEFERRED")
-            var ran = try await runHooks(hooks.hooks(.before, plan.toVersion), store: store, renderer: hooks.renderer,
-                                         storeUUID: metadata.storeUUID)
+            try await runHooks(hooks.hooks(.before, plan.toVersion), store: store, renderer: hooks.renderer,
+                               storeUUID: metadata.storeUUID, options: options, into: &progress.ran)
+            progress.step = try await PostgresStepReport.make(plan, session: session)
             let mapping = try await PostgresMappingReport.make(plan, session: session)
+            progress.step?.mapping = mapping
             for operation in plan.operations {
                 switch operation {
                 case .execute(let statement):
@@ -88,9 +129,9 @@ extension PostgresMigration {
             try await store.write(StoreMetadata(storeUUID: metadata.storeUUID, model: model, layout: plan.destinationLayout,
                                                 createdAtVersion: metadata.createdAtVersion))
             try await store.recordHistory(kind: "migrate", from: plan.fromVersion, to: plan.toVersion, started: started, finished: Date())
-            ran += try await runHooks(hooks.hooks(.after, plan.toVersion), store: store, renderer: hooks.renderer,
-                                      storeUUID: metadata.storeUUID)
-            return (ran, mapping)
+            try await runHooks(hooks.hooks(.after, plan.toVersion), store: store, renderer: hooks.renderer,
+                               storeUUID: metadata.storeUUID, options: options, into: &progress.ran)
+            return (progress.ran.map(\.result), mapping)
         }
     }
 }

@@ -31,6 +31,13 @@ public enum PostgresMigration {
         /// Run every pending step and hook in one transaction, then roll it back (SPEC §14.2): exact counts,
         /// nothing written.
         public var dryRun = false
+        /// What the audit after each hook checks (SPEC §7): the rows its steps changed (default), the whole
+        /// store, or nothing.
+        public var audit: AuditMode = .touched
+        /// The most sample objects each violated rule keeps in a hook's audit.
+        public var maxSamples = 20
+        /// List every changed object's ID in the run's change set (`--changes-out`), not only counts.
+        public var collectObjectIDs = false
 
         public init(target: Int? = nil, create: Bool = false, lockTimeout: Double = 60, ddlLockTimeout: Double = 5,
                     now: Date? = nil, variables: [String: String] = [:]) {
@@ -56,6 +63,17 @@ public enum PostgresMigration {
         /// The hooks that ran, in run order, with their per-step counts.
         public var hooks: [HookRunResult] = []
         public var nothingToDo = false
+        public var storeUUID: String?
+        /// `$NOW` of the run's hooks and audits.
+        public var now = Date()
+        /// Each step as SQLite's runs report it (``StepReport``): changes, table actions, counts, SQL, duration.
+        public var stepReports: [StepReport] = []
+        /// What the hooks changed, per entity (object IDs with ``Options/collectObjectIDs``).
+        public var changes = ChangeSet()
+        /// Hooks recorded as not needed when the store was created.
+        public var notNeededHooks: [String] = []
+        /// Whether another run held the store's lock when this one started (it waited).
+        public var waitedForLock = false
 
         public struct Step: Sendable, Hashable, Encodable {
             public var fromVersion: Int
@@ -70,24 +88,42 @@ public enum PostgresMigration {
     /// - Throws: `PostgresStoreError` (missing store 2, not yet supported 2, busy 5, violations 3, server 1),
     ///   `MappingError` (exit 4) for a step that cannot be inferred, a `Diagnostic` for an unknown target.
     public static func run(_ url: PostgresStoreURL, models: ModelHistory, hooks: HookSet, options: Options) async throws -> Report {
+        var options = options
+        options.now = options.now ?? Date()   // $NOW: the run's start unless given, fixed for every hook and audit
+        do {
+            return try await reporting(url, models: models, hooks: hooks, options: options)
+        } catch let stopped as Stopped {
+            throw stopped.underlying
+        }
+    }
+
+    /// A run that stopped in a step, with the report of what ran until then (that step and its hooks not committed).
+    struct Stopped: Error {
+        var underlying: any Error
+        var report: Report
+    }
+
+    /// `run`, throwing ``Stopped`` for a step that fails. `options.now` is set: `$NOW` is fixed for every hook and audit.
+    static func reporting(_ url: PostgresStoreURL, models: ModelHistory, hooks: HookSet, options: Options) async throws -> Report {
+        let now = options.now ?? Date()
         let target = try targetModel(models, options.target)
         let store: PostgresStore
         do {
             store = try await PostgresStore.open(url)
-        } catch PostgresStoreError.missingStore(let name) {
-            guard options.create else { throw PostgresStoreError.missingStore(store: name) }
+        } catch {
+            guard case .missingStore = error, options.create else { throw error }
             if options.dryRun { throw PostgresStoreError.notYetSupported(what: "migrate --create --dry-run") }
-            let (created, didCreate) = try await PostgresStore.create(url, model: target, hooks: hooks, lockTimeout: options.ddlLockTimeout)
-            await created.close()
-            return Report(store: url.description, created: didCreate, fromVersion: nil, toVersion: target.version, nothingToDo: !didCreate)
+            return try await create(url, model: target, hooks: hooks, options: options)
         }
         let lock = PostgresSessionLock(session: store.session, url: url)
         do {
             try await PostgresPrivileges.checkUsage(store.session)
-            try await lock.acquire(timeout: options.lockTimeout)
-            let report = options.dryRun
+            let waited = try await lock.acquire(timeout: options.lockTimeout)
+            var report = options.dryRun
                 ? try await dryRun(store, to: target, models: models, hooks: hooks, options: options)
                 : try await migrate(store, to: target, models: models, hooks: hooks, options: options)
+            report.now = now
+            report.waitedForLock = waited
             try await lock.release()
             await store.close()
             return report
@@ -95,6 +131,20 @@ public enum PostgresMigration {
             await store.close()   // ends the session: the server releases its lock
             throw error
         }
+    }
+
+    /// `--create` of a schema without a store: the store at the target version, its hooks recorded as not needed.
+    static func create(_ url: PostgresStoreURL, model: Model, hooks: HookSet, options: Options) async throws -> Report {
+        let (created, didCreate) = try await PostgresStore.create(url, model: model, hooks: hooks, lockTimeout: options.ddlLockTimeout)
+        var report = Report(store: url.description, created: didCreate, fromVersion: nil, toVersion: model.version,
+                            nothingToDo: !didCreate)
+        report.now = options.now ?? Date()
+        if didCreate {
+            report.storeUUID = try? await created.metadata().storeUUID
+            report.notNeededHooks = hooks.hooks.filter { $0.after <= model.version }.map(\.id)
+        }
+        await created.close()
+        return report
     }
 
     /// The target model: `--to` or the newest.

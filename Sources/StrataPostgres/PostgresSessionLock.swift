@@ -10,12 +10,16 @@ struct PostgresSessionLock {
     var key: Int64 { PostgresNames.advisoryLockKey(schema: url.schema) }
 
     /// Takes the lock, trying again every 100 ms for up to `timeout` seconds.
+    /// - Returns: whether another session held it first (the run waited), as SQLite's reports say.
     /// - Throws: `PostgresStoreError.busy` naming the holder's `application_name` (exit 5).
-    func acquire(timeout: Double) async throws(PostgresStoreError) {
+    @discardableResult
+    func acquire(timeout: Double) async throws(PostgresStoreError) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
+        var waited = false
         while true {
-            if try await session.value("SELECT pg_try_advisory_lock(\(key))", as: Bool.self) == true { return }
+            if try await session.value("SELECT pg_try_advisory_lock(\(key))", as: Bool.self) == true { return waited }
             if Date() >= deadline { throw .busy(store: url.description, holder: try await holder()) }
+            waited = true
             try? await Task.sleep(nanoseconds: 100_000_000)
         }
     }

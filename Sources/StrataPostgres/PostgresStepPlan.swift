@@ -3,6 +3,8 @@ import StrataCore
 /// One version step as PostgreSQL runs it: the statements, in order, and the data conditions checked
 /// after the backfills (SPEC §4: a violated condition rolls the step back with exit 3).
 struct PostgresStepPlan: Sendable {
+    /// The engine-independent step this plan renders (its changes and table actions are what reports show).
+    var step: VersionStep
     var fromVersion: Int
     var toVersion: Int
     /// The layout recorded after the step (index names shortened for PostgreSQL).

@@ -61,7 +61,7 @@ struct PostgresStepPlanner {
             dstTypes: PostgresTypes.attributeTypes(dst, model: destination), place: place)
         try planner.planTables()
         try planner.checkRendering(planner.operations)
-        return PostgresStepPlan(fromVersion: step.fromVersion, toVersion: step.toVersion, destinationLayout: dst,
+        return PostgresStepPlan(step: step, fromVersion: step.fromVersion, toVersion: step.toVersion, destinationLayout: dst,
                                 operations: planner.operations, hasMapping: step.mappingFile != nil,
                                 mappedEntities: step.mappedEntities, droppedLinks: step.droppedLinks)
     }

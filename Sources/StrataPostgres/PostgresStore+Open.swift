@@ -22,17 +22,23 @@ extension PostgresStore {
     /// - Parameters:
     ///   - models: the model versions.
     ///   - hooks: the hook and mapping files; nil for none.
-    ///   - options: creation, target, `$NOW`, `$VARIABLES`, lock timeout (the other fields are SQLite's).
+    ///   - options: creation, target, `$NOW`, `$VARIABLES`, the audit after each hook and its samples, object IDs
+    ///     in the report, lock timeout (`runLateHooks`, `checkIntegrity` and `pollInterval` are SQLite's).
     /// - Throws: `DiagnosticList` (models, hooks), `PostgresStoreError` (missing store without
     ///   `createIfMissing`, busy after `lockTimeout`, privileges, the server), `MappingError` for a step that
-    ///   cannot be inferred; a failed step leaves the schema at the last version it committed.
+    ///   cannot be inferred, `MigrationRunError` when a step or hook fails (a hook's violations under
+    ///   `onViolation: rollback` among them), with the report so far: the schema stays at the last version
+    ///   it committed.
     public static func open(_ url: PostgresStoreURL, models: ProjectSource, hooks: ProjectSource? = nil,
                             options: Store.OpenOptions = Store.OpenOptions()) async throws -> PostgresStore {
         let project = try await Store.offThread { try Store.Project(models: models, hooks: hooks, options: options) }
-        let run = PostgresMigration.Options(target: project.target.version, create: options.createIfMissing,
+        var run = PostgresMigration.Options(target: project.target.version, create: options.createIfMissing,
                                             lockTimeout: options.lockTimeout, now: options.now ?? Date(),
                                             variables: options.variables)
-        let report = try await PostgresMigration.run(url, models: project.models, hooks: project.hooks, options: run)
+        run.audit = options.audit
+        run.maxSamples = options.maxSamples
+        run.collectObjectIDs = options.collectObjectIDs
+        let report = try await PostgresMigration.runReport(url, models: project.models, hooks: project.hooks, options: run)
         let store = try await open(url)
         return PostgresStore(url: url, session: store.session, migration: report)
     }

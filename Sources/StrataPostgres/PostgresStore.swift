@@ -15,9 +15,9 @@ public final class PostgresStore: Sendable {
     let session: PostgresSession
     /// What ``open(_:models:hooks:options:)`` did to the store (created it, migrated it, or nothing to do);
     /// nil for a store opened with ``open(_:)``.
-    public let migration: PostgresMigration.Report?
+    public let migration: MigrationRunReport?
 
-    init(url: PostgresStoreURL, session: PostgresSession, migration: PostgresMigration.Report? = nil) {
+    init(url: PostgresStoreURL, session: PostgresSession, migration: MigrationRunReport? = nil) {
         self.url = url
         self.session = session
         self.migration = migration

@@ -43,8 +43,8 @@ import Testing
 
         let created = try CLI.run(["migrate", "--create", "--to", "2", "--store", url], in: project)
         #expect(created.status == 0, "\(created.stderr)")
-        #expect(created.stdout.hasPrefix("created postgres://strata@127.0.0.1:"))
-        #expect(created.stdout.hasSuffix(" at version 2\n"))
+        #expect(created.stdout.hasPrefix("Migration: created store postgres://strata@127.0.0.1:"), "\(created.stdout)")
+        #expect(created.stdout.contains(" at v2 (UUID "), "\(created.stdout)")
 
         let status = try CLI.run(["status", "--check", "--store", url], in: project)
         #expect(status.status == 7)
@@ -55,8 +55,9 @@ import Testing
         #expect(migrated.status == 0, "\(migrated.stderr)")
         let json = try CLI.json(migrated.stdout)
         #expect(json["schemaVersion"] as? Int == 1)
-        #expect(json["toVersion"] as? Int == 4)
-        #expect((json["steps"] as? [[String: Any]])?.map { $0["toVersion"] as? Int } == [3, 4])
+        let migration = json["migration"] as? [String: Any] ?? [:]
+        #expect(migration["toVersion"] as? Int == 4)
+        #expect((migration["steps"] as? [[String: Any]])?.map { $0["toVersion"] as? Int } == [3, 4])
 
         let done = try CLI.run(["status", "--check", "--store", url], in: project)
         #expect(done.status == 0)

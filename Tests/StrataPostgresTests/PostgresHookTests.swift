@@ -255,12 +255,16 @@ extension PostgresHookTests {
 }
 
 extension PostgresHookTests {
-    static func runSQLHook(_ sql: String, rows: String = "('a', 12.5, 'p'), ('b', 3, 'q')") async throws
+    /// Runs a hook of one `sql:` step; the audit after it is `--audit none` unless given (what `sql:` steps write is
+    /// audited in full: `PostgresHookAuditTests`).
+    static func runSQLHook(_ sql: String, rows: String = "('a', 12.5, 'p'), ('b', 3, 'q')", audit: AuditMode = .none) async throws
         -> (result: Result<PostgresMigration.Report, any Error>, schema: String) {
         let (history, hooks, url, schema) = try await Self.store(hooks: ["raw.yaml": "id: raw\nafter: 2\nsteps:\n  - sql: " + sql + "\n"])
         _ = try Self.psql(#"INSERT INTO "\#(schema)"."Item" ("name", "price", "code") VALUES "# + rows)
+        var options = PostgresMigration.Options(now: Self.now)
+        options.audit = audit
         do {
-            return (.success(try await PostgresMigration.run(url, models: history, hooks: hooks, options: .init(now: Self.now))), schema)
+            return (.success(try await PostgresMigration.run(url, models: history, hooks: hooks, options: options)), schema)
         } catch {
             return (.failure(error), schema)
         }

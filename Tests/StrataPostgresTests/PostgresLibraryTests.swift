@@ -156,4 +156,42 @@ struct PostgresLibraryTests {
         }
         #expect(try PostgresTestServer.psql("SELECT count(*) FROM pg_namespace WHERE nspname = '\(absent.schema)'") == "0")
     }
+
+    @Test func aHookBreakingARuleStopsTheOpenWithItsReportAndChangesNothing() async throws {
+        let models = [
+            "1.yaml": Self.version1,
+            "2.yaml": Self.version1.replacingOccurrences(of: "version: 1", with: "version: 2")
+                .replacingOccurrences(of: "count:  { type: int32 }", with: "count:  { type: int32, max: 10 }"),
+        ]
+        let hooks = ["raise.yaml": """
+            id: raise
+            after: 2
+            onViolation: rollback
+            steps:
+              - batchUpdate: { entity: Item, predicate: "name == 'b'", propertiesToUpdate: { count: 11 } }
+            """]
+        let url = try PostgresStoreURL(parsing: PostgresTestServer.url())
+        let created = try await PostgresStore.open(url, models: .yaml(models), hooks: .yaml(hooks), options: Self.options(target: 1))
+        await created.close()
+        _ = try PostgresStoreTests.psql(#"INSERT INTO "\#(url.schema)"."Item" ("_entity", "name", "count", "active") VALUES ('Item', 'a', 1, true), ('Item', 'b', 2, true)"#)
+        do {
+            let store = try await PostgresStore.open(url, models: .yaml(models), hooks: .yaml(hooks), options: Self.options(target: nil))
+            await store.close()
+            Issue.record("the open should stop on the hook's violation")
+        } catch let error as MigrationRunError {
+            #expect(error.exitCode == .validationViolations)
+            #expect(error.report.toVersion == 1)
+            #expect(error.description.contains("raise"), "\(error)")
+        }
+        #expect(try PostgresStoreTests.psql(#"SELECT value FROM "\#(url.schema)".strata_metadata WHERE key = 'strata.version'"#) == ["1"])
+        #expect(try PostgresStoreTests.psql(#"SELECT "name" || ' ' || "count" FROM "\#(url.schema)"."Item" ORDER BY "_pk""#) == ["a 1", "b 2"])
+
+        var unaudited = Self.options(target: nil)
+        unaudited.audit = .none
+        let store = try await PostgresStore.open(url, models: .yaml(models), hooks: .yaml(hooks), options: unaudited)
+        let objects = try? await store.fetchAll("Item", where: "count > 10")
+        await store.close()
+        #expect(store.migration?.toVersion == 2)
+        #expect(objects?.map { $0.string("name") } == ["b"])
+    }
 }

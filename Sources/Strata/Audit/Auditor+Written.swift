@@ -10,14 +10,6 @@ extension Auditor {
         var auditor = Auditor(model: model, layout: layout, storeUUID: storeUUID, now: context.now)
         auditor.variables = context.variables
         let full = try auditor.run(in: db, scope: .entities(known), maxSamples: maxSamples)
-        var merged = touched
-        func key(_ r: AuditRuleResult) -> [String] { [r.entity, r.property ?? "", r.rule, r.constraint] }
-        var positions: [[String]: Int] = [:]
-        for (i, rule) in merged.rules.enumerated() where positions[key(rule)] == nil { positions[key(rule)] = i }
-        for rule in full.rules {
-            if let i = positions[key(rule)] { merged.rules[i] = rule } else { merged.rules.append(rule) }
-        }
-        merged.entities = Array(Set(merged.entities).union(known)).sorted()
-        return merged
+        return touched.including(full, entities: known)
     }
 }

@@ -2,6 +2,11 @@
 public struct BatchViolationError: StrataError, Sendable {
     /// The batch's result, with the audit that found the violations; nothing of it was committed.
     public var result: BatchResult
+
+    public init(result: BatchResult) {
+        self.result = result
+    }
+
     public var exitCode: ExitStatus { .validationViolations }
     public var diagnostics: [Diagnostic] {
         let rules = result.audit?.violated.map { "  - \($0.code.rawValue) \($0.subject) \($0.rule): \($0.count)" } ?? []

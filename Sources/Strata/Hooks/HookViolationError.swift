@@ -4,6 +4,11 @@ import Foundation
 /// step are rolled back, and the run stops.
 public struct HookViolationError: StrataError, Sendable {
     public var result: HookRunResult
+
+    public init(result: HookRunResult) {
+        self.result = result
+    }
+
     public var exitCode: ExitStatus { .validationViolations }
     public var diagnostics: [Diagnostic] {
         let rules = result.audit?.violated.map { "  - \($0.code.rawValue) \($0.subject) \($0.rule): \($0.count)" } ?? []

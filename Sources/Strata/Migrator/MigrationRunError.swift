@@ -7,4 +7,9 @@ public struct MigrationRunError: StrataError, Sendable {
     public var exitCode: ExitStatus { underlying.exitCode }
     public var diagnostics: [Diagnostic] { underlying.diagnostics }
     public var description: String { underlying.description }
+
+    public init(underlying: StrataError, report: MigrationRunReport) {
+        self.underlying = underlying
+        self.report = report
+    }
 }

@@ -17,3 +17,20 @@ extension AuditRuleResult {
         self.duration = duration
     }
 }
+
+extension AuditResult {
+    /// This (touched) result with `full`, an audit of `entities` in full, in place of its rules: each rule's
+    /// result over the whole entity replaces its result over the touched rows (SPEC §11.4: what `sql:` steps
+    /// wrote). Both engines' hook audits end here.
+    package func including(_ full: AuditResult, entities: [String]) -> AuditResult {
+        var merged = self
+        func key(_ r: AuditRuleResult) -> [String] { [r.entity, r.property ?? "", r.rule, r.constraint] }
+        var positions: [[String]: Int] = [:]
+        for (i, rule) in merged.rules.enumerated() where positions[key(rule)] == nil { positions[key(rule)] = i }
+        for rule in full.rules {
+            if let i = positions[key(rule)] { merged.rules[i] = rule } else { merged.rules.append(rule) }
+        }
+        merged.entities = Array(Set(merged.entities).union(entities)).sorted()
+        return merged
+    }
+}

@@ -25,10 +25,12 @@ extension BatchPlanner {
     /// Columns of the keys, touched and doomed tables.
     package static let pkColumn = ColumnName("pk"), tableColumn = ColumnName("table"), entityColumn = ColumnName("entity")
 
-    /// `INSERT OR IGNORE INTO temp."strata_touched" ("table", "pk") SELECT <table>, `: the head of a
-    /// statement recording touched rows of `table`.
-    static func recordingTouched(_ table: String) -> SQLText {
-        "INSERT OR IGNORE INTO \(touchedTable) (\(tableColumn), \(pkColumn)) SELECT \(table), "
+    /// `INSERT OR IGNORE INTO temp."strata_touched" ("table", "pk") SELECT <table>, ` + `rows`: a statement
+    /// recording touched rows of `table` (`rows` is the rest of the select: the key column and its `FROM`);
+    /// on PostgreSQL `INSERT INTO pg_temp."strata_touched" … ON CONFLICT DO NOTHING`.
+    package static func recordingTouched(_ table: String, _ rows: SQLText) -> SQLText {
+        .keyword(.insertOrIgnore) + " INTO \(touchedTable) (\(tableColumn), \(pkColumn)) SELECT \(table), " + rows
+            + .keyword(.onConflictIgnore)
     }
 
     /// ` RETURNING "_pk"[, "_entity"]`
@@ -200,7 +202,7 @@ extension BatchPlanner {
                     }
                     let update = "UPDATE \(sourceTable) AS x SET " + sets + " WHERE " + condition
                     cleanup.nullify.append(.init(
-                        touched: Self.recordingTouched(source.table) + "\(ColumnName("_pk", qualifier: "x")) FROM \(sourceTable) AS x WHERE " + condition,
+                        touched: Self.recordingTouched(source.table, "\(ColumnName("_pk", qualifier: "x")) FROM \(sourceTable) AS x WHERE " + condition),
                         update: update,
                         updateReturning: update + Self.returning(discriminated: source.isDiscriminated),
                         returnsEntity: source.isDiscriminated,
@@ -208,8 +210,8 @@ extension BatchPlanner {
                 }
                 // Objects on the other side whose to-many (or to-one) lost a doomed member.
                 let s = column.qualified(by: "s")
-                cleanup.relatedTouched.append(Self.recordingTouched(destination.table)
-                    + "\(s) FROM \(sourceTable) AS s WHERE \(ColumnName("_pk", qualifier: "s")) IN (" + alive + ") AND \(s) IS NOT NULL AND \(s) NOT IN (" + pointing + ")")
+                cleanup.relatedTouched.append(Self.recordingTouched(destination.table,
+                    "\(s) FROM \(sourceTable) AS s WHERE \(ColumnName("_pk", qualifier: "s")) IN (" + alive + ") AND \(s) IS NOT NULL AND \(s) NOT IN (" + pointing + ")"))
             }
         }
         for t in layout.tables {
@@ -224,10 +226,10 @@ extension BatchPlanner {
             guard let sourceTable = t.column("source")?.references, let targetTable = t.column("target")?.references else { continue }
             let sources = doomed(sourceTable), targets = doomed(targetTable)
             let source = ColumnName("source"), target = ColumnName("target")
-            cleanup.relatedTouched.append(Self.recordingTouched(targetTable)
-                + "\(target.qualified(by: "j")) FROM \(table) AS j WHERE \(source.qualified(by: "j")) IN (" + sources + ") AND \(target.qualified(by: "j")) NOT IN (" + targets + ")")
-            cleanup.relatedTouched.append(Self.recordingTouched(sourceTable)
-                + "\(source.qualified(by: "j")) FROM \(table) AS j WHERE \(target.qualified(by: "j")) IN (" + targets + ") AND \(source.qualified(by: "j")) NOT IN (" + sources + ")")
+            cleanup.relatedTouched.append(Self.recordingTouched(targetTable,
+                "\(target.qualified(by: "j")) FROM \(table) AS j WHERE \(source.qualified(by: "j")) IN (" + sources + ") AND \(target.qualified(by: "j")) NOT IN (" + targets + ")"))
+            cleanup.relatedTouched.append(Self.recordingTouched(sourceTable,
+                "\(source.qualified(by: "j")) FROM \(table) AS j WHERE \(target.qualified(by: "j")) IN (" + targets + ") AND \(source.qualified(by: "j")) NOT IN (" + sources + ")"))
             cleanup.joinDeletes.append("DELETE FROM \(table) WHERE \(source) IN (" + sources + ") OR \(target) IN (" + targets + ")")
         }
         return cleanup

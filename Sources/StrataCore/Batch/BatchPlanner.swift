@@ -142,7 +142,7 @@ public struct BatchUpdatePlan: Sendable, Hashable {
 
     /// Records the keyed rows as touched.
     public var recordTouched: SQLText {
-        BatchPlanner.recordingTouched(table) + "\(BatchPlanner.pkColumn) FROM \(BatchPlanner.keysTable)"
+        BatchPlanner.recordingTouched(table, "\(BatchPlanner.pkColumn) FROM \(BatchPlanner.keysTable)")
     }
 }
 

@@ -84,7 +84,7 @@ public struct RelationshipLinkPlan: Sendable, Hashable {
         let update: SQLText = "UPDATE \(table) AS o SET \(ColumnName(column)) = NULL WHERE " + condition
         unlink = update
         unlinkReturning = update + " RETURNING \(ColumnName("_pk"))" + (storage.isDiscriminated ? ", \(ColumnName("_entity"))" : "")
-        unlinkTouched = "INSERT OR IGNORE INTO \(RelationshipLinkPlanner.touchedTable) (\"table\", \"pk\") SELECT \(storage.table), \(pk) FROM \(table) AS o WHERE " + condition
+        unlinkTouched = BatchPlanner.recordingTouched(storage.table, "\(pk) FROM \(table) AS o WHERE " + condition)
         unlinkRoot = storage.root
         unlinkReturnsEntity = storage.isDiscriminated
     }

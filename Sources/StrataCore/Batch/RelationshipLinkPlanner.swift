@@ -122,7 +122,7 @@ public struct RelationshipLinkPlanner: Sendable {
             }
             plan.selectKeys = keys
             plan.linkKeyed = "UPDATE \(t) AS t SET " + set + " FROM \(Self.keysTable) AS k WHERE t.\(pk) = k.\"pk\""
-            plan.recordTouched = ["INSERT OR IGNORE INTO \(Self.touchedTable) (\"table\", \"pk\") SELECT \(source.table), \"pk\" FROM \(Self.keysTable)"]
+            plan.recordTouched = [BatchPlanner.recordingTouched(source.table, "\"pk\" FROM \(Self.keysTable)")]
             plan.changedRoot = source.root
         case .inverseForeignKey:
             let column = ColumnName(link.column)
@@ -147,7 +147,7 @@ public struct RelationshipLinkPlanner: Sendable {
             }
             plan.selectKeys = keys
             plan.linkKeyed = "UPDATE \(d) AS d SET " + set + " FROM \(Self.keysTable) AS k WHERE d.\(pk) = k.\"pk\""
-            plan.recordTouched = ["INSERT OR IGNORE INTO \(Self.touchedTable) (\"table\", \"pk\") SELECT \(destination.table), \"pk\" FROM \(Self.keysTable)"]
+            plan.recordTouched = [BatchPlanner.recordingTouched(destination.table, "\"pk\" FROM \(Self.keysTable)")]
             plan.changedRoot = destination.root
         case .joinTable:
             let own = ColumnName(link.column), other = ColumnName(link.otherColumn ?? "target")
@@ -173,8 +173,8 @@ public struct RelationshipLinkPlanner: Sendable {
             plan.link = "INSERT INTO \(j) (\(columns)) SELECT " + values.joined(separator: ", ") + " " + pairs + " ORDER BY t.\(pk), d.\(pk)"
             plan.linkKeyed = plan.link
             plan.recordTouched = [
-                "INSERT OR IGNORE INTO \(Self.touchedTable) (\"table\", \"pk\") SELECT \(source.table), \"pk\" FROM \(Self.keysTable)",
-                "INSERT OR IGNORE INTO \(Self.touchedTable) (\"table\", \"pk\") SELECT \(link.table), \"pk\" FROM \(Self.keysTable)",
+                BatchPlanner.recordingTouched(source.table, "\"pk\" FROM \(Self.keysTable)"),
+                BatchPlanner.recordingTouched(link.table, "\"pk\" FROM \(Self.keysTable)"),
             ]
             plan.changedRoot = source.root
         }

@@ -1,0 +1,37 @@
+import StrataCore
+import Strata
+
+extension PostgresHookRunner {
+    /// `pg_temp."strata_touched"`, the rows the hook's steps changed, emptied before the hook's first step (as
+    /// `Auditor.prepareTouched` on SQLite); dropped when the step's transaction ends.
+    static let createTouchedTable: SQLText = """
+        CREATE TEMP TABLE IF NOT EXISTS "strata_touched" ("table" text NOT NULL, "pk" bigint NOT NULL, \
+        PRIMARY KEY ("table", "pk")) ON COMMIT DROP
+        """
+
+    func prepareTouched() async throws {
+        try await run(Self.createTouchedTable)
+        try await run("DELETE FROM \(BatchPlanner.touchedTable)")
+    }
+
+    /// The audit after a hook, inside its step's transaction, as on SQLite (`Auditor.afterBatch`, then
+    /// `Auditor.including`): under `touched`, the rows the steps recorded (and the entity-wide rules of their
+    /// entities), with the entities `sql:` steps wrote (or the hook declares in `writes:`) audited in full;
+    /// under `full`, the whole store; nil under `none`.
+    /// - Throws: `AuditError`, `PostgresRenderError` (2), `PostgresStoreError` from the server.
+    func audit(_ plan: PostgresHookPlan, writing written: [String]) async throws -> AuditResult? {
+        guard options.audit != .none else { return nil }
+        var auditor = Auditor(model: plan.model, layout: plan.layout, storeUUID: storeUUID, now: plan.context.now)
+        auditor.variables = plan.context.variables
+        let planner = AuditPlanner(model: plan.model, layout: plan.layout, now: plan.context.now, variables: plan.context.variables)
+        let scope: AuditScope = options.audit == .full ? .full : .touched
+        let result = try await auditor.run(try planner.rules(for: scope), scope: scope, maxSamples: options.maxSamples,
+                                           session: session, renderer: renderer)
+        let known = written.filter { plan.model.entity($0) != nil }
+        guard options.audit == .touched, !known.isEmpty else { return result }
+        // What raw SQL wrote is not known row by row: those entities are audited in full (SPEC §11.4).
+        let full = try await auditor.run(try planner.rules(for: .entities(known)), scope: .entities(known),
+                                         maxSamples: options.maxSamples, session: session, renderer: renderer)
+        return result.including(full, entities: known)
+    }
+}
