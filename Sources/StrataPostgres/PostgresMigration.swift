@@ -31,6 +31,9 @@ public enum PostgresMigration {
         /// Run every pending step and hook in one transaction, then roll it back (SPEC §14.2): exact counts,
         /// nothing written.
         public var dryRun = false
+        /// Run the late hooks (their version passed before they appeared) first, each in its own transaction,
+        /// against the store's current model, as SQLite's `runLateHooks` does. Late before-hooks stay exit 6.
+        public var runLateHooks = false
 
         public init(target: Int? = nil, create: Bool = false, lockTimeout: Double = 60, ddlLockTimeout: Double = 5,
                     now: Date? = nil, variables: [String: String] = [:]) {
@@ -49,6 +52,9 @@ public enum PostgresMigration {
         public var created = false
         /// A dry run: what the steps and hooks did, rolled back.
         public var dryRun = false
+        /// Run the late hooks (their version passed before they appeared) first, each in its own transaction,
+        /// against the store's current model, as SQLite's `runLateHooks` does. Late before-hooks stay exit 6.
+        public var runLateHooks = false
         public var fromVersion: Int?
         public var toVersion: Int
         /// The steps applied, as `from → to` pairs with their statements.
@@ -76,7 +82,7 @@ public enum PostgresMigration {
             store = try await PostgresStore.open(url)
         } catch PostgresStoreError.missingStore(let name) {
             guard options.create else { throw PostgresStoreError.missingStore(store: name) }
-            if options.dryRun { throw PostgresStoreError.notYetSupported(what: "migrate --create --dry-run") }
+            if options.dryRun { return try await dryRunCreate(url, model: target, hooks: hooks, options: options) }
             let (created, didCreate) = try await PostgresStore.create(url, model: target, hooks: hooks, lockTimeout: options.ddlLockTimeout)
             await created.close()
             return Report(store: url.description, created: didCreate, fromVersion: nil, toVersion: target.version, nothingToDo: !didCreate)
