@@ -99,15 +99,19 @@ extension Fleet {
         }
     }
 
-    /// This fleet with each PostgreSQL store named by its URL without the password, and those URLs parsed.
+    /// This fleet with each PostgreSQL store named by its URL without the password (each store once: two
+    /// spellings of one URL, `postgres://` and `postgresql://`, are one store), and those URLs parsed.
     func withURLs() throws -> (Fleet, [String: PostgresStoreURL]) {
         var fleet = self
         var urls: [String: PostgresStoreURL] = [:]
-        fleet.stores = try stores.map { store in
-            guard PostgresStoreURL.isPostgres(store) else { return store }
+        fleet.stores = []
+        for store in stores {
+            guard PostgresStoreURL.isPostgres(store) else {
+                fleet.stores.append(store)
+                continue
+            }
             let url = try PostgresStoreURL(parsing: store)
-            urls[url.description] = url
-            return url.description
+            if urls.updateValue(url, forKey: url.description) == nil { fleet.stores.append(url.description) }
         }
         return (fleet, urls)
     }

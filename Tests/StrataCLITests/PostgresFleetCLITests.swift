@@ -22,7 +22,9 @@ struct PostgresFleetCLITests {
             urls.append(url)
             schemas.append(String(url.split(separator: "=").last!))
         }
-        try (["# tenants", "tenants/a.sqlite"] + urls).joined(separator: "\n")
+        // The second URL twice, once spelled postgresql://: one store, listed once.
+        let respelled = urls[1].replacingOccurrences(of: "postgres://", with: "postgresql://")
+        try (["# tenants", "tenants/a.sqlite"] + urls + [respelled]).joined(separator: "\n")
             .write(toFile: project.dir + "/list.txt", atomically: true, encoding: .utf8)
         return (project, urls, schemas)
     }
