@@ -9,6 +9,8 @@ extension StatusCommand {
         let hooks = try HookSet.load(directory: global.migrations, models: history, variables: global.variableValues)
         let status = try await PostgresStatus.read(url, models: history, hooks: hooks)
         output.json(status)
+        let lateBefore = status.lateHooks.filter { hooks.hook(id: $0)?.timing == .before }
+        let lateAfter = status.lateHooks.filter { !lateBefore.contains($0) }
         output.result("""
             store:    \(status.store)
             uuid:     \(status.storeUUID)
@@ -17,7 +19,8 @@ extension StatusCommand {
             drift:    \(status.drift.isEmpty ? "none" : "\(status.drift.count) item(s)")
             pending:  \(status.pendingVersions.isEmpty ? "no versions" : "versions " + status.pendingVersions.map(String.init).joined(separator: ", ")); \
             \(status.pendingHooks.isEmpty ? "no hooks" : "hooks " + status.pendingHooks.joined(separator: ", "))\
-            \(status.lateHooks.isEmpty ? "" : "; late hooks " + status.lateHooks.joined(separator: ", "))
+            \(lateAfter.isEmpty ? "" : "; late hooks " + lateAfter.joined(separator: ", ") + " (need --run-late-hooks)")\
+            \(lateBefore.isEmpty ? "" : "; late before-hooks " + lateBefore.joined(separator: ", ") + " (never run: strata repair --skip ID)")
             """)
         for item in status.drift { output.result("  drift: \(item)") }
         if !status.drift.isEmpty || !status.hashMatches || (check && !status.lateHooks.isEmpty) {

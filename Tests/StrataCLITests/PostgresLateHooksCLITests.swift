@@ -40,7 +40,7 @@ struct PostgresLateHooksCLITests {
 
         let check = try CLI.run(["status", "--check", "--store", url], in: project)
         #expect(check.status == 6)
-        #expect(check.stdout.contains("; late hooks rate-favorites"))
+        #expect(check.stdout.contains("; late hooks rate-favorites (need --run-late-hooks)\n"), "\(check.stdout)")
         let refused = try CLI.run(["migrate", "--store", url], in: project)
         #expect(refused.status == 6)
         #expect(refused.stderr.hasPrefix("error: late hook(s) 'rate-favorites': the store already passed their version by migrating (it is at version 4)"))
@@ -110,6 +110,9 @@ struct PostgresLateHooksCLITests {
         let refused = try CLI.run(["migrate", "--run-late-hooks", "--store", url], in: project)
         #expect(refused.status == 6)
         #expect(refused.stderr.hasPrefix("error: late before-hook(s) 'keep-ratings': the store already passed their step by migrating (it is at version 4); they can never run"))
+        let check = try CLI.run(["status", "--check", "--store", url], in: project)
+        #expect(check.status == 6)
+        #expect(check.stdout.contains("; late before-hooks keep-ratings (never run: strata repair --skip ID)\n"), "\(check.stdout)")
         #expect(try Self.ratings(schema) == "Soup true 0, Old stew false 0, Untitled false 0")
         #expect(try PostgresTestServer.psql(#"SELECT count(*) FROM "\#(schema)"."strata_hooks" WHERE "id" = 'keep-ratings'"#) == "0")
     }
