@@ -1,11 +1,11 @@
 import ArgumentParser
 import Strata
 
-/// `strata adopt --version N`: baseline an existing SQLite file that has no Strata metadata.
+/// `strata adopt --version N`: baseline an existing SQLite file (or PostgreSQL schema) that has no Strata metadata.
 struct AdoptCommand: StrataSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "adopt",
-        abstract: "Record Strata metadata in an existing database whose schema is version N's layout.",
+        abstract: "Record Strata metadata in an existing database (or PostgreSQL schema) whose tables are version N's layout.",
         discussion: "Exits 6 with the differences when the live schema is not version N's layout.")
 
     @OptionGroup var global: GlobalOptions
@@ -24,6 +24,7 @@ struct AdoptCommand: StrataSubcommand {
                                    hint: "versions: \(models.versions.map(String.init).joined(separator: ", "))")
         }
         let hooks = try HookSet.load(directory: global.migrations, models: models, variables: global.variableValues)
+        if let url = try global.postgresStore() { return try await runPostgres(url, model: model, hooks: hooks, output: output) }
         let path = try global.storePath()
         let (store, lock) = try global.openLocked(lockTimeout: locking.lockTimeout, output: output)
         defer { lock.release() }

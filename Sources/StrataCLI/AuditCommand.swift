@@ -112,9 +112,7 @@ struct AuditCommand: StrataSubcommand {
         }
         let stores = try fleet.storeList()
         try fleet.checkReport(report, stores: stores, global: global)
-        let summary = fleet.runner(stores, global: global, output: output)
-            .audit(history: history, scope: entity.isEmpty ? .full : .entities(entity), failOn: try failingCodes(),
-                   maxSamples: 0, variables: global.variableValues)
+        let summary = try auditFleet(fleet.runner(stores, global: global, output: output), history: history)
         fleet.emit(summary, title: "Strata audit (fleet)", report: report, format: reportFormat, output: output)
     }
 

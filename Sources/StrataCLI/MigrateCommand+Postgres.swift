@@ -5,13 +5,10 @@ import StrataPostgres
 extension MigrateCommand {
     /// `strata migrate` on a PostgreSQL store (SPEC §14.2, Docs/postgresql.md): the same run report as on SQLite
     /// (``MigrationRunReport``), printed and written by the same code (`emit`), so the text, the JSON, `--report`
-    /// and `--changes-out` read the same on both engines. Options whose work this engine cannot do yet stop the
-    /// run before it connects (exit 2).
+    /// and `--changes-out` read the same on both engines. `--backup` stops the run before it connects (exit 2):
+    /// each PostgreSQL step is one transaction, and a backup of a schema is `pg_dump`'s work.
     func runPostgres(_ url: PostgresStoreURL, output: Output) async throws {
-        let unsupported: [(option: String, given: Bool)] = [("--backup", backup != nil), ("--run-late-hooks", runLateHooks)]
-        if let first = unsupported.first(where: { $0.given }) {
-            throw PostgresStoreError.notYetSupported(what: "migrate \(first.option)")
-        }
+        if backup != nil { throw Self.postgresBackupRefused }
         try global.checkOutputs([("--report", report), ("--changes-out", changesOut)], storePath: nil)
         let models = try global.loadModels(output)
         let hooks = try HookSet.load(directory: global.migrations, models: models, variables: global.variableValues)
@@ -23,6 +20,7 @@ extension MigrateCommand {
         options.audit = audit
         options.maxSamples = maxSamples
         options.collectObjectIDs = changesOut != nil
+        options.runLateHooks = runLateHooks
         let result: MigrationRunReport
         do {
             result = try await PostgresMigration.runReport(url, models: models, hooks: hooks, options: options)

@@ -121,8 +121,7 @@ struct MigrateCommand: StrataSubcommand {
         let hooks = try HookSet.load(directory: global.migrations, models: models, variables: global.variableValues)
         let stores = try fleet.storeList(excluding: backupDir.map { [$0] } ?? [])
         try fleet.checkReport(report, stores: stores, global: global)
-        let summary = try fleet.runner(stores, global: global, output: output)
-            .migrate(models: models, hooks: hooks, options: runOptions(), backupDirectory: backupDir)
+        let summary = try migrateFleet(fleet.runner(stores, global: global, output: output), models: models, hooks: hooks)
         fleet.emit(summary, title: dryRun ? "Strata migrate (fleet, dry run)" : "Strata migrate (fleet)", report: report,
                    format: reportFormat, quiet: output.isQuiet, output: output)
     }

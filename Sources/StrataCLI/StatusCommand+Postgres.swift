@@ -2,23 +2,28 @@ import Strata
 import StrataPostgres
 
 extension StatusCommand {
-    /// `strata status` on a PostgreSQL store: version, hash, pending versions and hooks (Docs/postgresql.md).
+    /// `strata status` on a PostgreSQL store: version, hash, drift, pending versions and hooks (Docs/postgresql.md).
     /// `--check` gives the codes it gives on SQLite: 6 for drift or late hooks, 7 for pending work.
     func runPostgres(_ url: PostgresStoreURL, output: Output) async throws {
         let history = try global.loadModels(output)
         let hooks = try HookSet.load(directory: global.migrations, models: history, variables: global.variableValues)
         let status = try await PostgresStatus.read(url, models: history, hooks: hooks)
         output.json(status)
+        let lateBefore = status.lateHooks.filter { hooks.hook(id: $0)?.timing == .before }
+        let lateAfter = status.lateHooks.filter { !lateBefore.contains($0) }
         output.result("""
             store:    \(status.store)
             uuid:     \(status.storeUUID)
             version:  \(status.version) (latest model: \(status.latestVersion.map(String.init) ?? "none"); created at \(status.createdAtVersion))
             hash:     \(status.modelHash)\(status.hashMatches ? "" : " (differs from the model file: drift)")
+            drift:    \(status.drift.isEmpty ? "none" : "\(status.drift.count) item(s)")
             pending:  \(status.pendingVersions.isEmpty ? "no versions" : "versions " + status.pendingVersions.map(String.init).joined(separator: ", ")); \
             \(status.pendingHooks.isEmpty ? "no hooks" : "hooks " + status.pendingHooks.joined(separator: ", "))\
-            \(status.lateHooks.isEmpty ? "" : "; late hooks " + status.lateHooks.joined(separator: ", "))
+            \(lateAfter.isEmpty ? "" : "; late hooks " + lateAfter.joined(separator: ", ") + " (need --run-late-hooks)")\
+            \(lateBefore.isEmpty ? "" : "; late before-hooks " + lateBefore.joined(separator: ", ") + " (never run: strata repair --skip ID)")
             """)
-        if !status.hashMatches || (check && !status.lateHooks.isEmpty) {
+        for item in status.drift { output.result("  drift: \(item)") }
+        if !status.drift.isEmpty || !status.hashMatches || (check && !status.lateHooks.isEmpty) {
             output.setExitCode(.drift)
         } else if check && (!status.pendingVersions.isEmpty || !status.pendingHooks.isEmpty) {
             output.setExitCode(.pendingWork)

@@ -33,8 +33,7 @@ struct StatusCommand: StrataSubcommand {
             let hooks = try HookSet.load(directory: global.migrations, models: history, variables: global.variableValues)
             let stores = try fleet.storeList()
             try fleet.checkReport(report, stores: stores, global: global)
-            let summary = fleet.runner(stores, global: global, output: output)
-                .status(history: history, hooks: hooks, check: check, stages: StrataMain.stages)
+            let summary = try statusFleet(fleet.runner(stores, global: global, output: output), history: history, hooks: hooks)
             return fleet.emit(summary, title: "Strata status (fleet)", report: report, format: reportFormat, output: output)
         }
         let path = try global.storePath()

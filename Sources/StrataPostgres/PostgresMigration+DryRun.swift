@@ -25,4 +25,28 @@ extension PostgresMigration {
             throw error
         }
     }
+
+    /// `migrate --create --dry-run` (SPEC §14.2): the creation, schema included (DDL is transactional on
+    /// PostgreSQL), in one transaction that is rolled back, so that what would stop the real run (privileges,
+    /// a table in the way, a name over 63 bytes) stops this one with the same error, and nothing is written.
+    static func dryRunCreate(_ url: PostgresStoreURL, model: Model, hooks: HookSet, options: Options) async throws -> Report {
+        var session = try await PostgresSession.connect(url)
+        session.insideRunTransaction = true
+        let store = PostgresStore(url: url, session: session)
+        do {
+            try await session.execute("BEGIN")
+            let created = try await store.create(model: model, hooks: hooks, lockTimeout: options.ddlLockTimeout)
+            try await session.execute("ROLLBACK")
+            await store.close()
+            var report = Report(store: url.description, created: created, dryRun: true, fromVersion: nil, toVersion: model.version,
+                                nothingToDo: !created)
+            report.now = options.now ?? Date()
+            if created { report.notNeededHooks = hooks.hooks.filter { $0.after <= model.version }.map(\.id) }
+            return report
+        } catch {
+            try? await session.execute("ROLLBACK")
+            await store.close()
+            throw error
+        }
+    }
 }

@@ -12,10 +12,10 @@ extension PostgresMigration {
         guard let current = models.models.first(where: { $0.version == metadata.version }) else {
             throw PostgresStoreError.version(message: "the store is at version \(metadata.version), which no model file has")
         }
-        if VersionHash.modelHash(of: current) != metadata.modelHash {
-            throw PostgresStoreError.drift(store: store.url.description,
-                                           detail: "its recorded model hash differs from version \(metadata.version)'s model file")
-        }
+        // Drift (SPEC §10), as on SQLite: the hashes, the live catalog against the layout, edited hook files.
+        let drift = try await PostgresDriftDetector.check(store, metadata: metadata, model: current).items
+            + store.hookState(hooks, metadata: metadata).driftItems + store.mappingDriftItems(models.mappings, version: metadata.version)
+        if !drift.isEmpty { throw MigrationError.drift(DriftReport(storeVersion: metadata.version, items: drift)) }
         guard target.version >= metadata.version else {
             throw PostgresStoreError.version(message: "--to \(target.version) is below the store's version \(metadata.version)")
         }
@@ -26,7 +26,8 @@ extension PostgresMigration {
         // Every step is planned before the first runs: a step this engine cannot do stops the run here.
         var plans: [(plan: PostgresStepPlan, model: Model)] = []
         for step in steps {
-            let plan = try PostgresStepPlanner.plan(step, source: byVersion[step.fromVersion]!, destination: byVersion[step.toVersion]!)
+            var plan = try PostgresStepPlanner.plan(step, source: byVersion[step.fromVersion]!, destination: byVersion[step.toVersion]!)
+            plan.mappingFile = step.mappingFile
             plans.append((plan, byVersion[step.toVersion]!))
         }
         // SPEC §14.2: a missing privilege is exit 1 before any change (issue 18, operations).
@@ -35,6 +36,17 @@ extension PostgresMigration {
                                                target: target.version, store: store, options: options)
         report.storeUUID = metadata.storeUUID
         var reached = metadata.version
+        // Late hooks asked for run first, each in its own transaction on the current model (as on SQLite).
+        for plan in schedule.late {
+            do {
+                if let outcome = try await runLate(plan, store: store, metadata: metadata, renderer: schedule.renderer, options: options) {
+                    report.hooks.append(outcome.result)
+                    report.changes.merge(outcome.changes)
+                }
+            } catch {
+                throw Stopped(underlying: error, report: report)
+            }
+        }
         for (plan, model) in plans {
             let started = Date()
             var progress = StepProgress()
@@ -66,7 +78,7 @@ extension PostgresMigration {
             for (_, changes) in progress.ran { report.changes.merge(changes) }
         }
         report.toVersion = try await store.metadata().version
-        report.nothingToDo = report.steps.isEmpty
+        report.nothingToDo = report.steps.isEmpty && report.hooks.isEmpty
         if report.nothingToDo { report.fromVersion = report.toVersion }
         return report
     }
@@ -128,7 +140,8 @@ extension PostgresMigration {
             }
             try await store.write(StoreMetadata(storeUUID: metadata.storeUUID, model: model, layout: plan.destinationLayout,
                                                 createdAtVersion: metadata.createdAtVersion))
-            try await store.recordHistory(kind: "migrate", from: plan.fromVersion, to: plan.toVersion, started: started, finished: Date())
+            try await store.recordHistory(kind: "migrate", from: plan.fromVersion, to: plan.toVersion, started: started, finished: Date(),
+                                          details: plan.mappingFile.map(MappingState.detailsSuffix))
             try await runHooks(hooks.hooks(.after, plan.toVersion), store: store, renderer: hooks.renderer,
                                storeUUID: metadata.storeUUID, options: options, into: &progress.ran)
             return (progress.ran.map(\.result), mapping)

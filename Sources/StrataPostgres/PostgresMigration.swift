@@ -38,6 +38,9 @@ public enum PostgresMigration {
         public var maxSamples = 20
         /// List every changed object's ID in the run's change set (`--changes-out`), not only counts.
         public var collectObjectIDs = false
+        /// Run the late hooks (their version passed before they appeared) first, each in its own transaction,
+        /// against the store's current model, as SQLite's `runLateHooks` does. Late before-hooks stay exit 6.
+        public var runLateHooks = false
 
         public init(target: Int? = nil, create: Bool = false, lockTimeout: Double = 60, ddlLockTimeout: Double = 5,
                     now: Date? = nil, variables: [String: String] = [:]) {
@@ -112,7 +115,7 @@ public enum PostgresMigration {
             store = try await PostgresStore.open(url)
         } catch {
             guard case .missingStore = error, options.create else { throw error }
-            if options.dryRun { throw PostgresStoreError.notYetSupported(what: "migrate --create --dry-run") }
+            if options.dryRun { return try await dryRunCreate(url, model: target, hooks: hooks, options: options) }
             return try await create(url, model: target, hooks: hooks, options: options)
         }
         let lock = PostgresSessionLock(session: store.session, url: url)

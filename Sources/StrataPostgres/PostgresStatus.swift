@@ -1,7 +1,7 @@
 import StrataCore
 import Strata
 
-/// `strata status` on a PostgreSQL store: version, hashes, pending versions and hooks.
+/// `strata status` on a PostgreSQL store: version, hashes, drift, pending versions and hooks.
 ///
 /// ```swift
 /// let status = try await PostgresStatus.read(url, models: history, hooks: hooks)
@@ -21,6 +21,9 @@ public struct PostgresStatus: Sendable, Hashable, Encodable {
     public var pendingHooks: [String]
     /// Hooks whose version the store passed by migrating before they appeared.
     public var lateHooks: [String]
+    /// How the store differs from its recorded version: hashes, the live catalog against the layout, edited
+    /// hook files (as SQLite's `StoreStatus.drift`).
+    public var drift: [DriftReport.Item] = []
 
     /// Reads the store's status.
     /// - Throws: `PostgresStoreError` (missing store 2, server 1); `StoreError.corrupt` for unreadable metadata.
@@ -30,8 +33,10 @@ public struct PostgresStatus: Sendable, Hashable, Encodable {
             try await PostgresPrivileges.checkUsage(store.session)
             let metadata = try await store.metadata()
             let records = try await store.hookRecords()
-            await store.close()
             let current = models.models.first { $0.version == metadata.version }
+            let drift = try await PostgresDriftDetector.check(store, metadata: metadata, model: current).items
+                + store.hookState(hooks, metadata: metadata).driftItems + store.mappingDriftItems(models.mappings, version: metadata.version)
+            await store.close()
             let unrecorded = hooks.hooks.filter { records[$0.id] == nil && $0.after > metadata.createdAtVersion }
             return PostgresStatus(
                 store: url.description, storeUUID: metadata.storeUUID, version: metadata.version,
@@ -39,7 +44,7 @@ public struct PostgresStatus: Sendable, Hashable, Encodable {
                 hashMatches: current.map { VersionHash.modelHash(of: $0) == metadata.modelHash } ?? false,
                 pendingVersions: models.models.map(\.version).filter { $0 > metadata.version },
                 pendingHooks: unrecorded.filter { $0.after > metadata.version }.map(\.id),
-                lateHooks: unrecorded.filter { $0.after <= metadata.version }.map(\.id))
+                lateHooks: unrecorded.filter { $0.after <= metadata.version }.map(\.id), drift: drift)
         } catch {
             await store.close()
             throw error

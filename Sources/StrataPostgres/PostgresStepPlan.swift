@@ -15,6 +15,8 @@ struct PostgresStepPlan: Sendable {
     var hasMapping = false
     var mappedEntities: [MappedEntity] = []
     var droppedLinks: [DroppedLinkProbe] = []
+    /// The step's mapping file, whose checksum the step's history row records (SPEC §11.3), as on SQLite.
+    var mappingFile: MappingFile?
 
     enum Operation: Sendable, Hashable {
         case execute(SQLText)

@@ -12,24 +12,30 @@ extension PostgresStore {
     ///   `.nameTooLong` for a table or column name over 63 bytes; `.connection` or `.server` (exit 1).
     public static func create(_ url: PostgresStoreURL, model: Model, hooks: HookSet,
                               lockTimeout: Double = 5) async throws -> (store: PostgresStore, created: Bool) {
-        let layout = try PostgresLayout.adapted(LayoutBuilder.layout(for: model))
         let store = PostgresStore(url: url, session: try await PostgresSession.connect(url))
         do {
-            try await PostgresPrivileges.checkCreate(store.session)
-            let created = try await store.session.transaction(lockTimeout: lockTimeout) {
-                // CREATE SCHEMA needs CREATE on the database even when the schema exists: only when it does not.
-                if try await store.session.value("SELECT count(*) FROM pg_namespace WHERE nspname = \(url.schema)", as: Int64.self) == 0 {
-                    try await store.session.execute(PostgresSchemaSQL.createSchema(url.schema))
-                }
-                try await store.session.execute("SELECT pg_advisory_xact_lock(\(PostgresNames.advisoryLockKey(schema: url.schema)))")
-                if try await store.exists() { return false }   // another run created it while this one waited
-                try await store.build(layout: layout, model: model, hooks: hooks)
-                return true
-            }
-            return (store, created)
+            return (store, try await store.create(model: model, hooks: hooks, lockTimeout: lockTimeout))
         } catch {
             await store.close()
             throw error
+        }
+    }
+
+    /// The creation on this store's session: the privilege check, then the transaction (only its `SET LOCAL`s
+    /// inside a dry run's own transaction, which the caller rolls back).
+    /// - Returns: whether this call created the store (false: another run created it first).
+    func create(model: Model, hooks: HookSet, lockTimeout: Double) async throws -> Bool {
+        let layout = try PostgresLayout.adapted(LayoutBuilder.layout(for: model))
+        try await PostgresPrivileges.checkCreate(session)
+        return try await session.transaction(lockTimeout: lockTimeout) {
+            // CREATE SCHEMA needs CREATE on the database even when the schema exists: only when it does not.
+            if try await session.value("SELECT count(*) FROM pg_namespace WHERE nspname = \(url.schema)", as: Int64.self) == 0 {
+                try await session.execute(PostgresSchemaSQL.createSchema(url.schema))
+            }
+            try await session.execute("SELECT pg_advisory_xact_lock(\(PostgresNames.advisoryLockKey(schema: url.schema)))")
+            if try await exists() { return false }   // another run created it while this one waited
+            try await build(layout: layout, model: model, hooks: hooks)
+            return true
         }
     }
 

@@ -23,7 +23,7 @@ extension PostgresStore {
     ///   - models: the model versions.
     ///   - hooks: the hook and mapping files; nil for none.
     ///   - options: creation, target, `$NOW`, `$VARIABLES`, the audit after each hook and its samples, object IDs
-    ///     in the report, lock timeout (`runLateHooks`, `checkIntegrity` and `pollInterval` are SQLite's).
+    ///     in the report, late hooks, lock timeout (`checkIntegrity` and `pollInterval` are SQLite's).
     /// - Throws: `DiagnosticList` (models, hooks), `PostgresStoreError` (missing store without
     ///   `createIfMissing`, busy after `lockTimeout`, privileges, the server), `MappingError` for a step that
     ///   cannot be inferred, `MigrationRunError` when a step or hook fails (a hook's violations under
@@ -38,6 +38,7 @@ extension PostgresStore {
         run.audit = options.audit
         run.maxSamples = options.maxSamples
         run.collectObjectIDs = options.collectObjectIDs
+        run.runLateHooks = options.runLateHooks
         let report = try await PostgresMigration.runReport(url, models: project.models, hooks: project.hooks, options: run)
         let store = try await open(url)
         return PostgresStore(url: url, session: store.session, migration: report)

@@ -85,12 +85,15 @@ public final class PostgresStore: Sendable {
     }
 
     /// Appends a history row (inside the caller's transaction), as `History.record` does on SQLite.
-    func recordHistory(kind: String, from: Int?, to: Int, started: Date, finished: Date) async throws(PostgresStoreError) {
+    func recordHistory(kind: String, from: Int?, to: Int, started: Date, finished: Date,
+                       details: String? = nil) async throws(PostgresStoreError) {
         let fromValue: Value = from.map { .integer(Int64($0)) } ?? .null
+        let detailsValue: Value = details.map { .text($0) } ?? .null
         try await session.execute("""
-            INSERT INTO "strata_history" ("kind", "fromVersion", "toVersion", "started", "finished", "duration", "toolVersion") \
-            VALUES (\(kind), CAST(\(fromValue) AS integer), CAST(\(to) AS integer), \(History.timestamp(started)), \
-            \(History.timestamp(finished)), \(Value.real(finished.timeIntervalSince(started))), \(StrataVersion.current))
+            INSERT INTO "strata_history" ("kind", "fromVersion", "toVersion", "started", "finished", "duration", "toolVersion", \
+            "details") VALUES (\(kind), CAST(\(fromValue) AS integer), CAST(\(to) AS integer), \(History.timestamp(started)), \
+            \(History.timestamp(finished)), \(Value.real(finished.timeIntervalSince(started))), \(StrataVersion.current), \
+            CAST(\(detailsValue) AS text))
             """)
     }
 

@@ -79,7 +79,9 @@ public enum PostgresTestServer {
                                   asPostgres: asPostgres)
         guard initialized.status == 0 else { throw StartFailure(reason: "initdb failed: \(initialized.output)") }
         let port = try freePort()
-        var options = "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=50"
+        // Swift Testing runs the suites in parallel, and each test's `strata` processes, fleets (--jobs) and
+        // lock-holding sessions connect at once: 50 connections ran out once the fleet and library suites came.
+        var options = "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=250"
         let certificate = try makeCertificate(data: data, directory: directory, asPostgres: asPostgres)
         if certificate != nil { options += " -c ssl=on" }
         let started = try run(pgCtl, ["-D", data, "-o", options, "-l", directory + "/server.log", "-w", "-t", "60", "start"],

@@ -16,24 +16,36 @@ extension Fleet {
     public func audit(history: ModelHistory?, scope: AuditScope, failOn: Set<AuditCode>?, maxSamples: Int = 0,
                       variables: [String: String] = [:], now: Double = Date().timeIntervalSince1970) -> FleetReport {
         run(command: "audit") { path in
-            Self.attempt(path) {
-                let store = try Store.open(path: path, readOnly: true)
-                var auditor = try Auditor(store: store, history: history)
-                auditor.variables = variables
-                auditor.now = now
-                let result = try auditor.run(on: store, scope: scope, maxSamples: maxSamples)
-                let failures = result.failures(failOn: failOn)
-                let violations = failures.reduce(0) { $0 + $1.count }
-                let code: ExitStatus = failures.isEmpty ? .success : .validationViolations
-                var row = FleetStoreResult(path: path, outcome: failures.isEmpty ? .passed : .violations, exitCode: code,
-                                           fromVersion: result.modelVersion, toVersion: result.modelVersion, violations: violations)
-                if !failures.isEmpty {
-                    row.message = "\(failures.count) rule\(failures.count == 1 ? "" : "s") violated: "
-                        + failures.prefix(3).map { "\($0.entity).\($0.property ?? $0.rule) \($0.code.rawValue)" }.joined(separator: ", ")
-                        + (failures.count > 3 ? ", …" : "")
-                }
-                return (row, nil, [])
-            }
+            Self.auditOne(path, history: history, scope: scope, failOn: failOn, maxSamples: maxSamples, variables: variables, now: now)
         }
+    }
+
+    /// One SQLite store's audit and its row.
+    public static func auditOne(_ path: String, history: ModelHistory?, scope: AuditScope, failOn: Set<AuditCode>?, maxSamples: Int,
+                                variables: [String: String], now: Double) -> Outcome {
+        attempt(path) {
+            let store = try Store.open(path: path, readOnly: true)
+            var auditor = try Auditor(store: store, history: history)
+            auditor.variables = variables
+            auditor.now = now
+            let result = try auditor.run(on: store, scope: scope, maxSamples: maxSamples)
+            return (auditRow(path, result: result, failOn: failOn), nil, [])
+        }
+    }
+
+    /// A store's row from its audit: its violations count those of rules that fail (`failOn`, nil for all);
+    /// any is exit 3.
+    public static func auditRow(_ path: String, result: AuditResult, failOn: Set<AuditCode>?) -> FleetStoreResult {
+        let failures = result.failures(failOn: failOn)
+        let violations = failures.reduce(0) { $0 + $1.count }
+        let code: ExitStatus = failures.isEmpty ? .success : .validationViolations
+        var row = FleetStoreResult(path: path, outcome: failures.isEmpty ? .passed : .violations, exitCode: code,
+                                   fromVersion: result.modelVersion, toVersion: result.modelVersion, violations: violations)
+        if !failures.isEmpty {
+            row.message = "\(failures.count) rule\(failures.count == 1 ? "" : "s") violated: "
+                + failures.prefix(3).map { "\($0.entity).\($0.property ?? $0.rule) \($0.code.rawValue)" }.joined(separator: ", ")
+                + (failures.count > 3 ? ", …" : "")
+        }
+        return row
     }
 }

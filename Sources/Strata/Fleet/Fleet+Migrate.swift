@@ -32,7 +32,7 @@ extension Fleet {
     }
 
     /// One store's migration and its row.
-    static func migrateOne(_ path: String, models: ModelHistory, hooks: HookSet, options: MigrationRun.Options) -> Outcome {
+    public static func migrateOne(_ path: String, models: ModelHistory, hooks: HookSet, options: MigrationRun.Options) -> Outcome {
         attempt(path) {
             do {
                 let report = try MigrationRun.run(storePath: path, models: models, hooks: hooks, options: options)
@@ -99,7 +99,7 @@ extension Fleet {
     }
 
     /// `text`'s lines, trimmed, joined by spaces.
-    static func oneLine(_ text: String) -> String {
+    public static func oneLine(_ text: String) -> String {
         text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ")
     }
 }

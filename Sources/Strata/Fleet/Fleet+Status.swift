@@ -12,26 +12,29 @@ extension Fleet {
     ///   - check: `status --check`: pending work is exit 7 (4 when not inferable, 6 for late hooks).
     ///   - stages: the Swift stages this binary registers.
     public func status(history: ModelHistory, hooks: HookSet, check: Bool, stages: Stages = Stages()) -> FleetReport {
-        run(command: "status") { path in
-            Self.attempt(path) {
-                let store = try Store.open(path: path, readOnly: true)
-                let status = try StoreStatus.read(store: store, history: history, hooks: hooks)
-                let (code, diagnostics) = status.exitCode(check: check, history: history, hooks: hooks,
-                                                          layout: try store.metadata().layout, stages: stages)
-                let outcome: FleetStoreResult.Outcome = !status.drift.isEmpty ? .drift : status.hasPendingWork ? .pending : .upToDate
-                var message: String?
-                if !status.drift.isEmpty {
-                    message = "\(status.drift.count) drift item\(status.drift.count == 1 ? "" : "s"): \(status.drift[0])"
-                } else if let first = diagnostics.first {
-                    message = first.message
-                } else if !status.lateHooks.isEmpty {
-                    message = "late hooks: " + status.lateHooks.joined(separator: ", ")
-                }
-                let row = FleetStoreResult(path: path, outcome: outcome, exitCode: code, fromVersion: status.version,
-                                           toVersion: status.latestVersion, hooks: status.pendingHooks.count + status.lateHooks.count,
-                                           message: message.map(Fleet.oneLine))
-                return (row, code == .success ? nil : DiagnosticList(diagnostics), [])
+        run(command: "status") { path in Self.statusOne(path, history: history, hooks: hooks, check: check, stages: stages) }
+    }
+
+    /// One store's status and its row.
+    public static func statusOne(_ path: String, history: ModelHistory, hooks: HookSet, check: Bool, stages: Stages) -> Outcome {
+        attempt(path) {
+            let store = try Store.open(path: path, readOnly: true)
+            let status = try StoreStatus.read(store: store, history: history, hooks: hooks)
+            let (code, diagnostics) = status.exitCode(check: check, history: history, hooks: hooks,
+                                                      layout: try store.metadata().layout, stages: stages)
+            let outcome: FleetStoreResult.Outcome = !status.drift.isEmpty ? .drift : status.hasPendingWork ? .pending : .upToDate
+            var message: String?
+            if !status.drift.isEmpty {
+                message = "\(status.drift.count) drift item\(status.drift.count == 1 ? "" : "s"): \(status.drift[0])"
+            } else if let first = diagnostics.first {
+                message = first.message
+            } else if !status.lateHooks.isEmpty {
+                message = "late hooks: " + status.lateHooks.joined(separator: ", ")
             }
+            let row = FleetStoreResult(path: path, outcome: outcome, exitCode: code, fromVersion: status.version,
+                                       toVersion: status.latestVersion, hooks: status.pendingHooks.count + status.lateHooks.count,
+                                       message: message.map(Fleet.oneLine))
+            return (row, code == .success ? nil : DiagnosticList(diagnostics), [])
         }
     }
 }

@@ -39,11 +39,12 @@ public struct Fleet: Sendable {
     }
 
     /// What a store's work returns: its row, its error and its warnings.
-    typealias Outcome = (row: FleetStoreResult, error: StrataError?, warnings: [String])
+    public typealias Outcome = (row: FleetStoreResult, error: StrataError?, warnings: [String])
 
     /// Runs `work` on every store, `jobs` at once on threads of their own (the work blocks on SQLite and
-    /// on locks), and returns the rows in store order, durations filled in.
-    func run(command: String, dryRun: Bool = false, _ work: @escaping @Sendable (String) -> Outcome) -> FleetReport {
+    /// on locks), and returns the rows in store order, durations filled in. Another engine's module runs its
+    /// stores through it (StrataPostgres: `Fleet.migrateAcrossEngines`).
+    public func run(command: String, dryRun: Bool = false, _ work: @escaping @Sendable (String) -> Outcome) -> FleetReport {
         let started = Date()
         let state = FleetState(stores: stores, stopsOnFailure: !continueOnError)
         let progress = progressSink.map { ProgressCounter(label: command, total: stores.count, unit: "stores", sink: $0) }
@@ -73,7 +74,7 @@ public struct Fleet: Sendable {
 
     /// Runs `body`, turning what it throws into a failed row (a Swift error that is not a `StrataError`
     /// is a runtime failure, exit 1).
-    static func attempt(_ path: String, _ body: () throws -> Outcome) -> Outcome {
+    public static func attempt(_ path: String, _ body: () throws -> Outcome) -> Outcome {
         do {
             return try body()
         } catch let error as StrataError {

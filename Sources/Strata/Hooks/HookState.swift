@@ -24,7 +24,30 @@ public struct HookState: Sendable, Hashable, Codable {
 
     /// Compares the hooks with the store's records.
     static func read(_ db: Database, metadata: StoreMetadata, hooks: HookSet) throws -> HookState {
-        let records = Dictionary(try History.hooks(db).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let records = Dictionary(try History.hooks(db).map { ($0.id, (status: $0.status, checksum: $0.checksum)) }, uniquingKeysWith: { a, _ in a })
+        return HookState(hooks: hooks, records: records, metadata: metadata)
+    }
+
+    /// Drift items for edited hooks.
+    public var driftItems: [DriftReport.Item] {
+        edited.map { DriftReport.Item(.editedHook, table: "hook \($0.id)", expected: "checksum \($0.recordedChecksum) (as applied)",
+                                      found: "file checksum \($0.fileChecksum)") }
+    }
+
+    /// Records the hooks with `after` (or `before`) ≤ the creation version as not needed (inside the creation transaction).
+    static func recordNotNeeded(_ db: Database, hooks: HookSet, createdAt version: Int) throws {
+        for hook in hooks.hooks where hook.after <= version {
+            // A before-hook's record names the model it is checked against (the version below), as when it runs.
+            let model = hook.timing == .before ? hook.modelVersion : version
+            try History.recordHook(db, HookRecord(id: hook.id, checksum: hook.checksum, afterVersion: hook.after, modelVersion: model,
+                                                  status: "notNeeded", rowsAffected: 0, finished: History.timestamp(.init()), results: nil))
+        }
+    }
+}
+
+extension HookState {
+    /// Compares the hooks with a store's records (id → status and checksum in `strata_hooks`), whatever its engine.
+    public init(hooks: HookSet, records: [String: (status: String, checksum: String)], metadata: StoreMetadata) {
         var state = HookState(pending: [], late: [], notNeeded: [], applied: [], edited: [], deleted: [])
         for hook in hooks.hooks {
             if let record = records[hook.id] {
@@ -46,23 +69,7 @@ public struct HookState: Sendable, Hashable, Codable {
             }
         }
         let known = Set(hooks.hooks.map(\.id))
-        state.deleted = records.values.filter { $0.status == "applied" && !known.contains($0.id) }.map(\.id).sorted()
-        return state
-    }
-
-    /// Drift items for edited hooks.
-    public var driftItems: [DriftReport.Item] {
-        edited.map { DriftReport.Item(.editedHook, table: "hook \($0.id)", expected: "checksum \($0.recordedChecksum) (as applied)",
-                                      found: "file checksum \($0.fileChecksum)") }
-    }
-
-    /// Records the hooks with `after` (or `before`) ≤ the creation version as not needed (inside the creation transaction).
-    static func recordNotNeeded(_ db: Database, hooks: HookSet, createdAt version: Int) throws {
-        for hook in hooks.hooks where hook.after <= version {
-            // A before-hook's record names the model it is checked against (the version below), as when it runs.
-            let model = hook.timing == .before ? hook.modelVersion : version
-            try History.recordHook(db, HookRecord(id: hook.id, checksum: hook.checksum, afterVersion: hook.after, modelVersion: model,
-                                                  status: "notNeeded", rowsAffected: 0, finished: History.timestamp(.init()), results: nil))
-        }
+        state.deleted = records.filter { $0.value.status == "applied" && !known.contains($0.key) }.map(\.key).sorted()
+        self = state
     }
 }

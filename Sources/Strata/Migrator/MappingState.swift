@@ -8,11 +8,11 @@ import GRDB
 public enum MappingState {
     static let marker = " sha256 "
 
-    /// The history details suffix recording `file`.
-    static func detailsSuffix(_ file: MappingFile) -> String { "; mapping \(file.file)\(marker)\(file.checksum)" }
+    /// The history details suffix recording `file` (both engines write it).
+    public static func detailsSuffix(_ file: MappingFile) -> String { "; mapping \(file.file)\(marker)\(file.checksum)" }
 
     /// The checksum recorded in a history row's details, if any.
-    static func recordedChecksum(_ details: String?) -> String? {
+    public static func recordedChecksum(_ details: String?) -> String? {
         guard let details, let range = details.range(of: marker, options: .backwards) else { return nil }
         let hex = details[range.upperBound...]
         return hex.count == 64 ? String(hex) : nil
@@ -41,11 +41,21 @@ public enum MappingState {
 
     /// Drift items for edited mapping files.
     public static func driftItems(_ db: Database, mappings: [Int: MappingFile], version: Int) throws -> [DriftReport.Item] {
-        try edited(db, mappings: mappings, version: version).map {
-            DriftReport.Item(.editedMapping, table: "mapping \($0.file.file)",
-                             expected: $0.recorded.map { "sha256 \($0) (as the step ran)" } ?? "no mapping file (the step ran without one)",
-                             found: "sha256 \($0.file.checksum)")
-        }
+        try edited(db, mappings: mappings, version: version).map { driftItem($0.file, recorded: $0.recorded) }
+    }
+
+    /// The drift item of a mapping file whose checksum is not the one recorded with its step (nil: none was).
+    public static func driftItem(_ file: MappingFile, recorded: String?) -> DriftReport.Item {
+        DriftReport.Item(.editedMapping, table: "mapping \(file.file)",
+                         expected: recorded.map { "sha256 \($0) (as the step ran)" } ?? "no mapping file (the step ran without one)",
+                         found: "sha256 \(file.checksum)")
+    }
+
+    /// The details of a step's history row with `file` recorded in place of any mapping recorded before.
+    public static func details(_ details: String?, recording file: MappingFile) -> String {
+        let details = details ?? ""
+        let kept = details.range(of: "; mapping ", options: .backwards).map { String(details[..<$0.lowerBound]) } ?? details
+        return kept + detailsSuffix(file)
     }
 
     /// `strata repair`: re-records the checksums of edited mapping files (after a person reviewed the edit).
@@ -57,10 +67,9 @@ public enum MappingState {
                 try db.inTransaction(.immediate) {
                     guard let metadata = try StoreMetadata.read(db) else { throw StoreError.notAdopted(path: store.path) }
                     for e in try edited(db, mappings: mappings, version: metadata.version) {
-                        let details = try String.fetchOne(db, sql: #"SELECT "details" FROM "strata_history" WHERE "id" = ?"#, arguments: [e.historyID]) ?? ""
-                        let kept = details.range(of: "; mapping ", options: .backwards).map { String(details[..<$0.lowerBound]) } ?? details
+                        let details = try String.fetchOne(db, sql: #"SELECT "details" FROM "strata_history" WHERE "id" = ?"#, arguments: [e.historyID])
                         try db.execute(sql: #"UPDATE "strata_history" SET "details" = ? WHERE "id" = ?"#,
-                                       arguments: [kept + detailsSuffix(e.file), e.historyID])
+                                       arguments: [Self.details(details, recording: e.file), e.historyID])
                         repaired.append(e.file.file)
                     }
                     return .commit
