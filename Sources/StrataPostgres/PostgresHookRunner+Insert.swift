@@ -8,9 +8,9 @@ extension PostgresHookRunner {
         let table = TableName(plan.table), pk = ColumnName("_pk")
         let highest: SQLText = "SELECT coalesce(max(\(pk)), 0) FROM \(table)"
         let before = try await session.value(highest, as: Int64.self) ?? 0
-        var count = 0
-        for statement in plan.statements { count += try await run(statement).affected }
-        if let dangling = planner.danglingReferences(plan, above: before), let row = try await run(dangling).rows.first {
+        let (count, updated) = try await insertRows(plan, request, planner: planner, above: before)
+        let updates = request.onConflict == .update
+        if let dangling = planner.danglingReferences(plan, above: updates ? nil : before), let row = try await run(dangling).rows.first {
             let key = try PostgresSession.decode(row[0], as: Int64.self, statement: dangling)
             let column = try PostgresSession.decode(row[1], as: String.self, statement: dangling)
             let value = try PostgresSession.decode(row[2], as: Int64.self, statement: dangling)
@@ -31,8 +31,10 @@ extension PostgresHookRunner {
                 ids.append(id)
                 changes.add(inserted: id)
             }
+            for (key, entity) in updated { changes.add(updated: ObjectID(storeUUID: storeUUID, entity: entity, primaryKey: key)) }
         } else {
             changes.insertedCounts[request.entity] = count
+            for (_, entity) in updated { changes.updatedCounts[entity, default: 0] += 1 }
         }
         changes.normalize()
         return BatchResult(kind: .insert, entity: request.entity, count: count, objectIDs: wantIDs ? ids : nil, changes: changes)
@@ -59,6 +61,7 @@ extension PostgresHookRunner {
                     + "\(object.uri) matches \(matches.joined(separator: " and ")) (rolled back whatever onViolation says)",
                 objects: [object.uri])
         }
+        if Self.runsKeyed(plan, request) { return try await runKeyed(plan, request) }
         var changes = ChangeSet()
         if let unlink = plan.unlink {
             let n = try await run(unlink).affected

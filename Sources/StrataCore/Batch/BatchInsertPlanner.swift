@@ -19,12 +19,14 @@ public struct BatchInsertPlanner: Sendable {
         let storage = try storage(of: request.entity)
         var plan = BatchInsertPlan(entity: request.entity, table: storage.table, isDiscriminated: storage.isDiscriminated,
                                    onConflict: request.onConflict, statements: [])
+        var upsert: BatchInsertPlan.Upsert?
         if let source = request.source {
             guard request.objects.isEmpty, request.dictionaryHandler == nil else {
                 throw .invalid(.error("a batch insert takes either objects or from:, not both", hint: "split it into two steps"))
             }
             plan.statements = [try insertSelect(request, source: source, storage: storage, context: context, sourceLinks: &plan.sourceLinks,
-                                                referenceChecks: &plan.referenceChecks)]
+                                                referenceChecks: &plan.referenceChecks, upsert: &upsert)]
+            plan.upserts = [upsert]
             plan.rowLinks = [[]]
         } else {
             if request.objects.isEmpty && request.dictionaryHandler == nil {
@@ -33,8 +35,9 @@ public struct BatchInsertPlanner: Sendable {
             }
             for (i, row) in request.objects.enumerated() {
                 let origins = i < request.objectOrigins.count ? request.objectOrigins[i] : [:]
-                let (insert, links) = try insertRow(row, request: request, storage: storage, context: context, origins: origins)
+                let (insert, links, upsert) = try insertRow(row, request: request, storage: storage, context: context, origins: origins)
                 plan.statements.append(insert)
+                plan.upserts.append(upsert)
                 plan.rowLinks.append(links)
             }
             // A to-one given as a primary key may name no object (handler rows too): checked after the insert.
@@ -50,7 +53,8 @@ public struct BatchInsertPlanner: Sendable {
     /// from the destinations of one-to-ones stored on their side (`last_insert_rowid()`, right after the insert).
     public func insertRow(_ row: [String: UpdateValue], request: BatchInsertRequest, context: PredicateContext,
                           origins: [String: SourceLocation] = [:]) throws(BatchError) -> (insert: SQLText, links: [SQLText]) {
-        try insertRow(row, request: request, storage: try storage(of: request.entity), context: context, origins: origins)
+        let planned = try insertRow(row, request: request, storage: try storage(of: request.entity), context: context, origins: origins)
+        return (planned.insert, planned.links)
     }
 
     /// For a `from:` insert: the update that points each destination of a one-to-one stored on its side at the new
@@ -129,7 +133,8 @@ public struct BatchInsertPlanner: Sendable {
     /// `INSERT INTO "T" (…) SELECT … FROM "S" AS t WHERE … ORDER BY t."_pk"`: the one statement of a `from:` insert.
     func insertSelect(_ request: BatchInsertRequest, source: BatchInsertSource, storage: EntityStorage,
                       context: PredicateContext, sourceLinks: inout [BatchInsertPlan.SourceLink],
-                      referenceChecks: inout [BatchInsertPlan.ReferenceCheck]) throws(BatchError) -> SQLText {
+                      referenceChecks: inout [BatchInsertPlan.ReferenceCheck],
+                      upsert: inout BatchInsertPlan.Upsert?) throws(BatchError) -> SQLText {
         let sourceStorage = try BatchPlanner(model: model, layout: layout).storage(of: source.entity)
         var context = context
         context.arguments = source.arguments
@@ -194,11 +199,15 @@ public struct BatchInsertPlanner: Sendable {
             BatchInsertPlan.SourceLink(table: link.table, column: link.column,
                                        targets: "SELECT " + link.value + " AS \"target\", row_number() OVER (ORDER BY t.\(ColumnName("_pk"))) AS \"k\" FROM \(TableName(sourceStorage.table)) AS t WHERE " + whereClause)
         }
+        if request.onConflict == .update {
+            upsert = self.upsert(columns: columns, values: values, from: TableName(sourceStorage.table), where: whereClause,
+                                 table: storage.table, setting: named)
+        }
         return sql + conflictClause(request.onConflict, table: storage.table, setting: named)
     }
 
     func insertRow(_ row: [String: UpdateValue], request: BatchInsertRequest, storage: EntityStorage, context: PredicateContext,
-                   origins: [String: SourceLocation]) throws(BatchError) -> (insert: SQLText, links: [SQLText]) {
+                   origins: [String: SourceLocation]) throws(BatchError) -> (insert: SQLText, links: [SQLText], upsert: BatchInsertPlan.Upsert?) {
         var columns: [ColumnName] = []
         var values: [SQLText] = []
         var links: [SQLText] = []
@@ -219,7 +228,8 @@ public struct BatchInsertPlanner: Sendable {
                 if case .inverseToOne(let table, let column, _) = target {
                     // The destination (if any) points at the new row; a nil leaves every destination as it is.
                     if value.boundValue != .null {
-                        links.append("UPDATE \(TableName(table)) SET \(ColumnName(column)) = last_insert_rowid() WHERE \(ColumnName("_pk")) = " + value)
+                        links.append("UPDATE \(TableName(table)) SET \(ColumnName(column)) = " + .function(.lastInsertedKey(table: storage.table), [])
+                                     + " WHERE \(ColumnName("_pk")) = " + value)
                     }
                 } else {
                     columns.append(ColumnName(target.column))
@@ -240,7 +250,9 @@ public struct BatchInsertPlanner: Sendable {
             throw .invalid(.error("\(request.entity) has a one-to-one stored on the other side: an insert that sets it cannot skip or merge rows",
                                   hint: "remove onConflict, or link the objects afterwards with a setRelationship step"))
         }
-        return (sql + conflictClause(request.onConflict, table: storage.table, setting: named), links)
+        let upsert = request.onConflict == .update
+            ? self.upsert(columns: columns, values: values, from: nil, where: nil, table: storage.table, setting: named) : nil
+        return (sql + conflictClause(request.onConflict, table: storage.table, setting: named), links, upsert)
     }
 
     /// One value of a literal row.
