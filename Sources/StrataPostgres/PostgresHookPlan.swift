@@ -56,7 +56,7 @@ struct PostgresHookPlan: Sendable {
                 }
                 steps.append(.insert(plan, request))
                 statements += plan.statements
-                for upsert in plan.upserts.compactMap({ $0 }) { statements += [upsert.update, upsert.insert].compactMap { $0 } }
+                for upsert in plan.upserts.compactMap({ $0 }) { statements += [upsert.count, upsert.insert(above: 0)] }
                 statements += plan.rowLinks.flatMap { $0 }
             case .setRelationship(let request):
                 var stepContext = context

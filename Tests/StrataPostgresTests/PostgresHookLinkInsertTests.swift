@@ -93,11 +93,11 @@ struct PostgresHookLinkInsertTests {
               - batchInsert: { entity: User, objects: [ { handle: cy, profile: 2 }, { handle: dee } ] }
               - batchInsert:
                   entity: User
-                  from: { entity: Post, predicate: "title == 'p5'" }
-                  values: { handle: "$source.authorHandle", profile: "1" }
+                  from: { entity: Profile, predicate: "bio == 'one'" }
+                  values: { handle: "$source.bio", profile: "$source" }
             """ + "\n")
         #expect(report.hooks.first?.steps.map(\.count) == [2, 1])
-        #expect(try Self.psql(#"SELECT "_pk" || ' ' || "handle" FROM "\#(schema)"."User" ORDER BY "_pk""#) == ["1 ana", "2 bo", "3 cy", "4 dee", "5 nobody"])
+        #expect(try Self.psql(#"SELECT "_pk" || ' ' || "handle" FROM "\#(schema)"."User" ORDER BY "_pk""#) == ["1 ana", "2 bo", "3 cy", "4 dee", "5 one"])
         #expect(try Self.psql(#"SELECT "_pk" || ' ' || coalesce("user"::text, '-') FROM "\#(schema)"."Profile" ORDER BY "_pk""#) == ["1 5", "2 3"])
     }
 }
@@ -119,7 +119,7 @@ extension PostgresHookLinkInsertTests {
             """#)
     }
 
-    @Test func onConflictUpdateUpdatesExistingRowsWithoutSpendingObjectIDs() async throws {
+    @Test func onConflictUpdateSpendsAnObjectIDPerRowAsSQLiteDoes() async throws {
         let (report, schema, uuid) = try await Self.upsert("""
               - batchInsert:
                   entity: Item
@@ -129,9 +129,10 @@ extension PostgresHookLinkInsertTests {
             """ + "\n")
         let step = try #require(report.hooks.first?.steps.first)
         #expect(step.count == 1)
-        #expect(step.objectIDs?.map(\.uri) == ["x-strata://\(uuid)/Item/p3"])
-        // The new row is 3, as on SQLite: the rows that updated (x, then w again) spent no identity value.
-        #expect(try Self.items(schema) == ["1 a2 12.5 x false", "2 b 3 y false", "3 w2 1 w false"])
+        #expect(step.objectIDs?.map(\.uri) == ["x-strata://\(uuid)/Item/p4"])
+        #expect(step.updatedCounts == ["Item": 1])
+        // As on SQLite (AUTOINCREMENT), a row that updates spends a key: x takes 3, w gets 4, w again takes 5.
+        #expect(try Self.items(schema) == ["1 a2 12.5 x false", "2 b 3 y false", "4 w2 1 w false"])
     }
 
     @Test func onConflictUpdateFromSourceRowsKeepsTheLastRowOfEachKey() async throws {
@@ -150,7 +151,8 @@ extension PostgresHookLinkInsertTests {
             """ + "\n")
         #expect(report.hooks.first?.steps.map(\.count) == [1, 0, 1])
         #expect(report.hooks.first?.steps[1].updatedCounts == ["Item": 2])
-        #expect(try Self.items(schema) == ["1 again 12.5 x false", "2 again 3 y false", "3 b! - k false", "4 z - z false"])
+        // Keys: 3 (k, inserted), 4 (k again), 5 and 6 (x and y, updated), 7 (z).
+        #expect(try Self.items(schema) == ["1 again 12.5 x false", "2 again 3 y false", "3 b! - k false", "7 z - z false"])
     }
 
     @Test func onConflictUpdateIntoATableWithSeveralUniquenessConstraintsIsRefusedBeforeAnyStep() async throws {

@@ -15,18 +15,18 @@ public struct BatchInsertPlan: Sendable, Hashable {
     /// Foreign keys of the new rows whose values may name no object (literal primary keys, key paths), checked
     /// after the insert (`BatchInsertPlanner.danglingReferences`); a `$source` value is not among them.
     public var referenceChecks: [ReferenceCheck] = []
-    /// With `onConflict: update` into a table with one uniqueness constraint: per statement of `statements`,
-    /// the same work as an update of the rows whose key exists and an insert of the others
-    /// (`BatchInsertPlanner.upsert`), the form PostgreSQL runs; nil where a statement's rows cannot conflict.
+    /// A `from:` insert with `onConflict: update` into a table with one uniqueness constraint: per statement of
+    /// `statements`, the form PostgreSQL runs (`BatchInsertPlanner.upsert`); nil where a statement needs none
+    /// (literal rows: one row per statement, PostgreSQL's own `ON CONFLICT` does as SQLite does).
     public var upserts: [Upsert?] = []
 
-    /// An upsert as two statements: no row is proposed to `ON CONFLICT`, so no identity value is spent on one.
+    /// An upsert that proposes each key once, its new objects keyed as SQLite's would be.
     public struct Upsert: Sendable, Hashable {
-        /// `UPDATE … FROM (proposals) … RETURNING x."_pk"[, x."_entity"]`: sets the named columns of the rows whose
-        /// key is proposed; nil when the insert names no column to set (SQLite's `DO NOTHING`).
-        public var update: SQLText?
-        /// `INSERT … SELECT` of the proposals whose key no row has.
-        public var insert: SQLText
+        /// The number of source rows (each takes one `_pk` on SQLite, inserted or not).
+        public var count: SQLText
+        /// The insert before and after its bound `base` key (`insert(above:)`).
+        public var head: SQLText
+        public var tail: SQLText
     }
 
     /// A foreign-key column of the inserted table and the table it references.

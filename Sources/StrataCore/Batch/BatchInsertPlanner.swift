@@ -35,9 +35,8 @@ public struct BatchInsertPlanner: Sendable {
             }
             for (i, row) in request.objects.enumerated() {
                 let origins = i < request.objectOrigins.count ? request.objectOrigins[i] : [:]
-                let (insert, links, upsert) = try insertRow(row, request: request, storage: storage, context: context, origins: origins)
+                let (insert, links) = try insertRow(row, request: request, storage: storage, context: context, origins: origins)
                 plan.statements.append(insert)
-                plan.upserts.append(upsert)
                 plan.rowLinks.append(links)
             }
             // A to-one given as a primary key may name no object (handler rows too): checked after the insert.
@@ -53,8 +52,7 @@ public struct BatchInsertPlanner: Sendable {
     /// from the destinations of one-to-ones stored on their side (`last_insert_rowid()`, right after the insert).
     public func insertRow(_ row: [String: UpdateValue], request: BatchInsertRequest, context: PredicateContext,
                           origins: [String: SourceLocation] = [:]) throws(BatchError) -> (insert: SQLText, links: [SQLText]) {
-        let planned = try insertRow(row, request: request, storage: try storage(of: request.entity), context: context, origins: origins)
-        return (planned.insert, planned.links)
+        try insertRow(row, request: request, storage: try storage(of: request.entity), context: context, origins: origins)
     }
 
     /// For a `from:` insert: the update that points each destination of a one-to-one stored on its side at the new
@@ -201,13 +199,13 @@ public struct BatchInsertPlanner: Sendable {
         }
         if request.onConflict == .update {
             upsert = self.upsert(columns: columns, values: values, from: TableName(sourceStorage.table), where: whereClause,
-                                 table: storage.table, setting: named)
+                                 table: storage.table, setting: named, discriminated: storage.isDiscriminated)
         }
         return sql + conflictClause(request.onConflict, table: storage.table, setting: named)
     }
 
     func insertRow(_ row: [String: UpdateValue], request: BatchInsertRequest, storage: EntityStorage, context: PredicateContext,
-                   origins: [String: SourceLocation]) throws(BatchError) -> (insert: SQLText, links: [SQLText], upsert: BatchInsertPlan.Upsert?) {
+                   origins: [String: SourceLocation]) throws(BatchError) -> (insert: SQLText, links: [SQLText]) {
         var columns: [ColumnName] = []
         var values: [SQLText] = []
         var links: [SQLText] = []
@@ -250,9 +248,7 @@ public struct BatchInsertPlanner: Sendable {
             throw .invalid(.error("\(request.entity) has a one-to-one stored on the other side: an insert that sets it cannot skip or merge rows",
                                   hint: "remove onConflict, or link the objects afterwards with a setRelationship step"))
         }
-        let upsert = request.onConflict == .update
-            ? self.upsert(columns: columns, values: values, from: nil, where: nil, table: storage.table, setting: named) : nil
-        return (sql + conflictClause(request.onConflict, table: storage.table, setting: named), links, upsert)
+        return (sql + conflictClause(request.onConflict, table: storage.table, setting: named), links)
     }
 
     /// One value of a literal row.

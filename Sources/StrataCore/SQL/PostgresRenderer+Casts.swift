@@ -53,7 +53,7 @@ extension PostgresRenderer {
             return "CASE WHEN \(v) ~ '\(decimalShape)' THEN CAST(\(v) AS numeric) END"
         case .string:
             switch from {
-            case .bool: return "CASE WHEN \(v) = 0 THEN 'false' ELSE 'true' END"
+            case .bool: return "CASE WHEN \(v) = 0 THEN 'false' WHEN \(v) IS NOT NULL THEN 'true' END"
             case .date:
                 // ISO 8601 UTC, rounded to the millisecond (half away from zero), with `.SSS` only for a fraction.
                 return "CASE WHEN abs(\(v)) < 'Infinity' THEN to_char(to_timestamp(CAST(round(CAST(\(v) AS numeric) * 1000) / 1000 AS double precision)) "
