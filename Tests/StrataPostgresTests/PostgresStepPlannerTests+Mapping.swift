@@ -44,7 +44,6 @@ import Testing
 
     @Test(arguments: [
         ("Writer: { source: [Author, Book] }", "filling table Writer from several source tables"),
-        ("Book:\n    attributes: { pages: \"int64(title)\" }", "the conversion functions"),
     ])
     func whatCannotBeDoneInPlaceIsRefusedBeforeAnyWrite(entities: String, message: String) throws {
         let history = try PostgresMappingFixture.history(mapping: "mapping: { from: 1, to: 2 }\nentities:\n  " + entities + "\n")
