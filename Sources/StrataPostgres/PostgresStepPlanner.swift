@@ -34,6 +34,11 @@ struct PostgresStepPlanner {
     var dropConstraints: [SQLText] = []
     var deletes: [SQLText] = []
     var creates: [SQLText] = []
+    /// Tables taking rows of a source table that another destination table keeps (a split), created and
+    /// filled before anything changes the source rows.
+    var moves: [SQLText] = []
+    /// Links whose target rows moved to another table, cleared once every table holds its rows.
+    var cleanups: [SQLText] = []
     var linkFills: [SQLText] = []
     var retypes: [SQLText] = []
     var adds: [SQLText] = []
@@ -77,8 +82,8 @@ struct PostgresStepPlanner {
         // with pending trigger events.
         let settle: [SQLText] = filterDeletes.isEmpty ? [] : ["SET CONSTRAINTS ALL IMMEDIATE", "SET CONSTRAINTS ALL DEFERRED"]
         let columns = step.mappingFile == nil ? retypes + adds + fills : adds + fills + filterDeletes + settle + retypes
-        ops += (dropConstraints + deletes + creates + linkFills + columns + dropColumns + dropTables + renames
-                + defaults).map(Operation.execute)
+        ops += (dropConstraints + moves + deletes + creates + linkFills + columns + dropColumns + dropTables + renames
+                + cleanups + defaults).map(Operation.execute)
         ops += checks
         ops += (notNull + constraints + indexes).map(Operation.execute)
         return ops
@@ -86,7 +91,6 @@ struct PostgresStepPlanner {
 
     mutating func planTables() throws(PostgresStoreError) {
         let plans = step.tablePlans
-        var consumers: [String: [String]] = [:]
         for plan in plans.tables {
             if !plan.partSources.isEmpty {
                 throw .notYetSupported(what: "filling table \(plan.table.name) from several source tables ("
@@ -98,15 +102,11 @@ struct PostgresStepPlanner {
             if plan.rowFilter != nil, plan.sourceTable == nil || plan.table.kind != .entity {
                 throw .notYetSupported(what: "a mapping filter on table \(plan.table.name) \(place)")
             }
-            if let s = plan.sourceTable { consumers[s, default: []].append(plan.table.name) }
         }
-        for (sourceTable, tables) in consumers.sorted(by: { $0.key < $1.key }) where tables.count > 1 {
-            throw .notYetSupported(what: "moving objects of table \(sourceTable) into tables \(tables.sorted().joined(separator: ", "))"
-                                   + (step.mappingFile == nil ? " (an entity leaving or joining a hierarchy)"
-                                      : " (a split: several entities mapped from one source table)") + " \(place)")
-        }
+        let splits = Self.splits(plans)
+        let moved = Set(splits.flatMap { source, tables in tables.filter { $0 != Self.keeper(of: source, among: tables) } })
         for name in plans.unchanged { tableNames[name] = name }
-        for plan in plans.tables { if let s = plan.sourceTable { tableNames[s] = plan.table.name } }
+        for plan in plans.tables where !moved.contains(plan.table.name) { if let s = plan.sourceTable { tableNames[s] = plan.table.name } }
         let keptSources = Set(tableNames.keys)
         for plan in plans.tables where plan.sourceTable != plan.table.name {
             // A new or renamed table takes a name a source table still holds while the step runs.
@@ -127,8 +127,11 @@ struct PostgresStepPlanner {
                       from: name)
         }
         for plan in plans.tables {
-            if let sourceTable = plan.sourceTable {
+            if let sourceTable = plan.sourceTable, moved.contains(plan.table.name) {
+                copy(plan, from: sourceTable)
+            } else if let sourceTable = plan.sourceTable {
                 try alter(plan, from: sourceTable)
+                if splits[sourceTable] != nil { cleanups += danglingLinks(to: plan.table.name) }
             } else {
                 create(plan)
             }
