@@ -5,10 +5,11 @@ import StrataCore
 ///
 /// Each changed table keeps its rows where they are: new tables are created, removed ones dropped,
 /// renamed ones renamed; columns are added and filled from their `ColumnSource`, retyped with
-/// `ALTER COLUMN … TYPE … USING`, renamed or dropped; foreign keys and indexes follow. What cannot be
-/// done in place (merges and new object IDs from a mapping file, objects moving between tables) throws
-/// `notYetSupported` before anything runs; a mapping file's expressions and filters are done in place
-/// (`PostgresStepPlanner+Mapping`).
+/// `ALTER COLUMN … TYPE … USING`, renamed or dropped; foreign keys and indexes follow. Rows moving to
+/// another table (splits, an entity leaving its hierarchy) are copied there with their keys
+/// (`PostgresStepPlanner+Split`). What is not done yet (merges and new object IDs from a mapping file)
+/// throws `notYetSupported` before anything runs; a mapping file's expressions and filters are done in
+/// place (`PostgresStepPlanner+Mapping`).
 ///
 /// The statements run in phases, so that every fill reads the source rows as they were:
 /// dependent-view check, pre-checks, dropped constraints and indexes, rows of removed entities deleted,
