@@ -99,7 +99,13 @@ extension PostgresStepPlanner {
             dependents.append(.init(table: sourceName, column: column.name))
         }
         planIndexes(old: old, new: new, kept: kept)
-        if sourceName != new.name { renames.append("ALTER TABLE \(table) RENAME TO \(TableName(new.name))") }
+        if sourceName != new.name, heldNames.contains(new.name) {
+            let temporary = TableName(Self.temporaryName(new.name))
+            renames.append("ALTER TABLE \(table) RENAME TO \(temporary)")
+            laterRenames.append("ALTER TABLE \(temporary) RENAME TO \(TableName(new.name))")
+        } else if sourceName != new.name {
+            renames.append("ALTER TABLE \(table) RENAME TO \(TableName(new.name))")
+        }
     }
 
     /// `UPDATE … SET "_entity" = CASE …` for the entities renamed in this table.

@@ -49,6 +49,10 @@ struct PostgresStepPlanner {
     var dropColumns: [SQLText] = []
     var dropTables: [SQLText] = []
     var renames: [SQLText] = []
+    /// Tables that take a name a source table holds while the step runs: created or renamed under a
+    /// temporary name (`strata_rename_…`), which these renames replace once every table has its name.
+    var heldNames: Set<String> = []
+    var laterRenames: [SQLText] = []
     var defaults: [SQLText] = []
     var checks: [Operation] = []
     var notNull: [SQLText] = []
@@ -84,7 +88,7 @@ struct PostgresStepPlanner {
         let settle: [SQLText] = filterDeletes.isEmpty ? [] : ["SET CONSTRAINTS ALL IMMEDIATE", "SET CONSTRAINTS ALL DEFERRED"]
         let columns = step.mappingFile == nil ? retypes + adds + fills : adds + fills + filterDeletes + settle + retypes
         ops += (dropConstraints + moves + deletes + creates + linkFills + columns + dropColumns + dropTables + renames
-                + cleanups + defaults).map(Operation.execute)
+                + laterRenames + cleanups + defaults).map(Operation.execute)
         ops += checks
         ops += (notNull + constraints + indexes).map(Operation.execute)
         return ops
@@ -109,12 +113,14 @@ struct PostgresStepPlanner {
         for name in plans.unchanged { tableNames[name] = name }
         for plan in plans.tables where !moved.contains(plan.table.name) { if let s = plan.sourceTable { tableNames[s] = plan.table.name } }
         let keptSources = Set(tableNames.keys)
-        for plan in plans.tables where plan.sourceTable != plan.table.name {
-            // A new or renamed table takes a name a source table still holds while the step runs.
-            if src.table(plan.table.name) != nil {
+        for plan in plans.tables where plan.sourceTable != plan.table.name && src.table(plan.table.name) != nil {
+            // A new or renamed table takes a name a source table still holds while the step runs (dropped, or
+            // renamed in turn): it goes by a temporary name until every table has its own.
+            guard !moved.contains(plan.table.name) else {
                 throw .notYetSupported(what: "table \(plan.table.name) taking the name of a table the step "
                                        + (keptSources.contains(plan.table.name) ? "renames" : "drops") + " \(place)")
             }
+            heldNames.insert(plan.table.name)
         }
         preChecks = plans.preChecks.map { check(postgres: $0) }
         for name in plans.unchanged {
@@ -150,12 +156,25 @@ struct PostgresStepPlanner {
     mutating func create(_ plan: TablePlan) {
         let table = dst.table(plan.table.name)!
         let types = PostgresTypes.columnTypes(of: table, attributeTypes: dstTypes)
-        creates.append(PostgresSchemaSQL.createTable(table, types: types))
+        var created = table
+        if heldNames.contains(table.name) {
+            created.name = Self.temporaryName(table.name)
+            laterRenames.append("ALTER TABLE \(TableName(created.name)) RENAME TO \(TableName(table.name))")
+        }
+        creates.append(PostgresSchemaSQL.createTable(created, types: types))
         if let fill = plan.linkFill {
-            linkFills.append("INSERT INTO \(TableName(table.name)) (\(table.columns.map { ColumnName($0.name) })) " + fill)
+            linkFills.append("INSERT INTO \(TableName(created.name)) (\(table.columns.map { ColumnName($0.name) })) " + fill)
         }
         constraints += table.columns.compactMap { PostgresSchemaSQL.addForeignKey($0, table: table.name) }
         indexes += table.indexes.map { PostgresSchemaSQL.createIndex($0, on: table.name) }
+    }
+
+    /// The name a table goes by while the name it takes is held by another: `strata_rename_` and its name (cut
+    /// to PostgreSQL's 63 bytes).
+    static func temporaryName(_ name: String) -> String {
+        var result = "strata_rename_"
+        for character in name where result.utf8.count + String(character).utf8.count <= 63 { result.append(character) }
+        return result
     }
 
     /// `UPDATE … SET column = default WHERE column IS NULL` with the default as the column's type.

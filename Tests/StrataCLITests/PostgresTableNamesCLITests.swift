@@ -1,0 +1,44 @@
+import Foundation
+import GRDB
+import StrataTestSupport
+import Testing
+
+/// Tables taking a name another table holds during the step (issue 18), run by the `strata` binary on SQLite and
+/// on PostgreSQL with the same rows: a new table named like the table the step drops, and two tables swapping
+/// names (each goes by a temporary name until both have their own).
+@Suite(.enabled(if: PostgresTestServer.isAvailable, "needs PostgreSQL (initdb, pg_ctl): see the SKIPPED note on stderr"))
+struct PostgresTableNamesCLITests {
+    static func run(v1: String, v2: String, sqliteRows: String, postgresRows: String, queries: [String], expected: [[String]]) throws {
+        let (dir, store) = try MappingProject.project(v1: v1, v2: v2, files: [:], name: "pgnames")
+        try E2E.execute(store, sqliteRows)
+        let (schema, sqlite, postgres) = try PostgresMappingSplitCLITests.migrateBoth(dir, rows: postgresRows)
+        #expect(sqlite.status == 0, "\(sqlite.stderr)")
+        #expect(postgres.status == 0, "\(postgres.stderr)")
+        for (query, rows) in zip(queries, expected) {
+            let onSQLite = try E2E.rows(store, query)
+            #expect(onSQLite == rows, "\(query)")
+            let onPostgres = try PostgresMappingSplitCLITests.pg(schema, query)
+            #expect(onPostgres == onSQLite, "\(query)")
+        }
+    }
+
+    @Test func aNewTableTakesTheNameOfTheTableTheStepDrops() throws {
+        try Self.run(
+            v1: "version: 1\nentities:\n  Old:\n    table: T\n    attributes:\n      x: { type: string }\n  Other:\n    attributes:\n      y: { type: string }\n",
+            v2: "version: 2\nentities:\n  Other:\n    attributes:\n      y: { type: string }\n  Fresh:\n    table: T\n    attributes:\n      z: { type: string }\n",
+            sqliteRows: #"INSERT INTO "T" ("_pk", "x") VALUES (1, 'a'), (2, 'b'); INSERT INTO "Other" ("_pk", "y") VALUES (1, 'o');"#,
+            postgresRows: #"INSERT INTO "T" ("x") VALUES ('a'), ('b'); INSERT INTO "Other" ("y") VALUES ('o');"#,
+            queries: [#"SELECT count(*) FROM "T""#, #"SELECT "_pk" || ' ' || "y" FROM "Other""#],
+            expected: [["0"], ["1 o"]])
+    }
+
+    @Test func twoTablesSwapNamesKeepingTheirRows() throws {
+        try Self.run(
+            v1: "version: 1\nentities:\n  A:\n    table: TA\n    attributes:\n      a: { type: string }\n  B:\n    table: TB\n    attributes:\n      b: { type: string }\n",
+            v2: "version: 2\nentities:\n  A:\n    table: TB\n    attributes:\n      a: { type: string }\n  B:\n    table: TA\n    attributes:\n      b: { type: string }\n",
+            sqliteRows: #"INSERT INTO "TA" ("_pk", "a") VALUES (1, 'a1'), (2, 'a2'); INSERT INTO "TB" ("_pk", "b") VALUES (1, 'b1');"#,
+            postgresRows: #"INSERT INTO "TA" ("a") VALUES ('a1'), ('a2'); INSERT INTO "TB" ("b") VALUES ('b1');"#,
+            queries: [#"SELECT "_pk" || ' ' || "a" FROM "TB" ORDER BY "_pk""#, #"SELECT "_pk" || ' ' || "b" FROM "TA" ORDER BY "_pk""#],
+            expected: [["1 a1", "2 a2"], ["1 b1"]])
+    }
+}
