@@ -64,11 +64,17 @@ extension PostgresStepPlanner {
                 continue
             }
             guard !spec.isPrimaryKey else { throw .notYetSupported(what: "adding a primary key to table \(new.name) \(place)") }
-            if let previous = old.column(spec.name), !claimed.contains(spec.name), step.mappingFile != nil {
+            if let previous = old.column(spec.name), !claimed.contains(spec.name) {
+                // A mapping's new values, or a column removed and added under one name (a to-one whose destination
+                // is removed: its links dropped): recomputed in place, or through a temporary column.
                 if recompute(column, index: index, previous: previous, table: sourceName, key: key, type: type,
                              attribute: dstTypes[new.name]?[spec.name], newTable: new.name, into: &conversions) {
                     claimed.insert(spec.name)
                     kept[spec.name] = spec.name
+                    if previous.references != nil {
+                        // The old link's constraint goes before the step (its table may be dropped); the new one comes after.
+                        dropConstraints.append("ALTER TABLE \(table) DROP CONSTRAINT \(IndexName(PostgresLayout.foreignKeyName(table: sourceName, column: previous.name)))")
+                    }
                 }
                 if let fk = PostgresSchemaSQL.addForeignKey(spec, table: new.name) { constraints.append(fk) }
                 continue

@@ -42,3 +42,40 @@ struct PostgresTableNamesCLITests {
             expected: [["1 a1", "2 a2"], ["1 b1"]])
     }
 }
+
+extension PostgresTableNamesCLITests {
+    /// `Book.author` kept by name while its destination `Author` is removed (SPEC §4: the relationship removed and
+    /// added, its links dropped): the column is removed and added under one name.
+    @Test func aToOneWhoseDestinationIsRemovedLosesItsLinksInPlace() throws {
+        let v1 = """
+            version: 1
+            entities:
+              Author:
+                attributes:
+                  name: { type: string }
+              Book:
+                attributes:
+                  title: { type: string }
+                relationships:
+                  author: { destination: Author }
+            """
+        let v2 = """
+            version: 2
+            entities:
+              Person:
+                attributes:
+                  name: { type: string }
+              Book:
+                attributes:
+                  title: { type: string }
+                relationships:
+                  author: { destination: Person }
+            """
+        try Self.run(
+            v1: v1, v2: v2,
+            sqliteRows: #"INSERT INTO "Author" ("_pk", "name") VALUES (1, 'Ann'); INSERT INTO "Book" ("_pk", "title", "author") VALUES (1, 'b1', 1), (2, 'b2', NULL);"#,
+            postgresRows: #"INSERT INTO "Author" ("name") VALUES ('Ann'); INSERT INTO "Book" ("title", "author") VALUES ('b1', 1), ('b2', NULL);"#,
+            queries: [#"SELECT "_pk" || ' ' || "title" || ' ' || coalesce("author", 0) FROM "Book" ORDER BY "_pk""#, #"SELECT count(*) FROM "Person""#],
+            expected: [["1 b1 0", "2 b2 0"], ["0"]])
+    }
+}

@@ -107,3 +107,21 @@ extension PostgresStepPlannerTests {
         #expect(PostgresStoreError.notYetSupported(what: "x").exitCode == .invalidInput)
     }
 }
+
+extension PostgresStepPlannerTests {
+    @Test func aToOneWhoseDestinationIsRemovedIsClearedInPlaceAndItsConstraintMoves() throws {
+        let history = try ModelHistory.load(yaml: [
+            "1.yaml": "version: 1\nentities:\n  Author:\n    attributes:\n      name: { type: string }\n  Book:\n    relationships:\n      author: { destination: Author }\n",
+            "2.yaml": "version: 2\nentities:\n  Person:\n    attributes:\n      name: { type: string }\n  Book:\n    relationships:\n      author: { destination: Person }\n",
+        ])
+        let statements = Self.statements(try Self.plan(history, 1, 2))
+        // The links are dropped (SPEC §4) in place; the old constraint goes first, so that Author can be dropped.
+        #expect(statements == [
+            #"ALTER TABLE "Book" DROP CONSTRAINT "strata_fkey_Book_author""#,
+            #"CREATE TABLE "Person" ("_pk" bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, "name" text)"#,
+            #"ALTER TABLE "Book" ALTER COLUMN "author" TYPE bigint USING NULL"#,
+            #"DROP TABLE "Author""#,
+            #"ALTER TABLE "Book" ADD CONSTRAINT "strata_fkey_Book_author" FOREIGN KEY ("author") REFERENCES "Person" ("_pk") ON DELETE SET NULL DEFERRABLE INITIALLY IMMEDIATE"#,
+        ])
+    }
+}
