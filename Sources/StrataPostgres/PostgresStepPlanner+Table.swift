@@ -27,10 +27,14 @@ extension PostgresStepPlanner {
             }
         }
         let key = old.primaryKey.isEmpty ? ["_pk"] : old.primaryKey
-        guard key.allSatisfy(claimed.contains), new.primaryKey == old.primaryKey.map({ old -> String in
-            kept.first { $0.value == old }?.key ?? old }) else {
+        // The same key columns, possibly in another order (a join table whose sides swap names): the key's
+        // constraint stays, with the same uniqueness.
+        let continued = old.primaryKey.map { old -> String in kept.first { $0.value == old }?.key ?? old }
+        guard key.allSatisfy(claimed.contains), new.primaryKey.count == continued.count, Set(new.primaryKey) == Set(continued) else {
             throw .notYetSupported(what: "changing the primary key of table \(new.name) \(place)")
         }
+        // Columns taking a name another column holds until its own rename: renamed through a temporary name.
+        var swapped: [SQLText] = []
         if let kinds = plan.keptKinds {
             deletes.append("DELETE FROM \(table) WHERE \(ColumnName("_entity")) NOT IN (" + kinds.map { "\($0)" as SQLText }.joined(separator: ", ") + ")")
         }
@@ -57,9 +61,12 @@ extension PostgresStepPlanner {
                 if !previous.isNotNull && spec.isNotNull { notNull.append("ALTER TABLE \(TableName(new.name)) ALTER COLUMN \(name) SET NOT NULL") }
                 keepForeignKey(previous, of: sourceName, as: spec, in: new.name)
                 if from != spec.name, claimed.contains(spec.name) {
-                    throw .notYetSupported(what: "columns \(from) and \(spec.name) of table \(new.name) swapping names \(place)")
+                    let temporary = ColumnName("strata_swap\(index)")
+                    renames.append("ALTER TABLE \(table) RENAME COLUMN \(ColumnName(from)) TO \(temporary)")
+                    swapped.append("ALTER TABLE \(table) RENAME COLUMN \(temporary) TO \(name)")
+                } else if from != spec.name {
+                    renames.append("ALTER TABLE \(table) RENAME COLUMN \(ColumnName(from)) TO \(name)")
                 }
-                if from != spec.name { renames.append("ALTER TABLE \(table) RENAME COLUMN \(ColumnName(from)) TO \(name)") }
                 if case .entityName(let map, nil) = column.source { renames += entityRenames(map, table: table) }
                 continue
             }
@@ -105,6 +112,7 @@ extension PostgresStepPlanner {
             dependents.append(.init(table: sourceName, column: column.name))
         }
         planIndexes(old: old, new: new, kept: kept)
+        renames += swapped
         if sourceName != new.name, heldNames.contains(new.name) {
             let temporary = TableName(Self.temporaryName(new.name))
             renames.append("ALTER TABLE \(table) RENAME TO \(temporary)")

@@ -79,3 +79,45 @@ extension PostgresTableNamesCLITests {
             expected: [["1 b1 0", "2 b2 0"], ["0"]])
     }
 }
+
+extension PostgresTableNamesCLITests {
+    /// An entity renamed so that the other side of a many-to-many sorts first: the join table is renamed and its
+    /// `source` and `target` columns swap names (its primary key with them).
+    @Test func aJoinTableWhoseSidesSwapKeepsItsLinks() throws {
+        let v1 = """
+            version: 1
+            entities:
+              Apple:
+                attributes:
+                  name: { type: string }
+                relationships:
+                  tags: { destination: Tag, toMany: true, inverse: apples }
+              Tag:
+                attributes:
+                  label: { type: string }
+                relationships:
+                  apples: { destination: Apple, toMany: true, inverse: tags }
+            """
+        let v2 = """
+            version: 2
+            entities:
+              Zebra:
+                renamedFrom: Apple
+                attributes:
+                  name: { type: string }
+                relationships:
+                  tags: { destination: Tag, toMany: true, inverse: apples }
+              Tag:
+                attributes:
+                  label: { type: string }
+                relationships:
+                  apples: { destination: Zebra, toMany: true, inverse: tags }
+            """
+        try Self.run(
+            v1: v1, v2: v2,
+            sqliteRows: #"INSERT INTO "Apple" ("_pk", "name") VALUES (1, 'a1'), (2, 'a2'); INSERT INTO "Tag" ("_pk", "label") VALUES (1, 't1'), (2, 't2'), (3, 't3'); INSERT INTO "_Apple_tags" ("source", "target") VALUES (1, 2), (1, 3), (2, 3);"#,
+            postgresRows: #"INSERT INTO "Apple" ("name") VALUES ('a1'), ('a2'); INSERT INTO "Tag" ("label") VALUES ('t1'), ('t2'), ('t3'); INSERT INTO "_Apple_tags" ("source", "target") VALUES (1, 2), (1, 3), (2, 3);"#,
+            queries: [#"SELECT "source" || ' ' || "target" FROM "_Tag_apples" ORDER BY 1"#, #"SELECT "_pk" || ' ' || "name" FROM "Zebra" ORDER BY 1"#],
+            expected: [["2 1", "3 1", "3 2"], ["1 a1", "2 a2"]])
+    }
+}
