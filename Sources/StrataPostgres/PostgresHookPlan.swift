@@ -50,26 +50,23 @@ struct PostgresHookPlan: Sendable {
                 statements += [plan.directDeleteReturning, plan.seed] + plan.cascades.map(\.statement)
                     + plan.denyChecks.map(\.query) + plan.beforeDelete.nullify.map(\.updateReturning) + plan.deletes
             case .batchInsert(let request):
-                guard request.onConflict != .update else {
-                    throw PostgresStoreError.notYetSupported(what: "hook '\(hook.id)': a batchInsert with onConflict: update")
-                }
                 let plan = try BatchInsertPlanner(model: model, layout: layout).plan(request, context: context)
-                guard plan.sourceLinks.isEmpty, plan.rowLinks.allSatisfy(\.isEmpty) else {
+                if request.onConflict == .update, (layout.table(plan.table)?.indexes.filter(\.isUnique).count ?? 0) > 1 {
+                    // SQLite's upsert takes one ON CONFLICT clause per uniqueness constraint; PostgreSQL's takes one.
                     throw PostgresStoreError.notYetSupported(
-                        what: "hook '\(hook.id)': a batchInsert setting a one-to-one stored on the other side")
+                        what: "hook '\(hook.id)': a batchInsert with onConflict: update into \(plan.table), which has several uniqueness constraints")
                 }
                 steps.append(.insert(plan, request))
                 statements += plan.statements
+                for upsert in plan.upserts.compactMap({ $0 }) { statements += [upsert.count, upsert.insert(above: 0)] }
+                statements += plan.rowLinks.flatMap { $0 }
             case .setRelationship(let request):
                 var stepContext = context
                 stepContext.arguments = request.arguments
                 let plan = try RelationshipLinkPlanner(model: model, layout: layout).plan(request, context: stepContext)
-                guard !plan.needsKeys, request.resultType != .objectIDs else {
-                    throw PostgresStoreError.notYetSupported(
-                        what: "hook '\(hook.id)': a setRelationship on an ordered relationship or listing object IDs")
-                }
                 steps.append(.link(plan, request))
-                statements += [plan.link] + plan.ambiguities.flatMap { [$0.candidates, $0.query] } + [plan.unlinkReturning].compactMap { $0 }
+                statements += [plan.link, plan.selectKeys, plan.linkKeyed] + plan.ambiguities.flatMap { [$0.candidates, $0.query] }
+                    + [plan.unlinkReturning].compactMap { $0 }
             case .sql(let sql):
                 let statements = try sqlStatements(sql, hook: hook, step: steps.count + 1, layout: layout, context: context, schema: schema)
                 steps.append(.sql(statements, sql.postgresql?.origin ?? sql.origin))

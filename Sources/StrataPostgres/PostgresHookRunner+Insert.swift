@@ -9,9 +9,9 @@ extension PostgresHookRunner {
         let table = TableName(plan.table), pk = ColumnName("_pk")
         let highest: SQLText = "SELECT coalesce(max(\(pk)), 0) FROM \(table)"
         let before = try await session.value(highest, as: Int64.self) ?? 0
-        var count = 0
-        for statement in plan.statements { count += try await run(statement).affected }
-        if let dangling = planner.danglingReferences(plan, above: before), let row = try await run(dangling).rows.first {
+        let (count, updated) = try await insertRows(plan, request, planner: planner, above: before)
+        let updates = request.onConflict == .update
+        if let dangling = planner.danglingReferences(plan, above: updates ? nil : before), let row = try await run(dangling).rows.first {
             let key = try PostgresSession.decode(row[0], as: Int64.self, statement: dangling)
             let column = try PostgresSession.decode(row[1], as: String.self, statement: dangling)
             let value = try PostgresSession.decode(row[2], as: Int64.self, statement: dangling)
@@ -35,8 +35,10 @@ extension PostgresHookRunner {
                 ids.append(id)
                 changes.add(inserted: id)
             }
+            for (key, entity) in updated { changes.add(updated: ObjectID(storeUUID: storeUUID, entity: entity, primaryKey: key)) }
         } else {
             changes.insertedCounts[request.entity] = count
+            for (_, entity) in updated { changes.updatedCounts[entity, default: 0] += 1 }
         }
         changes.normalize()
         return BatchResult(kind: .insert, entity: request.entity, count: count,
@@ -64,7 +66,8 @@ extension PostgresHookRunner {
                     + "\(object.uri) matches \(matches.joined(separator: " and ")) (rolled back whatever onViolation says)",
                 objects: [object.uri])
         }
-        let wantIDs = options.collectObjectIDs
+        let listsIDs = request.resultType == .objectIDs
+        let wantIDs = options.collectObjectIDs || listsIDs
         var changes = ChangeSet()
         changes.hasObjectIDs = wantIDs
         if let unlink = plan.unlink, let unlinkReturning = plan.unlinkReturning {
@@ -81,7 +84,9 @@ extension PostgresHookRunner {
                 }
             }
         }
-        guard recordsTouched || wantIDs else {
+        // Keyed when the links must be listed (touched rows, IDs) or ranked (an ordered relationship appends
+        // after its existing links in `_pk` order): as SQLite runs it.
+        guard recordsTouched || wantIDs || plan.needsKeys else {
             let count = try await run(plan.link).affected
             changes.updatedCounts[plan.changedRoot, default: 0] += count
             changes.normalize()
@@ -89,30 +94,20 @@ extension PostgresHookRunner {
         }
         // The keyed run, as on SQLite: the rows to write listed first, written, recorded as touched, then read back.
         let keys = RelationshipLinkPlanner.keysTable
-        try await run(Self.createLinkKeysTable)
+        try await run(Self.createLinkKeys)
         try await run("DELETE FROM \(keys)")
         try await run(plan.selectKeys)
         let count = try await run(plan.linkKeyed).affected
         if recordsTouched { for statement in plan.recordTouched { try await run(statement) } }
         let query: SQLText = "SELECT \(ColumnName("pk")), \(ColumnName("entity")) FROM \(keys) ORDER BY \(ColumnName("pk"))"
+        var ids: [ObjectID] = []
         for row in try await run(query).rows {
             let entity = try PostgresSession.decode(row[1], as: String.self, statement: query)
-            if wantIDs {
-                changes.add(updated: ObjectID(storeUUID: storeUUID, entity: entity,
-                                              primaryKey: try PostgresSession.decode(row[0], as: Int64.self, statement: query)))
-            } else {
-                changes.updatedCounts[entity, default: 0] += 1
-            }
+            let key = try PostgresSession.decode(row[0], as: Int64.self, statement: query)
+            if let id = collect(entity, key, into: &changes, wantIDs: wantIDs) { ids.append(id) }
         }
         try await run("DELETE FROM \(keys)")
         changes.normalize()
-        return BatchResult(kind: .link, entity: request.entity, count: count, objectIDs: nil, changes: changes)
+        return BatchResult(kind: .link, entity: request.entity, count: count, objectIDs: listsIDs ? ids.sorted() : nil, changes: changes)
     }
-
-    /// `pg_temp."strata_link_keys"`, the rows a keyed `setRelationship` writes (`RelationshipLinkPlanner.createKeysTable`
-    /// with PostgreSQL's types); dropped when the step's transaction ends.
-    static let createLinkKeysTable: SQLText = """
-        CREATE TEMP TABLE IF NOT EXISTS "strata_link_keys" ("pk" bigint PRIMARY KEY, "entity" text NOT NULL, \
-        "other" bigint NOT NULL, "rank" bigint NOT NULL) ON COMMIT DROP
-        """
 }

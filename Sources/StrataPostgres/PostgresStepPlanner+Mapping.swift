@@ -14,7 +14,9 @@ extension PostgresStepPlanner {
         let leftOut: SQLText = "SELECT \(ColumnName("_pk", qualifier: old.name)) FROM \(TableName(sourceName)) AS \(old)"
             + " WHERE (" + filter + ") IS NOT TRUE"
         for table in src.tables {
-            for column in table.columns where column.references == sourceName {
+            // A link that follows its row to another table (a split) is kept; its foreign key moves with it.
+            for column in table.columns where column.references == sourceName
+                && (newTarget(of: column.name, in: table.name).map { $0 == tableNames[sourceName] } ?? true) {
                 let t = TableName(table.name), c = ColumnName(column.name)
                 filterDeletes.append(table.kind == .entity
                     ? "UPDATE \(t) SET \(c) = NULL WHERE \(c) IN (" + leftOut + ")"

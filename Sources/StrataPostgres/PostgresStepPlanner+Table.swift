@@ -27,10 +27,14 @@ extension PostgresStepPlanner {
             }
         }
         let key = old.primaryKey.isEmpty ? ["_pk"] : old.primaryKey
-        guard key.allSatisfy(claimed.contains), new.primaryKey == old.primaryKey.map({ old -> String in
-            kept.first { $0.value == old }?.key ?? old }) else {
+        // The same key columns, possibly in another order (a join table whose sides swap names): the key's
+        // constraint stays, with the same uniqueness.
+        let continued = old.primaryKey.map { old -> String in kept.first { $0.value == old }?.key ?? old }
+        guard key.allSatisfy(claimed.contains), new.primaryKey.count == continued.count, Set(new.primaryKey) == Set(continued) else {
             throw .notYetSupported(what: "changing the primary key of table \(new.name) \(place)")
         }
+        // Columns taking a name another column holds until its own rename: renamed through a temporary name.
+        var swapped: [SQLText] = []
         if let kinds = plan.keptKinds {
             deletes.append("DELETE FROM \(table) WHERE \(ColumnName("_entity")) NOT IN (" + kinds.map { "\($0)" as SQLText }.joined(separator: ", ") + ")")
         }
@@ -57,18 +61,27 @@ extension PostgresStepPlanner {
                 if !previous.isNotNull && spec.isNotNull { notNull.append("ALTER TABLE \(TableName(new.name)) ALTER COLUMN \(name) SET NOT NULL") }
                 keepForeignKey(previous, of: sourceName, as: spec, in: new.name)
                 if from != spec.name, claimed.contains(spec.name) {
-                    throw .notYetSupported(what: "columns \(from) and \(spec.name) of table \(new.name) swapping names \(place)")
+                    let temporary = ColumnName("strata_swap\(index)")
+                    renames.append("ALTER TABLE \(table) RENAME COLUMN \(ColumnName(from)) TO \(temporary)")
+                    swapped.append("ALTER TABLE \(table) RENAME COLUMN \(temporary) TO \(name)")
+                } else if from != spec.name {
+                    renames.append("ALTER TABLE \(table) RENAME COLUMN \(ColumnName(from)) TO \(name)")
                 }
-                if from != spec.name { renames.append("ALTER TABLE \(table) RENAME COLUMN \(ColumnName(from)) TO \(name)") }
                 if case .entityName(let map, nil) = column.source { renames += entityRenames(map, table: table) }
                 continue
             }
             guard !spec.isPrimaryKey else { throw .notYetSupported(what: "adding a primary key to table \(new.name) \(place)") }
-            if let previous = old.column(spec.name), !claimed.contains(spec.name), step.mappingFile != nil {
+            if let previous = old.column(spec.name), !claimed.contains(spec.name) {
+                // A mapping's new values, or a column removed and added under one name (a to-one whose destination
+                // is removed: its links dropped): recomputed in place, or through a temporary column.
                 if recompute(column, index: index, previous: previous, table: sourceName, key: key, type: type,
                              attribute: dstTypes[new.name]?[spec.name], newTable: new.name, into: &conversions) {
                     claimed.insert(spec.name)
                     kept[spec.name] = spec.name
+                    if previous.references != nil {
+                        // The old link's constraint goes before the step (its table may be dropped); the new one comes after.
+                        dropConstraints.append("ALTER TABLE \(table) DROP CONSTRAINT \(IndexName(PostgresLayout.foreignKeyName(table: sourceName, column: previous.name)))")
+                    }
                 }
                 if let fk = PostgresSchemaSQL.addForeignKey(spec, table: new.name) { constraints.append(fk) }
                 continue
@@ -109,7 +122,14 @@ extension PostgresStepPlanner {
             dependents.append(.init(table: sourceName, column: column.name))
         }
         planIndexes(old: old, new: new, kept: kept)
-        if sourceName != new.name { renames.append("ALTER TABLE \(table) RENAME TO \(TableName(new.name))") }
+        renames += swapped
+        if sourceName != new.name, heldNames.contains(new.name) {
+            let temporary = TableName(Self.temporaryName(new.name))
+            renames.append("ALTER TABLE \(table) RENAME TO \(temporary)")
+            laterRenames.append("ALTER TABLE \(temporary) RENAME TO \(TableName(new.name))")
+        } else if sourceName != new.name {
+            renames.append("ALTER TABLE \(table) RENAME TO \(TableName(new.name))")
+        }
     }
 
     /// `UPDATE … SET "_entity" = CASE …` for the entities renamed in this table.

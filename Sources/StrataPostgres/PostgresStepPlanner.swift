@@ -5,10 +5,11 @@ import StrataCore
 ///
 /// Each changed table keeps its rows where they are: new tables are created, removed ones dropped,
 /// renamed ones renamed; columns are added and filled from their `ColumnSource`, retyped with
-/// `ALTER COLUMN … TYPE … USING`, renamed or dropped; foreign keys and indexes follow. What cannot be
-/// done in place (merges and new object IDs from a mapping file, objects moving between tables) throws
-/// `notYetSupported` before anything runs; a mapping file's expressions and filters are done in place
-/// (`PostgresStepPlanner+Mapping`).
+/// `ALTER COLUMN … TYPE … USING`, renamed or dropped; foreign keys and indexes follow. Rows moving to
+/// another table (splits, an entity leaving its hierarchy) are copied there with their keys
+/// (`PostgresStepPlanner+Split`). What is not done yet (merges and new object IDs from a mapping file)
+/// throws `notYetSupported` before anything runs; a mapping file's expressions and filters are done in
+/// place (`PostgresStepPlanner+Mapping`).
 ///
 /// The statements run in phases, so that every fill reads the source rows as they were:
 /// dependent-view check, pre-checks, dropped constraints and indexes, rows of removed entities deleted,
@@ -34,6 +35,11 @@ struct PostgresStepPlanner {
     var dropConstraints: [SQLText] = []
     var deletes: [SQLText] = []
     var creates: [SQLText] = []
+    /// Tables taking rows of a source table that another destination table keeps (a split), created and
+    /// filled before anything changes the source rows.
+    var moves: [SQLText] = []
+    /// Links whose target rows moved to another table, cleared once every table holds its rows.
+    var cleanups: [SQLText] = []
     var linkFills: [SQLText] = []
     var retypes: [SQLText] = []
     var adds: [SQLText] = []
@@ -43,6 +49,10 @@ struct PostgresStepPlanner {
     var dropColumns: [SQLText] = []
     var dropTables: [SQLText] = []
     var renames: [SQLText] = []
+    /// Tables that take a name a source table holds while the step runs: created or renamed under a
+    /// temporary name (`strata_rename_…`), which these renames replace once every table has its name.
+    var heldNames: Set<String> = []
+    var laterRenames: [SQLText] = []
     var defaults: [SQLText] = []
     var checks: [Operation] = []
     var notNull: [SQLText] = []
@@ -77,8 +87,8 @@ struct PostgresStepPlanner {
         // with pending trigger events.
         let settle: [SQLText] = filterDeletes.isEmpty ? [] : ["SET CONSTRAINTS ALL IMMEDIATE", "SET CONSTRAINTS ALL DEFERRED"]
         let columns = step.mappingFile == nil ? retypes + adds + fills : adds + fills + filterDeletes + settle + retypes
-        ops += (dropConstraints + deletes + creates + linkFills + columns + dropColumns + dropTables + renames
-                + defaults).map(Operation.execute)
+        ops += (dropConstraints + moves + deletes + creates + linkFills + columns + dropColumns + dropTables + renames
+                + laterRenames + cleanups + defaults).map(Operation.execute)
         ops += checks
         ops += (notNull + constraints + indexes).map(Operation.execute)
         return ops
@@ -86,7 +96,6 @@ struct PostgresStepPlanner {
 
     mutating func planTables() throws(PostgresStoreError) {
         let plans = step.tablePlans
-        var consumers: [String: [String]] = [:]
         for plan in plans.tables {
             if !plan.partSources.isEmpty {
                 throw .notYetSupported(what: "filling table \(plan.table.name) from several source tables ("
@@ -98,22 +107,20 @@ struct PostgresStepPlanner {
             if plan.rowFilter != nil, plan.sourceTable == nil || plan.table.kind != .entity {
                 throw .notYetSupported(what: "a mapping filter on table \(plan.table.name) \(place)")
             }
-            if let s = plan.sourceTable { consumers[s, default: []].append(plan.table.name) }
         }
-        for (sourceTable, tables) in consumers.sorted(by: { $0.key < $1.key }) where tables.count > 1 {
-            throw .notYetSupported(what: "moving objects of table \(sourceTable) into tables \(tables.sorted().joined(separator: ", "))"
-                                   + (step.mappingFile == nil ? " (an entity leaving or joining a hierarchy)"
-                                      : " (a split: several entities mapped from one source table)") + " \(place)")
-        }
+        let splits = Self.splits(plans)
+        let moved = Set(splits.flatMap { source, tables in tables.filter { $0 != Self.keeper(of: source, among: tables) } })
         for name in plans.unchanged { tableNames[name] = name }
-        for plan in plans.tables { if let s = plan.sourceTable { tableNames[s] = plan.table.name } }
+        for plan in plans.tables where !moved.contains(plan.table.name) { if let s = plan.sourceTable { tableNames[s] = plan.table.name } }
         let keptSources = Set(tableNames.keys)
-        for plan in plans.tables where plan.sourceTable != plan.table.name {
-            // A new or renamed table takes a name a source table still holds while the step runs.
-            if src.table(plan.table.name) != nil {
+        for plan in plans.tables where plan.sourceTable != plan.table.name && src.table(plan.table.name) != nil {
+            // A new or renamed table takes a name a source table still holds while the step runs (dropped, or
+            // renamed in turn): it goes by a temporary name until every table has its own.
+            guard !moved.contains(plan.table.name) else {
                 throw .notYetSupported(what: "table \(plan.table.name) taking the name of a table the step "
                                        + (keptSources.contains(plan.table.name) ? "renames" : "drops") + " \(place)")
             }
+            heldNames.insert(plan.table.name)
         }
         preChecks = plans.preChecks.map { check(postgres: $0) }
         for name in plans.unchanged {
@@ -127,8 +134,11 @@ struct PostgresStepPlanner {
                       from: name)
         }
         for plan in plans.tables {
-            if let sourceTable = plan.sourceTable {
+            if let sourceTable = plan.sourceTable, moved.contains(plan.table.name) {
+                copy(plan, from: sourceTable)
+            } else if let sourceTable = plan.sourceTable {
                 try alter(plan, from: sourceTable)
+                if splits[sourceTable] != nil { cleanups += danglingLinks(to: plan.table.name) }
             } else {
                 create(plan)
             }
@@ -146,12 +156,25 @@ struct PostgresStepPlanner {
     mutating func create(_ plan: TablePlan) {
         let table = dst.table(plan.table.name)!
         let types = PostgresTypes.columnTypes(of: table, attributeTypes: dstTypes)
-        creates.append(PostgresSchemaSQL.createTable(table, types: types))
+        var created = table
+        if heldNames.contains(table.name) {
+            created.name = Self.temporaryName(table.name)
+            laterRenames.append("ALTER TABLE \(TableName(created.name)) RENAME TO \(TableName(table.name))")
+        }
+        creates.append(PostgresSchemaSQL.createTable(created, types: types))
         if let fill = plan.linkFill {
-            linkFills.append("INSERT INTO \(TableName(table.name)) (\(table.columns.map { ColumnName($0.name) })) " + fill)
+            linkFills.append("INSERT INTO \(TableName(created.name)) (\(table.columns.map { ColumnName($0.name) })) " + fill)
         }
         constraints += table.columns.compactMap { PostgresSchemaSQL.addForeignKey($0, table: table.name) }
         indexes += table.indexes.map { PostgresSchemaSQL.createIndex($0, on: table.name) }
+    }
+
+    /// The name a table goes by while the name it takes is held by another: `strata_rename_` and its name (cut
+    /// to PostgreSQL's 63 bytes).
+    static func temporaryName(_ name: String) -> String {
+        var result = "strata_rename_"
+        for character in name where result.utf8.count + String(character).utf8.count <= 63 { result.append(character) }
+        return result
     }
 
     /// `UPDATE … SET column = default WHERE column IS NULL` with the default as the column's type.

@@ -88,8 +88,15 @@ import Testing
         (#"name MATCHES "\\Qa.b\\E""#, #"MATCHES "\Qa.b\E" uses quoting (\Q…\E), which only ICU regular expressions have on a PostgreSQL store"#),
         (#"name MATCHES "a++""#, #"MATCHES "a++" uses a possessive quantifier (++), which only ICU regular expressions have on a PostgreSQL store"#),
         (#"name MATCHES "(?>ab)c""#, #"MATCHES "(?>ab)c" uses an atomic group ((?>…)), which only ICU regular expressions have on a PostgreSQL store"#),
-        ("rating IN {" + (1...40).map(String.init).joined(separator: ", ") + "}", "an IN list of more than 32 values on a PostgreSQL store"),
     ]
+
+    @Test func longINListsAreOneBoundJSONArrayOfTheComparedType() throws {
+        let statement = try Self.compile("rating IN {" + (1...40).map(String.init).joined(separator: ", ") + "}")
+        #expect(statement.sql == #"t."rating" IN (SELECT value FROM json_each(?))"#)
+        let rendering = try PostgresRenderer().rendering(statement)
+        #expect(rendering.sql == #"t."rating" IN (SELECT value FROM (SELECT CAST(e AS bigint) AS value FROM jsonb_array_elements_text(CAST($1 AS jsonb)) AS e) AS strata_list)"#)
+        #expect(rendering.arguments == [.text("[" + (1...40).map(String.init).joined(separator: ",") + "]")])
+    }
 
     @Test(arguments: refusals) func refusesWhatPostgreSQLCannotRun(_ predicate: String, _ message: String) throws {
         let statement = try Self.compile(predicate)

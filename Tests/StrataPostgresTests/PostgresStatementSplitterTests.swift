@@ -31,8 +31,14 @@ import Testing
         }
         #expect(both.text == "UPDATE {{A}} SET {{A.n}} = 1" && both.postgresql?.text == "UPDATE {{A}} SET {{A.n}} = 2")
         #expect(plain.text == "UPDATE {{A}} SET {{A.n}} = 3" && plain.postgresql == nil)
-        #expect(throws: DiagnosticList.self) {
-            try HookSet.load(yaml: ["a.yaml": "after: 1\nsteps:\n  - sql: { postgresql: \"SELECT 1\" }\n"], models: history)
+        #expect(both.hasSQLiteText && plain.hasSQLiteText)
+        // A PostgreSQL-only step loads (an SQLite store refuses it before any step); a step with no text does not.
+        let only = try HookSet.load(yaml: ["a.yaml": "after: 1\nsteps:\n  - sql: { postgresql: \"SELECT 1\" }\n"], models: history)
+        guard case .sql(let postgresql) = only.hooks[0].steps[0] else { Issue.record("not an sql step"); return }
+        #expect(!postgresql.hasSQLiteText && postgresql.postgresql?.text == "SELECT 1")
+        let error = #expect(throws: DiagnosticList.self) {
+            try HookSet.load(yaml: ["a.yaml": "after: 1\nsteps:\n  - sql: {}\n"], models: history)
         }
+        #expect(error?.diagnostics.first?.message == "sql: gives no text")
     }
 }

@@ -92,12 +92,36 @@ extension PostgresStepPlannerTests {
         "2.yaml": "version: 2\nentities:\n  Item:\n    attributes:\n      label: { type: string }\n  Book:\n    attributes:\n      label: { type: string }\n",
     ]
 
-    @Test func objectsMovingBetweenTablesAreRefusedBeforeAnythingRuns() throws {
+    @Test func objectsLeavingAHierarchyAreCopiedToTheirTableKeepingTheirKeys() throws {
         let history = try ModelHistory.load(yaml: Self.leavingHierarchy)
-        #expect(throws: PostgresStoreError.notYetSupported(
-            what: "moving objects of table Item into tables Book, Item (an entity leaving or joining a hierarchy) (version 1 → 2)")) {
-            try Self.plan(history, 1, 2)
-        }
+        let statements = Self.statements(try Self.plan(history, 1, 2))
+        // Book's rows are copied with their keys (object IDs) before Item loses them; Book's identity continues above them.
+        #expect(statements == [
+            #"DROP INDEX "strata_idx_Item__entity""#,
+            #"CREATE TABLE "Book" ("_pk" bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, "label" text)"#,
+            #"INSERT INTO "Book" ("_pk", "label") OVERRIDING SYSTEM VALUE SELECT "strata_old"."_pk", "strata_old"."label" FROM "Item" AS "strata_old" WHERE "strata_old"."_entity" IN ($1) ORDER BY strata_old."_pk""#,
+            #"SELECT setval(pg_get_serial_sequence($1, '_pk'), coalesce((SELECT max("_pk") FROM "Book"), 1), (SELECT max("_pk") FROM "Book") IS NOT NULL)"#,
+            #"DELETE FROM "Item" WHERE "_entity" NOT IN ($1)"#,
+            #"ALTER TABLE "Item" DROP COLUMN "_entity""#,
+        ])
         #expect(PostgresStoreError.notYetSupported(what: "x").exitCode == .invalidInput)
+    }
+}
+
+extension PostgresStepPlannerTests {
+    @Test func aToOneWhoseDestinationIsRemovedIsClearedInPlaceAndItsConstraintMoves() throws {
+        let history = try ModelHistory.load(yaml: [
+            "1.yaml": "version: 1\nentities:\n  Author:\n    attributes:\n      name: { type: string }\n  Book:\n    relationships:\n      author: { destination: Author }\n",
+            "2.yaml": "version: 2\nentities:\n  Person:\n    attributes:\n      name: { type: string }\n  Book:\n    relationships:\n      author: { destination: Person }\n",
+        ])
+        let statements = Self.statements(try Self.plan(history, 1, 2))
+        // The links are dropped (SPEC §4) in place; the old constraint goes first, so that Author can be dropped.
+        #expect(statements == [
+            #"ALTER TABLE "Book" DROP CONSTRAINT "strata_fkey_Book_author""#,
+            #"CREATE TABLE "Person" ("_pk" bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, "name" text)"#,
+            #"ALTER TABLE "Book" ALTER COLUMN "author" TYPE bigint USING NULL"#,
+            #"DROP TABLE "Author""#,
+            #"ALTER TABLE "Book" ADD CONSTRAINT "strata_fkey_Book_author" FOREIGN KEY ("author") REFERENCES "Person" ("_pk") ON DELETE SET NULL DEFERRABLE INITIALLY IMMEDIATE"#,
+        ])
     }
 }

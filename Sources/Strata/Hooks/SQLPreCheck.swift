@@ -31,8 +31,9 @@ package enum SQLPreCheck {
     /// - Returns: warnings (a step that writes a sub-entity's table without `{{Entity:filter}}`).
     /// - Throws: `DiagnosticList` (exit 2) with one error per failing step: a placeholder naming nothing, a
     ///   statement that does not compile, a refusal, an SQL error.
+    ///   - lint: a step without SQLite text is a warning (the project may migrate only PostgreSQL stores), not an error.
     public static func check(_ groups: [Group], variables: [String: String], now: Double,
-                             userSchema: [String] = []) throws -> [Diagnostic] {
+                             userSchema: [String] = [], lint: Bool = false) throws -> [Diagnostic] {
         var errors: [Diagnostic] = []
         var warnings: [Diagnostic] = []
         // What users' SQL creates (tables of their own, temporary ones: the run keeps one connection) is there
@@ -52,8 +53,13 @@ package enum SQLPreCheck {
                     try db.inTransaction(.immediate) {
                         for hook in group.hooks {
                             let context = hook.variables.merging(variables) { _, cli in cli }
-                            for step in hook.steps {
+                            for (index, step) in hook.steps.enumerated() {
                                 guard case .sql(let sql) = step else { continue }
+                                guard sql.hasSQLiteText else {
+                                    var refusal = noSQLiteText(hook, step: index + 1, at: sql.origin)
+                                    if lint { refusal.severity = .warning; warnings.append(refusal) } else { errors.append(refusal) }
+                                    continue
+                                }
                                 do {
                                     let expanded = try sql.expanded(layout: group.layout, variables: context, now: now)
                                     let outcome = try SQLStepRunner.run(expanded, of: sql, source: hook.source, in: db,
@@ -76,6 +82,13 @@ package enum SQLPreCheck {
         }
         if !errors.isEmpty { throw DiagnosticList(errors + warnings) }
         return warnings
+    }
+
+    /// The refusal of an `sql:` step that gives only PostgreSQL text, on an SQLite store.
+    static func noSQLiteText(_ hook: Hook, step: Int, at origin: SourceLocation) -> Diagnostic {
+        Diagnostic.error("hook '\(hook.id)' step \(step): this sql: step has no SQLite text", at: origin,
+                         hint: "give it as sql: { sqlite: \"…\", postgresql: \"…\" }; an SQLite store cannot run PostgreSQL's SQL")
+            .withSource(hook.source)
     }
 
     /// A step that names a sub-entity's table (`{{Sub}}`, its root's table) and writes it without
@@ -179,7 +192,7 @@ extension SQLPreCheck {
             }
         }
         do {
-            return try check(groups, variables: variables, now: Date().timeIntervalSince1970)
+            return try check(groups, variables: variables, now: Date().timeIntervalSince1970, lint: true)
         } catch let error as DiagnosticList {
             return error.diagnostics
         } catch {

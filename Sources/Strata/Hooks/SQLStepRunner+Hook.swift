@@ -17,6 +17,11 @@ extension SQLStepRunner {
     ///   `DatabaseError` (I/O: exit 1).
     static func runStep(_ step: SQLStep, of hook: Hook, in db: Database, layout: StoreLayout, context: PredicateContext,
                         progress: ProgressSink?) throws -> StepResult {
+        guard step.hasSQLiteText else {
+            // Stopped before any step by the pre-check; never PostgreSQL's text run on SQLite.
+            let index = hook.steps.firstIndex { if case .sql(let s) = $0 { return s == step } else { return false } } ?? 0
+            throw DiagnosticList([SQLPreCheck.noSQLiteText(hook, step: index + 1, at: step.origin)])
+        }
         let expanded: ExpandedSQL
         do {
             expanded = try step.expanded(layout: layout, variables: context.variables, now: context.now)

@@ -15,6 +15,19 @@ public struct BatchInsertPlan: Sendable, Hashable {
     /// Foreign keys of the new rows whose values may name no object (literal primary keys, key paths), checked
     /// after the insert (`BatchInsertPlanner.danglingReferences`); a `$source` value is not among them.
     public var referenceChecks: [ReferenceCheck] = []
+    /// A `from:` insert with `onConflict: update` into a table with one uniqueness constraint: per statement of
+    /// `statements`, the form PostgreSQL runs (`BatchInsertPlanner.upsert`); nil where a statement needs none
+    /// (literal rows: one row per statement, PostgreSQL's own `ON CONFLICT` does as SQLite does).
+    public var upserts: [Upsert?] = []
+
+    /// An upsert that proposes each key once, its new objects keyed as SQLite's would be.
+    public struct Upsert: Sendable, Hashable {
+        /// The number of source rows (each takes one `_pk` on SQLite, inserted or not).
+        public var count: SQLText
+        /// The insert before and after its bound `base` key (`insert(above:)`).
+        public var head: SQLText
+        public var tail: SQLText
+    }
 
     /// A foreign-key column of the inserted table and the table it references.
     public struct ReferenceCheck: Sendable, Hashable {

@@ -19,12 +19,14 @@ public struct BatchInsertPlanner: Sendable {
         let storage = try storage(of: request.entity)
         var plan = BatchInsertPlan(entity: request.entity, table: storage.table, isDiscriminated: storage.isDiscriminated,
                                    onConflict: request.onConflict, statements: [])
+        var upsert: BatchInsertPlan.Upsert?
         if let source = request.source {
             guard request.objects.isEmpty, request.dictionaryHandler == nil else {
                 throw .invalid(.error("a batch insert takes either objects or from:, not both", hint: "split it into two steps"))
             }
             plan.statements = [try insertSelect(request, source: source, storage: storage, context: context, sourceLinks: &plan.sourceLinks,
-                                                referenceChecks: &plan.referenceChecks)]
+                                                referenceChecks: &plan.referenceChecks, upsert: &upsert)]
+            plan.upserts = [upsert]
             plan.rowLinks = [[]]
         } else {
             if request.objects.isEmpty && request.dictionaryHandler == nil {
@@ -129,7 +131,8 @@ public struct BatchInsertPlanner: Sendable {
     /// `INSERT INTO "T" (…) SELECT … FROM "S" AS t WHERE … ORDER BY t."_pk"`: the one statement of a `from:` insert.
     func insertSelect(_ request: BatchInsertRequest, source: BatchInsertSource, storage: EntityStorage,
                       context: PredicateContext, sourceLinks: inout [BatchInsertPlan.SourceLink],
-                      referenceChecks: inout [BatchInsertPlan.ReferenceCheck]) throws(BatchError) -> SQLText {
+                      referenceChecks: inout [BatchInsertPlan.ReferenceCheck],
+                      upsert: inout BatchInsertPlan.Upsert?) throws(BatchError) -> SQLText {
         let sourceStorage = try BatchPlanner(model: model, layout: layout).storage(of: source.entity)
         var context = context
         context.arguments = source.arguments
@@ -194,6 +197,10 @@ public struct BatchInsertPlanner: Sendable {
             BatchInsertPlan.SourceLink(table: link.table, column: link.column,
                                        targets: "SELECT " + link.value + " AS \"target\", row_number() OVER (ORDER BY t.\(ColumnName("_pk"))) AS \"k\" FROM \(TableName(sourceStorage.table)) AS t WHERE " + whereClause)
         }
+        if request.onConflict == .update {
+            upsert = self.upsert(columns: columns, values: values, from: TableName(sourceStorage.table), where: whereClause,
+                                 table: storage.table, setting: named, discriminated: storage.isDiscriminated)
+        }
         return sql + conflictClause(request.onConflict, table: storage.table, setting: named)
     }
 
@@ -219,7 +226,8 @@ public struct BatchInsertPlanner: Sendable {
                 if case .inverseToOne(let table, let column, _) = target {
                     // The destination (if any) points at the new row; a nil leaves every destination as it is.
                     if value.boundValue != .null {
-                        links.append("UPDATE \(TableName(table)) SET \(ColumnName(column)) = last_insert_rowid() WHERE \(ColumnName("_pk")) = " + value)
+                        links.append("UPDATE \(TableName(table)) SET \(ColumnName(column)) = " + .function(.lastInsertedKey(table: storage.table), [])
+                                     + " WHERE \(ColumnName("_pk")) = " + value)
                     }
                 } else {
                     columns.append(ColumnName(target.column))

@@ -116,7 +116,7 @@ public struct RelationshipLinkPlanner: Sendable {
             var set: SQLText = "\(column) = k.\"other\""
             if let order = inverseOrderColumn(of: request.relationship, entity: request.entity, link: link).map({ ColumnName($0) }) {
                 // The destination's ordered to-many: a source already linked to it keeps its place; new ones are appended.
-                keys += " AND t.\(column) IS NOT d.\(pk)"
+                keys += " AND t.\(column)" + .keyword(.isNot) + "d.\(pk)"
                 set += ", \(order) = coalesce((SELECT max(o.\(order)) FROM \(t) AS o WHERE o.\(column) = k.\"other\" AND o.\(pk) NOT IN (SELECT \"pk\" FROM \(Self.keysTable))), 0) + k.\"rank\""
                 plan.needsKeys = true
             }
@@ -141,7 +141,7 @@ public struct RelationshipLinkPlanner: Sendable {
             var set: SQLText = "\(column) = k.\"other\""
             if let order = link.orderColumn.map({ ColumnName($0) }) {
                 // A destination already linked to its source keeps its place; new ones are appended in _pk order.
-                keys += " AND d.\(column) IS NOT t.\(pk)"
+                keys += " AND d.\(column)" + .keyword(.isNot) + "t.\(pk)"
                 set += ", \(order) = coalesce((SELECT max(o.\(order)) FROM \(d) AS o WHERE o.\(column) = k.\"other\" AND o.\(pk) NOT IN (SELECT \"pk\" FROM \(Self.keysTable))), 0) + k.\"rank\""
                 plan.needsKeys = true
             }

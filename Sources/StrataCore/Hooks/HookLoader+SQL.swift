@@ -13,11 +13,12 @@ extension HookLoader {
                 guard case .sql(let step)? = parseSQLStep(value, &r, nested: true) else { return nil }
                 texts[engine] = step
             }
-            guard var step = texts["sqlite"] else {
-                r.error("sql: gives no sqlite: text", at: body,
-                        hint: "give the step's SQLite SQL under sqlite: (a PostgreSQL-only step is not supported yet)")
+            guard var step = texts["sqlite"] ?? texts["postgresql"] else {
+                r.error("sql: gives no text", at: body, hint: "give the step's SQL under sqlite:, postgresql: or both")
                 return nil
             }
+            // A PostgreSQL-only step: an SQLite store refuses it before any step runs (SQLPreCheck).
+            step.hasSQLiteText = texts["sqlite"] != nil
             step.postgresql = texts["postgresql"]
             return .sql(step)
         }

@@ -14,6 +14,9 @@ public struct SQLStep: Sendable, Hashable {
         get { engines.first }
         set { engines = newValue.map { [$0] } ?? [] }
     }
+    /// Whether the hook gives SQLite text: false for `sql: { postgresql: … }` alone, whose `text` is then the
+    /// PostgreSQL text and which an SQLite store refuses before any step runs.
+    public var hasSQLiteText = true
     /// Storage of `postgresql` (a struct cannot hold an optional of itself).
     private var engines: [SQLStep] = []
 

@@ -121,7 +121,7 @@ extension PredicateTranslator {
             let nullable = isNullable(left) || items.contains(where: isNullable)
             if values.count > Self.inlineListLimit, let json = Self.jsonArray(values) {
                 // One bound JSON array instead of one variable per value: linear, and no limit on the count.
-                return Condition(fragment: l + " IN (SELECT value FROM " + .function(.jsonEach, [.bind(.text(json))]) + ")", nullable: nullable)
+                return Condition(fragment: l + " IN (SELECT value FROM " + .function(.jsonEach(type!), [.bind(.text(json))]) + ")", nullable: nullable)
             }
             return Condition(fragment: l + " IN (" + values.joined(separator: ", ") + ")", nullable: nullable)
         default:

@@ -107,7 +107,7 @@ extension PredicateTranslator {
         if target == .string, [.int16, .int32, .int64].contains(t.type) {
             // An integer's text is SQLite's own CAST (the same digits): a mapped int → string conversion of
             // 1,000,000 rows ran 1.39x the hand-written rebuild through the function alone.
-            sql = "CASE WHEN typeof(" + t.fragment + ") = 'integer' THEN CAST(" + t.fragment + " AS TEXT) ELSE " + sql + " END"
+            sql = .function(.integerText, [t.fragment, sql])
         }
         return .typed(Typed(fragment: sql, type: target, nullable: true, constant: nil, offset: offset, label: label))
     }

@@ -23,9 +23,14 @@ extension PostgresRenderer {
             parts = [.text("CAST("), .argument(0), .text(" AS double precision)")]
         case .extreme(let isMinimum):
             parts = Self.extreme(isMinimum ? "least" : "greatest", count: a.count, numeric: false)
-        case .jsonEach:
-            throw PostgresRenderError("an IN list of more than 32 values",
-                                      hint: "split the list, or match the values through a relationship")
+        case .jsonEach(let type):
+            // A FROM item with one column `value` of the storage form's type, as SQLite's json_each gives.
+            parts = [.text("(SELECT CAST(e AS " + Self.storageType(type) + ") AS value FROM jsonb_array_elements_text(CAST("),
+                     .argument(0), .text(" AS jsonb)) AS e) AS strata_list")]
+        case .integerText:
+            parts = [.argument(1)]
+        case .lastInsertedKey(let table):
+            parts = [.text("currval(pg_get_serial_sequence("), .value(.text(SQLDialect.postgresql.quote(table))), .text(", '_pk'))")]
         case .mayDifferInCharacters:
             parts = [.text("(octet_length("), .argument(0), .text(") <> char_length("), .argument(0),
                      .text(") OR strpos("), .argument(0), .text(", chr(13)) > 0)")]
@@ -51,6 +56,17 @@ extension PostgresRenderer {
             parts += numeric ? Self.numeric(i) : [.argument(i)]
         }
         return parts + [.text(") END")]
+    }
+
+    /// The PostgreSQL type of a value of `type` in its SQLite storage form (what predicates compare).
+    static func storageType(_ type: AttributeType) -> String {
+        switch type {
+        case .int16, .int32, .int64, .bool: "bigint"
+        case .double, .float, .date: "double precision"
+        case .decimal: "numeric"
+        case .binary: "bytea"
+        case .string, .uri, .uuid: "text"
+        }
     }
 
     static func numeric(_ i: Int) -> [Part] { [.text("CAST("), .argument(i), .text(" AS numeric)")] }
@@ -122,8 +138,10 @@ extension PostgresRenderer {
         case .round:
             return [.text("round(CAST("), .argument(0), .text(" AS numeric), CAST("), .argument(1), .text(" AS integer))")]
         case .cast:
-            throw PostgresRenderError("the conversion functions (int16(), string(), date(), …) between different types",
-                                      hint: "not yet supported on PostgreSQL; see Docs/postgresql.md")
+            guard let parts = Self.castParts(a) else {
+                throw PostgresRenderError("a conversion between types that are not constants", hint: "write the conversion as int16(x), string(x), …")
+            }
+            return parts
         }
     }
 

@@ -23,8 +23,16 @@ public enum SQLFunction: Hashable, Sendable {
     case castReal
     /// `min(a, b, …)` / `max(a, b, …)` as SQLite's scalar functions: nil when any argument is nil.
     case extreme(isMinimum: Bool)
-    /// `json_each(x)`: the elements of a bound JSON array (long `IN` lists).
-    case jsonEach
+    /// `json_each(x)`: the elements of a bound JSON array (long `IN` lists), as a `FROM` item with one column
+    /// `value`; the elements are values of the attribute type's storage form (PostgreSQL casts them to it).
+    case jsonEach(AttributeType)
+    /// `string()` of an integer: `CASE WHEN typeof(x) = 'integer' THEN CAST(x AS TEXT) ELSE <conversion> END` on
+    /// SQLite (its own CAST writes the same digits, faster than the function); the conversion on PostgreSQL.
+    /// Arguments: the value, the conversion.
+    case integerText
+    /// The `_pk` the last insert into the table gave its row: `last_insert_rowid()` on SQLite; on PostgreSQL
+    /// the current value of the table's identity sequence in this session.
+    case lastInsertedKey(table: String)
     /// Whether a text's length in Characters may differ from its code points (it is not all ASCII, or
     /// holds a CR): `(length(CAST(x AS BLOB)) <> length(x) OR instr(x, char(13)) > 0)` on SQLite.
     case mayDifferInCharacters
@@ -57,6 +65,9 @@ public enum SQLFunction: Hashable, Sendable {
         case .castReal: return "CAST(" + arguments[0] + " AS REAL)"
         case .extreme(let isMinimum): return .call(isMinimum ? "min" : "max", arguments)
         case .jsonEach: return .call("json_each", arguments)
+        case .lastInsertedKey: return .call("last_insert_rowid", [])
+        case .integerText:
+            return "CASE WHEN typeof(" + arguments[0] + ") = 'integer' THEN CAST(" + arguments[0] + " AS TEXT) ELSE " + arguments[1] + " END"
         case .mayDifferInCharacters:
             let x = arguments[0]
             return "(length(CAST(" + x + " AS BLOB)) <> length(" + x + ") OR instr(" + x + ", char(13)) > 0)"

@@ -1,0 +1,60 @@
+import PostgresNIO
+import StrataCore
+
+extension PostgresHookRunner {
+    /// Runs a batch insert's statements as SQLite's executor does: each `INSERT`, after each literal row the
+    /// updates that link it from one-to-ones stored on the other side, then a `from:` insert's links of that
+    /// kind (the new rows, above `before`, matched to their source rows in `_pk` order).
+    ///
+    /// With `onConflict: update`, each statement lists the rows it wrote (`RETURNING`); those at or below `before`
+    /// were there already. A literal row is one statement, whose `ON CONFLICT … DO UPDATE` spends one identity
+    /// value when it updates, as SQLite's `AUTOINCREMENT` does. A `from:` insert runs as
+    /// `BatchInsertPlan.upserts` plans it: its new objects keyed from the identity sequence's next value, which
+    /// then moves past one value per source row, as on SQLite.
+    /// - Returns: the rows inserted, and the existing rows an `onConflict: update` changed (`_pk`, entity).
+    func insertRows(_ plan: BatchInsertPlan, _ request: BatchInsertRequest, planner: BatchInsertPlanner,
+                    above before: Int64) async throws -> (count: Int, updated: [(Int64, String)]) {
+        let pk = ColumnName("_pk")
+        let updates = request.onConflict == .update
+        var count = 0
+        var updated: [(Int64, String)] = []
+        for (i, statement) in plan.statements.enumerated() {
+            guard updates else {
+                count += try await run(statement).affected
+                for link in i < plan.rowLinks.count ? plan.rowLinks[i] : [] { try await run(link) }
+                continue
+            }
+            let written: SQLText
+            if let upsert = i < plan.upserts.count ? plan.upserts[i] : nil {
+                let sequence: SQLText = "pg_get_serial_sequence(\(SQLDialect.postgresql.quote(plan.table)), '_pk')"
+                let next = try await session.value("SELECT nextval(" + sequence + ")", as: Int64.self) ?? 1
+                let rows = try await session.value(upsert.count, as: Int64.self) ?? 0
+                written = upsert.insert(above: next - 1)
+                let returned = try await run(written).rows
+                let last = next - 1 + rows
+                try await run("SELECT setval(" + sequence + ", \(max(last, 1)), " + .keyword(last >= 1 ? .true : .false) + ")")
+                try collect(returned, into: &updated, plan: plan, request: request, above: before, statement: written)
+            } else {
+                written = statement + " RETURNING \(pk)" + (plan.isDiscriminated ? ", \(ColumnName("_entity"))" : "")
+                try collect(try await run(written).rows, into: &updated, plan: plan, request: request, above: before, statement: written)
+            }
+            for link in i < plan.rowLinks.count ? plan.rowLinks[i] : [] { try await run(link) }
+        }
+        for link in plan.sourceLinks { try await run(planner.linkStatement(link, table: plan.table, above: before)) }
+        if updates {
+            let inserted: SQLText = "SELECT count(*) FROM \(TableName(plan.table)) WHERE \(pk) > \(before)"
+            count = Int(try await session.value(inserted, as: Int64.self) ?? 0)
+        }
+        return (count, updated)
+    }
+
+    /// The rows at or below `before` among those an upsert returned (`_pk`[, `_entity`]): existing rows it updated.
+    func collect(_ rows: [PostgresRandomAccessRow], into updated: inout [(Int64, String)], plan: BatchInsertPlan,
+                 request: BatchInsertRequest, above before: Int64, statement: SQLText) throws {
+        for row in rows {
+            let key = try PostgresSession.decode(row[0], as: Int64.self, statement: statement)
+            guard key <= before else { continue }
+            updated.append((key, plan.isDiscriminated ? try PostgresSession.decode(row[1], as: String.self, statement: statement) : request.entity))
+        }
+    }
+}
