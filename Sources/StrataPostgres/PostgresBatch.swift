@@ -65,15 +65,41 @@ public enum PostgresBatch {
                     plan: (Model, StoreLayout) throws -> Planned) async throws -> BatchResult {
         let store = try await PostgresStore.open(url)
         do {
-            let lock = PostgresSessionLock(session: store.session, url: url)
-            try await lock.acquire(timeout: lockTimeout)
+            let result = try await run(on: store, models: models, lockTimeout: lockTimeout, ddlLockTimeout: ddlLockTimeout,
+                                       context: context, audit: audit, plan: plan)
+            await store.close()
+            return result
+        } catch {
+            await store.close()
+            throw error
+        }
+    }
+
+    /// One request on an open store, under its session lock, in one transaction with its audit.
+    /// - Parameters:
+    ///   - models: the model files, whose version of the store must match its recorded hash; nil plans against
+    ///     the model the store recorded (the library's calls, as `Store.execute` on SQLite).
+    ///   - collectObjectIDs: list every changed object's ID in the change set, not only counts.
+    static func run(on store: PostgresStore, models: ModelHistory?, lockTimeout: Double, ddlLockTimeout: Double,
+                    context: PredicateContext, audit: Audit, collectObjectIDs: Bool = false,
+                    plan: (Model, StoreLayout) throws -> Planned) async throws -> BatchResult {
+        let url = store.url
+        let lock = PostgresSessionLock(session: store.session, url: url)
+        _ = try await lock.acquire(timeout: lockTimeout)
+        do {
             let metadata = try await store.metadata()
-            guard let model = models.models.first(where: { $0.version == metadata.version }) else {
-                throw PostgresStoreError.version(message: "the store is at version \(metadata.version), which no model file has")
-            }
-            if VersionHash.modelHash(of: model) != metadata.modelHash {
-                throw PostgresStoreError.drift(store: url.description,
-                                               detail: "its recorded model hash differs from version \(metadata.version)'s model file")
+            let model: Model
+            if let models {
+                guard let file = models.models.first(where: { $0.version == metadata.version }) else {
+                    throw PostgresStoreError.version(message: "the store is at version \(metadata.version), which no model file has")
+                }
+                if VersionHash.modelHash(of: file) != metadata.modelHash {
+                    throw PostgresStoreError.drift(store: url.description,
+                                                   detail: "its recorded model hash differs from version \(metadata.version)'s model file")
+                }
+                model = file
+            } else {
+                model = try Store.recordedModel(metadata, path: url.description)
             }
             let planned = try plan(model, metadata.layout)
             let statement: SQLText
@@ -92,6 +118,7 @@ public enum PostgresBatch {
             var runner = PostgresHookRunner(store: store, renderer: renderer, storeUUID: metadata.storeUUID)
             runner.options.audit = audit.mode
             runner.options.maxSamples = audit.maxSamples
+            runner.options.collectObjectIDs = collectObjectIDs
             let result = try await store.session.transaction(lockTimeout: ddlLockTimeout) {
                 try await store.session.execute("SELECT pg_advisory_xact_lock(\(PostgresNames.advisoryLockKey(schema: url.schema)))")
                 try await store.session.execute("SET CONSTRAINTS ALL DEFERRED")
@@ -110,10 +137,9 @@ public enum PostgresBatch {
                 return result
             }
             try await lock.release()
-            await store.close()
             return result
         } catch {
-            await store.close()
+            try? await lock.release()   // the library's store stays open: its session lock must not outlive the request
             throw error
         }
     }

@@ -16,6 +16,8 @@ public final class PostgresStore: Sendable {
     /// What ``open(_:models:hooks:options:)`` did to the store (created it, migrated it, or nothing to do);
     /// nil for a store opened with ``open(_:)``.
     public let migration: MigrationRunReport?
+    /// The observers of this open store's change sets (``changes(includingObjectIDs:)``).
+    let changeObservers = ChangeObservers()
 
     init(url: PostgresStoreURL, session: PostgresSession, migration: MigrationRunReport? = nil) {
         self.url = url

@@ -194,4 +194,61 @@ struct PostgresLibraryTests {
         #expect(store.migration?.toVersion == 2)
         #expect(objects?.map { $0.string("name") } == ["b"])
     }
+
+    @Test func batchRequestsRunAuditedAndPublishTheSameChangeSetsAsSQLite() async throws {
+        try await Self.withStores { sqlite, postgres in
+            var raise = BatchUpdateRequest(entity: "Item", predicate: "count < %@", arguments: [.number(3)],
+                                           propertiesToUpdate: ["tag": .literal("low")])
+            raise.resultType = .updatedObjectIDs
+            let delete = BatchDeleteRequest(entity: "Item", predicate: "name == nil")
+            let onPostgres = postgres.changes()
+            let onSQLite = sqlite.changes()
+            let context = PredicateContext(now: 1_716_249_600)
+
+            let updated = try await postgres.execute(raise, context: context)
+            let sqliteUpdated = try await sqlite.execute(raise, context: context)
+            #expect(updated.count == 3 && updated.count == sqliteUpdated.count)
+            #expect(updated.objectIDs?.map { "\($0.entity)/p\($0.primaryKey)" } == ["Item/p2", "Item/p4", "Special/p5"])
+            #expect(updated.objectIDs?.map(\.primaryKey) == sqliteUpdated.objectIDs?.map(\.primaryKey))
+            #expect(updated.audit?.totalViolations == 0)
+            let deleted = try await postgres.execute(delete, context: context)
+            _ = try await sqlite.execute(delete, context: context)
+            #expect(deleted.count == 1)
+
+            var postgresSets: [ChangeSet] = [], sqliteSets: [ChangeSet] = []
+            var iterator = onPostgres.makeAsyncIterator(), sqliteIterator = onSQLite.makeAsyncIterator()
+            for _ in 0..<2 {
+                postgresSets.append(await iterator.next()!)
+                sqliteSets.append(await sqliteIterator.next()!)
+            }
+            #expect(postgresSets.map { $0.updated.mapValues { $0.map(\.primaryKey) } } == [["Item": [2, 4], "Special": [5]], [:]])
+            #expect(postgresSets.map { $0.deleted.mapValues { $0.map(\.primaryKey) } } == [[:], ["Item": [4]]])
+            #expect(postgresSets.map { $0.updated.mapValues { $0.map(\.primaryKey) } } == sqliteSets.map { $0.updated.mapValues { $0.map(\.primaryKey) } })
+            #expect(postgresSets.map { $0.deleted.mapValues { $0.map(\.primaryKey) } } == sqliteSets.map { $0.deleted.mapValues { $0.map(\.primaryKey) } })
+            #expect(Self.plain(try await postgres.fetchAll("Item")) == Self.plain(try sqlite.fetchAll("Item")))
+        }
+    }
+
+    @Test func aBatchBreakingARuleWritesNothingAndPublishesNothing() async throws {
+        let models = ["1.yaml": Self.version1.replacingOccurrences(of: "count:  { type: int32 }", with: "count:  { type: int32, max: 10 }")]
+        let url = try PostgresStoreURL(parsing: PostgresTestServer.url())
+        let store = try await PostgresStore.open(url, models: .yaml(models))
+        _ = try PostgresStoreTests.psql(#"INSERT INTO "\#(url.schema)"."Item" ("_entity", "name", "count", "active") VALUES ('Item', 'a', 1, true)"#)
+        let observed = store.changes()
+        let request = BatchUpdateRequest(entity: "Item", propertiesToUpdate: ["count": .literal("11")])
+        var caught: BatchViolationError?
+        do { _ = try await store.execute(request) } catch let error as BatchViolationError { caught = error } catch {
+            Issue.record("unexpected \(error)")
+        }
+        let warned = try? await store.execute(request, onViolation: .warn)
+        let counts = try? await store.fetchAll("Item").map { $0.int("count") }
+        var iterator = observed.makeAsyncIterator()
+        let first = await iterator.next()
+        await store.close()
+        #expect(caught?.result.audit?.totalViolations == 1)
+        #expect(warned?.audit?.totalViolations == 1 && warned?.count == 1)
+        #expect(counts == [11])
+        // The rolled-back request published nothing: the first change set is the warned one's.
+        #expect(first?.updated.mapValues { $0.map(\.primaryKey) } == ["Item": [1]])
+    }
 }

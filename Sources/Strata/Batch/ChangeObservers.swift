@@ -13,6 +13,8 @@ public final class ChangeObservers: @unchecked Sendable {
     private var entries: [Int: Entry] = [:]
     private var nextID = 0
 
+    package init() {}
+
     public func add(wantsObjectIDs: Bool, _ handler: @escaping @Sendable (ChangeSet) -> Void) -> Token {
         lock.lock(); defer { lock.unlock() }
         nextID += 1

@@ -22,7 +22,7 @@ extension Store {
     /// - Parameter includingObjectIDs: change sets carry the changed objects' IDs (default), even for requests
     ///   whose result type asks for a count; false keeps counts only, so memory stays flat for huge batches.
     public func changes(includingObjectIDs: Bool = true) -> StoreChanges {
-        StoreChanges(subscription: StoreChanges.Subscription(observers: changeObservers, wantsObjectIDs: includingObjectIDs))
+        StoreChanges(observers: changeObservers, wantsObjectIDs: includingObjectIDs)
     }
 
     /// Migrates this open store to the newest model (or `options.target`) under the store's lock, waited for

@@ -6,6 +6,11 @@ public struct StoreChanges: AsyncSequence, Sendable {
 
     let subscription: Subscription
 
+    /// The change sets `observers` publish from now on (both engines' stores keep their observers so).
+    package init(observers: ChangeObservers, wantsObjectIDs: Bool) {
+        subscription = Subscription(observers: observers, wantsObjectIDs: wantsObjectIDs)
+    }
+
     public func makeAsyncIterator() -> Iterator { Iterator(subscription: subscription) }
 
     public struct Iterator: AsyncIteratorProtocol {
