@@ -10,28 +10,10 @@ enum PostgresDriftDetector {
     /// The differences between the store and its recorded version (empty when it is consistent).
     static func check(_ store: PostgresStore, metadata: StoreMetadata, model: Model?) async throws -> DriftReport {
         let catalog = try await PostgresCatalog.read(store.session, schema: store.url.schema)
-        var items = model.map { hashItems(metadata, model: $0) }
+        var items = model.map { DriftDetector.hashItems(metadata, model: $0) }
             ?? [.init(.missingModel, expected: "a model file for version \(metadata.version)", found: "none")]
         if let model { items += compare(catalog, layout: metadata.layout, model: model) }
         return DriftReport(storeVersion: metadata.version, items: items)
-    }
-
-    /// The recorded entity and model hashes against `model`'s.
-    static func hashItems(_ metadata: StoreMetadata, model: Model) -> [DriftReport.Item] {
-        var items: [DriftReport.Item] = []
-        let hashes = VersionHash.entityHashes(of: model)
-        for name in Set(hashes.keys).union(metadata.entityHashes.keys).sorted() {
-            let expected = metadata.entityHashes[name], found = hashes[name]
-            if expected != found {
-                items.append(.init(.entityHash, table: name, expected: expected.map { "recorded hash \($0.prefix(12))…" } ?? "no entity \(name) (recorded)",
-                                   found: found.map { "\(model.file) gives \($0.prefix(12))…" } ?? "no entity \(name) in \(model.file)"))
-            }
-        }
-        let modelHash = VersionHash.modelHash(fromEntityHashes: hashes)
-        if items.isEmpty, modelHash != metadata.modelHash {
-            items.append(.init(.modelHash, expected: "recorded model hash \(metadata.modelHash.prefix(12))…", found: "\(modelHash.prefix(12))…"))
-        }
-        return items
     }
 
     /// Every difference between the live `catalog` and `layout` (of `model`), table by table in layout order.

@@ -47,12 +47,7 @@ extension PostgresStore {
     public func skipLateHooks(_ ids: [String], hooks: HookSet, lockTimeout: Double) async throws -> [String] {
         try await locked(lockTimeout: lockTimeout) { metadata in
             let state = try await self.hookState(hooks, metadata: metadata)
-            let refused = ids.filter { !state.late.contains($0) }.map { id in
-                Diagnostic.error("'\(id)' is not a late hook of this store", hint: state.late.isEmpty
-                    ? "only a late hook (its version passed before it appeared) can be skipped; this store has none"
-                    : "late hooks: \(state.late.joined(separator: ", "))")
-            }
-            if !refused.isEmpty { throw DiagnosticList(refused) }
+            try state.checkSkippable(ids)
             for id in ids {
                 guard let hook = hooks.hook(id: id) else { continue }
                 let model = hook.timing == .before ? hook.modelVersion : metadata.version

@@ -32,12 +32,7 @@ extension HookState {
                 try db.inTransaction(.immediate) {
                     guard let metadata = try StoreMetadata.read(db) else { throw StoreError.notAdopted(path: store.path) }
                     let state = try HookState.read(db, metadata: metadata, hooks: hooks)
-                    let refused = ids.filter { !state.late.contains($0) }.map { id in
-                        Diagnostic.error("'\(id)' is not a late hook of this store", hint: state.late.isEmpty
-                            ? "only a late hook (its version passed before it appeared) can be skipped; this store has none"
-                            : "late hooks: \(state.late.joined(separator: ", "))")
-                    }
-                    if !refused.isEmpty { throw DiagnosticList(refused) }
+                    try state.checkSkippable(ids)
                     for id in ids {
                         guard let hook = hooks.hook(id: id) else { continue }
                         let model = hook.timing == .before ? hook.modelVersion : metadata.version
@@ -50,5 +45,15 @@ extension HookState {
                 return ids
             }
         }
+    }
+
+    /// Refuses (exit 2) the ids that are not late hooks of the store: only those can be recorded as skipped.
+    package func checkSkippable(_ ids: [String]) throws(DiagnosticList) {
+        let refused = ids.filter { !late.contains($0) }.map { id in
+            Diagnostic.error("'\(id)' is not a late hook of this store", hint: late.isEmpty
+                ? "only a late hook (its version passed before it appeared) can be skipped; this store has none"
+                : "late hooks: \(late.joined(separator: ", "))")
+        }
+        if !refused.isEmpty { throw DiagnosticList(refused) }
     }
 }

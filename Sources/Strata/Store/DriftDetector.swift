@@ -3,29 +3,14 @@ import GRDB
 /// Compares a store with what its recorded version should be: the recorded hashes against the
 /// model file of that version, and the live SQLite schema of every managed table against the
 /// recorded layout. User tables, views and triggers are not drift; DEFAULT clauses are ignored.
-enum DriftDetector {
+package enum DriftDetector {
     /// - Parameters:
     ///   - metadata: the store's recorded metadata.
     ///   - model: the model file of the recorded version, or nil when there is none.
     /// - Returns: the differences (empty when the store is consistent).
     static func check(_ db: Database, metadata: StoreMetadata, model: Model?) throws -> DriftReport {
-        var items: [DriftReport.Item] = []
-        if let model {
-            let hashes = VersionHash.entityHashes(of: model)
-            for name in Set(hashes.keys).union(metadata.entityHashes.keys).sorted() {
-                let expected = metadata.entityHashes[name], found = hashes[name]
-                if expected != found {
-                    items.append(.init(.entityHash, table: name, expected: expected.map { "recorded hash \($0.prefix(12))…" } ?? "no entity \(name) (recorded)",
-                                       found: found.map { "\(model.file) gives \($0.prefix(12))…" } ?? "no entity \(name) in \(model.file)"))
-                }
-            }
-            let modelHash = VersionHash.modelHash(fromEntityHashes: hashes)
-            if items.isEmpty, modelHash != metadata.modelHash {
-                items.append(.init(.modelHash, expected: "recorded model hash \(metadata.modelHash.prefix(12))…", found: "\(modelHash.prefix(12))…"))
-            }
-        } else {
-            items.append(.init(.missingModel, expected: "a model file for version \(metadata.version)", found: "none"))
-        }
+        var items = model.map { hashItems(metadata, model: $0) }
+            ?? [.init(.missingModel, expected: "a model file for version \(metadata.version)", found: "none")]
         for table in metadata.layout.tables { items += try compare(db, table) }
         return DriftReport(storeVersion: metadata.version, items: items)
     }
@@ -94,6 +79,24 @@ enum DriftDetector {
         }
         for (name, found) in liveIndexes.sorted(by: { $0.key < $1.key }) {
             items.append(.init(.extraIndex, table: table.name, column: name, expected: "no index", found: "\(found.unique ? "UNIQUE " : "")(\(found.columns.joined(separator: ", ")))"))
+        }
+        return items
+    }
+
+    /// The recorded entity and model hashes against `model`'s (both engines).
+    package static func hashItems(_ metadata: StoreMetadata, model: Model) -> [DriftReport.Item] {
+        var items: [DriftReport.Item] = []
+        let hashes = VersionHash.entityHashes(of: model)
+        for name in Set(hashes.keys).union(metadata.entityHashes.keys).sorted() {
+            let expected = metadata.entityHashes[name], found = hashes[name]
+            if expected != found {
+                items.append(.init(.entityHash, table: name, expected: expected.map { "recorded hash \($0.prefix(12))…" } ?? "no entity \(name) (recorded)",
+                                   found: found.map { "\(model.file) gives \($0.prefix(12))…" } ?? "no entity \(name) in \(model.file)"))
+            }
+        }
+        let modelHash = VersionHash.modelHash(fromEntityHashes: hashes)
+        if items.isEmpty, modelHash != metadata.modelHash {
+            items.append(.init(.modelHash, expected: "recorded model hash \(metadata.modelHash.prefix(12))…", found: "\(modelHash.prefix(12))…"))
         }
         return items
     }
