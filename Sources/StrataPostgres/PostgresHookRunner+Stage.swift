@@ -15,15 +15,17 @@ extension PostgresHookRunner {
     /// - Throws: `StageError.notRegistered` (exit 7) when this binary does not register it; `StageError.threw`
     ///   (exit 1) when the closure throws something that is not a Strata error (a statement the server
     ///   refused included), or when it wrote Strata's tables or changed the managed schema. The step rolls back.
-    func runStage(_ plan: PostgresHookPlan, declaration: SwiftStageDeclaration) async throws -> (HookStepResult, written: [String]) {
+    func runStage(_ plan: PostgresHookPlan, declaration: SwiftStageDeclaration) async throws
+        -> (HookStepResult, ChangeSet, written: [String]) {
         let hook = plan.hook
         guard let registration = options.stages.registration(hook.id) else { throw StageError.notRegistered(ids: [hook.id]) }
         let started = Date()
         let before = try await tableWrites()
         let schemaBefore = try await managedSchema(plan.layout)
-        let bridge = PostgresStageBridge(session: session, renderer: renderer)
+        let bridge = PostgresStageBridge(runner: self, plan: plan)
         let stage = StageContext(postgresql: hook.id, model: plan.model, layout: plan.layout, storeUUID: storeUUID,
-                                 context: plan.context, isDryRun: options.isDryRun) { try bridge.execute($0) }
+                                 context: plan.context, isDryRun: options.isDryRun, collectObjectIDs: options.collectObjectIDs,
+                                 execute: { try bridge.execute($0) }, batch: { try bridge.batch($0) })
         let body = registration.body
         let box = PostgresStageBridge.Unchecked(stage)
         do {
@@ -34,7 +36,8 @@ extension PostgresHookRunner {
             throw StageError.threw(stage: hook.id, message: "\(error)")
         }
         let after = try await tableWrites()
-        let changed = Set(after.filter { before[$0.key] != $0.value }.keys)
+        // The batch requests' writes are known row by row (recorded as touched rows): not counted as the SQL's.
+        let changed = Set(after.filter { ($0.value - (before[$0.key] ?? 0)) != (bridge.batchWrites[$0.key] ?? 0) }.keys)
         if let own = changed.filter({ $0.hasPrefix("strata_") }).sorted().first {
             throw StageError.threw(stage: hook.id, message: "refused: a write to Strata's table \(own)")
         }
@@ -46,19 +49,24 @@ extension PostgresHookRunner {
         let step = HookStepResult(kind: "swift", entity: entities.joined(separator: ", "), count: stage.batchChanges.rowsAffected,
                                   objectIDs: nil, updatedCounts: stage.batchChanges.changes.updatedCounts,
                                   deletedCounts: stage.batchChanges.changes.deletedCounts, duration: Date().timeIntervalSince(started))
-        return (step, entities)
+        var changes = stage.batchChanges.changes
+        changes.invalidate(entities)
+        return (step, changes, entities)
     }
 }
 
 /// Runs a stage's statements, sent from its own thread, on the step's session: each call blocks the calling
 /// thread on a semaphore while a task runs the statement. Only the stage's thread ever blocks.
-final class PostgresStageBridge: Sendable {
-    let session: PostgresSession
-    let renderer: PostgresRenderer
+final class PostgresStageBridge: @unchecked Sendable {
+    let runner: PostgresHookRunner
+    let plan: PostgresHookPlan
+    /// Rows each table's batch requests wrote, from `pg_stat_xact_user_tables`; changed on the stage's thread
+    /// only, read after it ends.
+    private(set) var batchWrites: [String: Int64] = [:]
 
-    init(session: PostgresSession, renderer: PostgresRenderer) {
-        self.session = session
-        self.renderer = renderer
+    init(runner: PostgresHookRunner, plan: PostgresHookPlan) {
+        self.runner = runner
+        self.plan = plan
     }
 
     /// What a stage's statement did wrong on PostgreSQL; not a Strata error, so the stage reports it as
@@ -74,8 +82,8 @@ final class PostgresStageBridge: Sendable {
     }
 
     /// A statement's outcome, written by its task before it signals and read by the stage's thread after.
-    final class Slot: @unchecked Sendable {
-        var outcome: Result<Int, any Error>?
+    final class Slot<T>: @unchecked Sendable {
+        var outcome: Result<T, any Error>?
     }
 
     /// Runs `statement` in the step's transaction and returns the rows it changed. Called on the stage's thread.
@@ -87,24 +95,51 @@ final class PostgresStageBridge: Sendable {
             throw StatementError(description: "refused: \(keyword) (\(what))")
         }
         let rendering: PostgresRenderer.Rendering
-        do { rendering = try renderer.rendering(statement) } catch { throw StatementError(description: error.message) }
-        let result = Slot()
+        do { rendering = try runner.renderer.rendering(statement) } catch { throw StatementError(description: error.message) }
+        let session = runner.session
+        do {
+            return try blocking { try await session.run(rendering).affected }
+        } catch PostgresStoreError.server(let message, let state, _) {
+            throw StatementError(description: "PostgreSQL: \(message)" + (state.map { " (SQLSTATE \($0))" } ?? ""))
+        }
+    }
+
+    /// Runs a batch request as a hook step does (its rows recorded for the audit). Called on the stage's thread.
+    /// - Throws: `BatchError.invalid` (exit 2) for a request that does not check; the runner's errors.
+    func batch(_ request: StageBatchRequest) throws -> BatchResult {
+        let runner = self.runner, plan = self.plan
+        let planner = BatchPlanner(model: plan.model, layout: plan.layout)
+        let base = plan.context
+        let (result, writes): (BatchResult, [String: Int64]) = try blocking {
+            let before = try await runner.tableWrites()
+            var context = base
+            let result: BatchResult
+            switch request {
+            case .update(let update):
+                context.arguments = update.arguments
+                result = try await runner.run(try planner.planUpdate(update, context: context), update)
+            case .delete(let delete):
+                context.arguments = delete.arguments
+                result = try await runner.run(try planner.planDelete(delete, context: context), delete, layout: plan.layout)
+            }
+            let after = try await runner.tableWrites()
+            return (result, after.reduce(into: [:]) { $0[$1.key] = $1.value - (before[$1.key] ?? 0) })
+        }
+        batchWrites.merge(writes) { $0 + $1 }
+        return result
+    }
+
+    /// Runs `body` in a task and blocks the calling thread (the stage's) until it ends.
+    func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+        let result = Slot<T>()
         let done = DispatchSemaphore(value: 0)
-        let session = self.session
         Task {
-            let outcome: Result<Int, any Error>
-            do { outcome = .success(try await session.run(rendering).affected) } catch { outcome = .failure(error) }
-            result.outcome = outcome   // read after `done`, which orders it
-            done.signal()
+            do { result.outcome = .success(try await body()) } catch { result.outcome = .failure(error) }
+            done.signal()   // orders the write above before the read below
         }
         done.wait()
-        switch result.outcome {
-        case .success(let count): return count
-        case .failure(PostgresStoreError.server(let message, let state, _)):
-            throw StatementError(description: "PostgreSQL: \(message)" + (state.map { " (SQLSTATE \($0))" } ?? ""))
-        case .failure(let error): throw error
-        case nil: preconditionFailure("signalled without a result")
-        }
+        guard let outcome = result.outcome else { preconditionFailure("signalled without a result") }
+        return try outcome.get()
     }
 
     /// Runs `body` on a new thread and waits for it without blocking the caller's.

@@ -58,8 +58,8 @@ struct PostgresHookRunner {
                 continue
             }
             if case .stage(let declaration) = step {
-                let (result, written) = try await runStage(plan, declaration: declaration)
-                changes.invalidate(written)
+                let (result, stageChanges, written) = try await runStage(plan, declaration: declaration)
+                changes.merge(stageChanges)
                 sqlWritten.formUnion(written)
                 steps.append(result)
                 continue

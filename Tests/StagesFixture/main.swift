@@ -32,6 +32,13 @@ if extra.contains("boom") {
         throw Refusal()
     }
 }
+// after: 2, only batch requests (`batch`): rows known one by one, so audited as touched rows, not entity-wide.
+if extra.contains("batch") {
+    stages.register("tidy-items", revision: "1") { ctx in
+        try ctx.batchUpdate(BatchUpdateRequest(entity: "Item", predicate: "note != nil", propertiesToUpdate: ["count": .literal("7")]))
+        try ctx.batchDelete(BatchDeleteRequest(entity: "Item", predicate: "name == 'item30'"))
+    }
+}
 if extra.contains("duplicate") { stages.register("copy-codes", revision: "1") { _ in } }
 if extra.contains("undeclared") { stages.register("ghost", revision: "1") { _ in } }
 await StrataCommand.main(stages: stages)

@@ -106,3 +106,32 @@ struct PostgresStagesCLITests {
         #expect(try Self.query(schema, #"SELECT count(*) FROM "Item" WHERE "note" IS NOT NULL"#) == "0")
     }
 }
+
+extension PostgresStagesCLITests {
+    /// A stage that only makes batch requests (Tests/StagesFixture, `batch`): `tidy-items`.
+    static let tidyItems = "id: tidy-items\nafter: 2\nswift: true\nrevision: \"1\"\n"
+
+    @Test func batchRequestsFromAStageRunOnPostgreSQLAsOnSQLite() throws {
+        var hooks = StagesCLITests.declarations
+        hooks["tidy-items.yaml"] = Self.tidyItems
+        let (dir, url, schema) = try Self.make(hooks: hooks)
+        let r = try StagesCLITests.run(["migrate", "--store", url, "--format", "json"], in: dir, stages: "batch")
+        #expect(r.status == 0, "\(r.stderr)")
+        let (sqliteDir, store) = try StageProject.make(hooks: hooks)
+        let s = try StagesCLITests.run(["migrate", "--store", "app.sqlite", "--format", "json"], in: sqliteDir, stages: "batch")
+        #expect(s.status == 0, "\(s.stderr)")
+        // 30 counts set, item30 deleted; the rows the requests changed are audited as touched rows, not as SQL writes.
+        let sqliteRows = try E2E.rows(store, #"SELECT "_pk", "name", "count", coalesce("note", '-') FROM "Item" ORDER BY "_pk""#)
+        let postgresRows = try Self.query(schema, #"SELECT "_pk" || '|' || "name" || '|' || "count" || '|' || coalesce("note", '-') FROM "Item" ORDER BY "_pk""#)
+        #expect(sqliteRows.count == 29 && sqliteRows.joined(separator: "\n") == postgresRows)
+        func tidy(_ text: String) throws -> [String] {
+            let hooks = (try CLI.json(text)["migration"] as? [String: Any])?["hooks"] as? [[String: Any]] ?? []
+            return hooks.filter { $0["id"] as? String == "tidy-items" }.flatMap { hook in
+                ["rows=\(hook["rowsAffected"] ?? "")"] + ((hook["steps"] as? [[String: Any]]) ?? []).map { "\($0["kind"] ?? "") [\($0["entity"] ?? "")]" }
+            }
+        }
+        #expect(try tidy(r.stdout) == ["rows=31", "swift []"], "\(r.stdout)")
+        #expect(try tidy(s.stdout) == tidy(r.stdout))
+        #expect(try Self.query(schema, #"SELECT "rowsAffected" || ' ' || "status" FROM "strata_hooks" WHERE "id" = 'tidy-items'"#) == "31 applied")
+    }
+}

@@ -1,6 +1,12 @@
 import Foundation
 import GRDB
 
+/// A batch request a stage makes through its context, for an engine other than SQLite to run.
+package enum StageBatchRequest: Sendable {
+    case update(BatchUpdateRequest)
+    case delete(BatchDeleteRequest)
+}
+
 /// What a Swift stage's closure gets (SPEC §11.2): the store inside its step's transaction, the run's
 /// `$NOW` and `--var` values, and the layout recorded at the version the stage runs on (the version below N
 /// for `before: N`, N for `after: N`). Everything it does commits or rolls back with the step.
@@ -37,6 +43,8 @@ public final class StageContext {
     /// On an engine other than SQLite (PostgreSQL): runs one statement in the step's transaction and returns
     /// the rows it changed. StrataPostgres supplies it (Docs/stages.md, "PostgreSQL").
     let remote: ((SQLText) throws -> Int)?
+    /// On an engine other than SQLite: runs a batch request in the step's transaction, as a hook step does.
+    let remoteBatch: ((StageBatchRequest) throws -> BatchResult)?
 
     let storeUUID: String
     let context: PredicateContext
@@ -66,13 +74,16 @@ public final class StageContext {
         self.engine = .sqlite
         self.database = database
         self.remote = nil
+        self.remoteBatch = nil
         changes.hasObjectIDs = collectObjectIDs
     }
 
-    /// A stage's context on PostgreSQL: `execute` sends each statement through `execute`, which runs it on
-    /// the step's session inside the step's transaction; `database` is nil.
+    /// A stage's context on PostgreSQL: `execute` sends each statement through `execute`, and the batch
+    /// requests go through `batch`, each run on the step's session inside the step's transaction (StrataPostgres
+    /// blocks the stage's own thread meanwhile); `database` is nil and fetches are refused.
     package init(postgresql id: String, model: Model, layout: StoreLayout, storeUUID: String, context: PredicateContext,
-                 isDryRun: Bool, execute: @escaping (SQLText) throws -> Int) {
+                 isDryRun: Bool, collectObjectIDs: Bool, execute: @escaping (SQLText) throws -> Int,
+                 batch: @escaping (StageBatchRequest) throws -> BatchResult) {
         self.authorizer = nil
         self.id = id
         self.model = model
@@ -83,10 +94,12 @@ public final class StageContext {
         self.variables = context.variables
         self.isDryRun = isDryRun
         self.recordTouched = false
-        self.collectObjectIDs = false
+        self.collectObjectIDs = collectObjectIDs
         self.engine = .postgresql
         self.database = nil
         self.remote = execute
+        self.remoteBatch = batch
+        changes.hasObjectIDs = collectObjectIDs
     }
 
     /// What the batch requests made through this context changed, and the rows they matched.
@@ -147,9 +160,15 @@ public final class StageContext {
         try Row.fetchOne(try sqlite("fetchOne(sql:)"), sql: sql, arguments: arguments)
     }
 
-    /// A batch update on the stage's model, as a hook step runs it (its rows are audited after the stage).
+    /// A batch update on the stage's model, as a hook step runs it (its rows are audited after the stage); on
+    /// both engines.
     @discardableResult
     public func batchUpdate(_ request: BatchUpdateRequest) throws -> BatchResult {
+        if let remoteBatch {
+            let result = try remoteBatch(.update(request))
+            record(result)
+            return result
+        }
         let database = try sqlite("batchUpdate")
         let armed = authorizer?.armed ?? false
         authorizer?.armed = false   // Strata's own statements (its temporary tables included)
@@ -163,6 +182,11 @@ public final class StageContext {
     /// A batch delete on the stage's model (delete rules applied), as a hook step runs it.
     @discardableResult
     public func batchDelete(_ request: BatchDeleteRequest) throws -> BatchResult {
+        if let remoteBatch {
+            let result = try remoteBatch(.delete(request))
+            record(result)
+            return result
+        }
         let database = try sqlite("batchDelete")
         let armed = authorizer?.armed ?? false
         authorizer?.armed = false

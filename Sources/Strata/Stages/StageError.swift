@@ -9,8 +9,8 @@ public enum StageError: StrataError, Sendable {
     case threw(stage: String, message: String)
     /// A name the stage asked the context for (`ctx.table`, `ctx.column`) is not in the model.
     case unknownName(stage: String, name: String)
-    /// A context method the stage called that its engine does not offer (the GRDB `Database`, fetches and
-    /// batch requests on PostgreSQL; named arguments there): its step rolls back, exit 1.
+    /// A context method the stage called that its engine does not offer (fetches on PostgreSQL, named
+    /// arguments there): its step rolls back, exit 1.
     case notOnThisEngine(stage: String, what: String, engine: String)
     /// Registrations that do not match the declarations: exit 2 in `lint` and `migrate`.
     case registration([Diagnostic])
