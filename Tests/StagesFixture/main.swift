@@ -39,6 +39,14 @@ if extra.contains("batch") {
         try ctx.batchDelete(BatchDeleteRequest(entity: "Item", predicate: "name == 'item30'"))
     }
 }
+// Statements a stage may not run: a session setting (`sneaky`), or one the engine rejects (`broken`).
+if extra.contains("sneaky") || extra.contains("broken") {
+    stages.register("sneaky", revision: "1") { ctx in
+        try ctx.execute(sql: #"UPDATE "Item" SET "note" = 'x?' WHERE "name" = ?"#, arguments: ["item1"])
+        if extra.contains("broken") { try ctx.execute(sql: #"UPDATE "Item" SET "nope" = 1"#) }
+        try ctx.execute(sql: ctx.engine == .postgresql ? "SET search_path TO public" : "PRAGMA foreign_keys = ON")
+    }
+}
 if extra.contains("duplicate") { stages.register("copy-codes", revision: "1") { _ in } }
 if extra.contains("undeclared") { stages.register("ghost", revision: "1") { _ in } }
 await StrataCommand.main(stages: stages)

@@ -135,3 +135,24 @@ extension PostgresStagesCLITests {
         #expect(try Self.query(schema, #"SELECT "rowsAffected" || ' ' || "status" FROM "strata_hooks" WHERE "id" = 'tidy-items'"#) == "31 applied")
     }
 }
+
+extension PostgresStagesCLITests {
+    @Test func aStageRunningWhatSQLStepsMayNotIsExitOneOnBothEngines() throws {
+        var hooks = StagesCLITests.declarations
+        hooks["sneaky.yaml"] = "id: sneaky\nafter: 2\nswift: true\nrevision: \"1\"\n"
+        let (dir, url, schema) = try Self.make(hooks: hooks)
+        let (sqliteDir, store) = try StageProject.make(hooks: hooks)
+        let pg = try StagesCLITests.run(["migrate", "--store", url], in: dir, stages: "sneaky")
+        #expect(pg.status == 1)
+        #expect(pg.stderr.contains("error: Swift stage 'sneaky' threw: refused: SET (a session setting); its step was rolled back"), "\(pg.stderr)")
+        let sqlite = try StagesCLITests.run(["migrate", "--store", "app.sqlite"], in: sqliteDir, stages: "sneaky")
+        #expect(sqlite.status == 1)
+        #expect(sqlite.stderr.contains("error: Swift stage 'sneaky' threw: refused: "), "\(sqlite.stderr)")
+        let broken = try StagesCLITests.run(["migrate", "--store", url], in: dir, stages: "broken")
+        #expect(broken.status == 1)
+        #expect(broken.stderr.contains(#"error: Swift stage 'sneaky' threw: PostgreSQL: column "nope" of relation "Item" does not exist (SQLSTATE 42703)"#), "\(broken.stderr)")
+        #expect(try Self.version(schema) == "1" && StageProject.version(store) == "1")
+        #expect(try Self.query(schema, #"SELECT count(*) FROM "Item" WHERE "note" IS NOT NULL"#) == "0")
+        #expect(try Self.query(schema, #"SELECT count(*) FROM "strata_hooks""#) == "0")
+    }
+}
