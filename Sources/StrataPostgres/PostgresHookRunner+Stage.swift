@@ -1,4 +1,5 @@
 import Foundation
+import PostgresNIO
 import StrataCore
 import Strata
 
@@ -25,7 +26,8 @@ extension PostgresHookRunner {
         let bridge = PostgresStageBridge(runner: self, plan: plan)
         let stage = StageContext(postgresql: hook.id, model: plan.model, layout: plan.layout, storeUUID: storeUUID,
                                  context: plan.context, isDryRun: options.isDryRun, collectObjectIDs: options.collectObjectIDs,
-                                 execute: { try bridge.execute($0) }, batch: { try bridge.batch($0) })
+                                 execute: { try bridge.execute($0) }, batch: { try bridge.batch($0) },
+                                 fetch: { try bridge.fetch($0) })
         let body = registration.body
         let box = PostgresStageBridge.Unchecked(stage)
         do {
@@ -90,6 +92,20 @@ final class PostgresStageBridge: @unchecked Sendable {
     /// - Throws: `StatementError` for a statement an `sql:` step may not run either (transaction control,
     ///   session settings, …) or one the server refused.
     func execute(_ statement: SQLText) throws -> Int {
+        return try run(statement) { $0.affected }
+    }
+
+    /// The column names and rows of one query, its values in SQLite's storage forms. Called on the stage's thread.
+    func fetch(_ statement: SQLText) throws -> (columns: [String], rows: [[Value]]) {
+        try run(statement) { result in
+            let columns = result.rows.first.map { row in row.map(\.columnName) } ?? []
+            return (columns, try result.rows.map { row in try row.map { try PostgresCellValue.value($0, statement: statement) } })
+        }
+    }
+
+    /// Runs `statement` (refused as in an `sql:` step) and reads its result with `read`, in the task.
+    func run<T: Sendable>(_ statement: SQLText,
+                          _ read: @escaping @Sendable ((rows: [PostgresRandomAccessRow], affected: Int)) throws -> T) throws -> T {
         let keyword = PostgresStatementSplitter.leadingKeyword(statement) ?? ""
         if let what = PostgresStatementSplitter.refused[keyword] {
             throw StatementError(description: "refused: \(keyword) (\(what))")
@@ -98,7 +114,7 @@ final class PostgresStageBridge: @unchecked Sendable {
         do { rendering = try runner.renderer.rendering(statement) } catch { throw StatementError(description: error.message) }
         let session = runner.session
         do {
-            return try blocking { try await session.run(rendering).affected }
+            return try blocking { try read(try await session.run(rendering)) }
         } catch PostgresStoreError.server(let message, let state, _) {
             throw StatementError(description: "PostgreSQL: \(message)" + (state.map { " (SQLSTATE \($0))" } ?? ""))
         }

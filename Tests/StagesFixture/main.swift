@@ -32,11 +32,16 @@ if extra.contains("boom") {
         throw Refusal()
     }
 }
-// after: 2, only batch requests (`batch`): rows known one by one, so audited as touched rows, not entity-wide.
+// after: 2 (`batch`): batch requests (their rows known one by one, audited as touched rows), then fetches.
 if extra.contains("batch") {
     stages.register("tidy-items", revision: "1") { ctx in
         try ctx.batchUpdate(BatchUpdateRequest(entity: "Item", predicate: "note != nil", propertiesToUpdate: ["count": .literal("7")]))
         try ctx.batchDelete(BatchDeleteRequest(entity: "Item", predicate: "name == 'item30'"))
+        // Fetches: ordered columns (a duplicate name kept), bound values; what they read is written to item1's note.
+        let n = try ctx.fetchOne(sql: #"SELECT count(*) AS "n", 'dup' AS "n" FROM "Item" WHERE "count" = ?"#, arguments: [7])
+        let names = try ctx.fetchAll(sql: #"SELECT "name" FROM "Item" WHERE "_pk" <= 2 ORDER BY "_pk""#).map { $0["name"] as String? ?? "-" }
+        try ctx.execute(sql: #"UPDATE "Item" SET "note" = ? WHERE "_pk" = 1"#,
+                        arguments: ["\(n?[0] as Int? ?? -1) \(n?[1] as String? ?? "") \(names.joined(separator: ","))"])
     }
 }
 // Statements a stage may not run: a session setting (`sneaky`), or one the engine rejects (`broken`).

@@ -108,10 +108,10 @@ struct PostgresStagesCLITests {
 }
 
 extension PostgresStagesCLITests {
-    /// A stage that only makes batch requests (Tests/StagesFixture, `batch`): `tidy-items`.
+    /// A stage of batch requests and fetches (Tests/StagesFixture, `batch`): `tidy-items`.
     static let tidyItems = "id: tidy-items\nafter: 2\nswift: true\nrevision: \"1\"\n"
 
-    @Test func batchRequestsFromAStageRunOnPostgreSQLAsOnSQLite() throws {
+    @Test func batchRequestsAndFetchesFromAStageRunOnPostgreSQLAsOnSQLite() throws {
         var hooks = StagesCLITests.declarations
         hooks["tidy-items.yaml"] = Self.tidyItems
         let (dir, url, schema) = try Self.make(hooks: hooks)
@@ -130,7 +130,8 @@ extension PostgresStagesCLITests {
                 ["rows=\(hook["rowsAffected"] ?? "")"] + ((hook["steps"] as? [[String: Any]]) ?? []).map { "\($0["kind"] ?? "") [\($0["entity"] ?? "")]" }
             }
         }
-        #expect(try tidy(r.stdout) == ["rows=31", "swift []"], "\(r.stdout)")
+        #expect(try tidy(r.stdout) == ["rows=31", "swift [Item]"], "\(r.stdout)")   // Item: its SQL wrote item1's note
+        #expect(try Self.query(schema, #"SELECT "note" FROM "Item" WHERE "_pk" = 1"#) == "29 dup item1,item2")
         #expect(try tidy(s.stdout) == tidy(r.stdout))
         #expect(try Self.query(schema, #"SELECT "rowsAffected" || ' ' || "status" FROM "strata_hooks" WHERE "id" = 'tidy-items'"#) == "31 applied")
     }

@@ -45,6 +45,8 @@ public final class StageContext {
     let remote: ((SQLText) throws -> Int)?
     /// On an engine other than SQLite: runs a batch request in the step's transaction, as a hook step does.
     let remoteBatch: ((StageBatchRequest) throws -> BatchResult)?
+    /// On an engine other than SQLite: the column names and rows (in SQLite's storage forms) of one query.
+    let remoteFetch: ((SQLText) throws -> (columns: [String], rows: [[Value]]))?
 
     let storeUUID: String
     let context: PredicateContext
@@ -75,15 +77,17 @@ public final class StageContext {
         self.database = database
         self.remote = nil
         self.remoteBatch = nil
+        self.remoteFetch = nil
         changes.hasObjectIDs = collectObjectIDs
     }
 
     /// A stage's context on PostgreSQL: `execute` sends each statement through `execute`, and the batch
     /// requests go through `batch`, each run on the step's session inside the step's transaction (StrataPostgres
-    /// blocks the stage's own thread meanwhile); `database` is nil and fetches are refused.
+    /// blocks the stage's own thread meanwhile), and so do fetches, through `fetch`; `database` is nil.
     package init(postgresql id: String, model: Model, layout: StoreLayout, storeUUID: String, context: PredicateContext,
                  isDryRun: Bool, collectObjectIDs: Bool, execute: @escaping (SQLText) throws -> Int,
-                 batch: @escaping (StageBatchRequest) throws -> BatchResult) {
+                 batch: @escaping (StageBatchRequest) throws -> BatchResult,
+                 fetch: @escaping (SQLText) throws -> (columns: [String], rows: [[Value]])) {
         self.authorizer = nil
         self.id = id
         self.model = model
@@ -99,6 +103,7 @@ public final class StageContext {
         self.database = nil
         self.remote = execute
         self.remoteBatch = batch
+        self.remoteFetch = fetch
         changes.hasObjectIDs = collectObjectIDs
     }
 
@@ -152,12 +157,14 @@ public final class StageContext {
 
     /// Rows of a query.
     public func fetchAll(sql: String, arguments: StatementArguments = StatementArguments()) throws -> [Row] {
-        try Row.fetchAll(try sqlite("fetchAll(sql:)"), sql: sql, arguments: arguments)
+        if let remoteFetch { return try StageSQL.rows(remoteFetch(try StageSQL.query(sql, arguments: arguments, stage: id))) }
+        return try Row.fetchAll(try sqlite("fetchAll(sql:)"), sql: sql, arguments: arguments)
     }
 
     /// The first row of a query, if any.
     public func fetchOne(sql: String, arguments: StatementArguments = StatementArguments()) throws -> Row? {
-        try Row.fetchOne(try sqlite("fetchOne(sql:)"), sql: sql, arguments: arguments)
+        if remoteFetch != nil { return try fetchAll(sql: sql, arguments: arguments).first }
+        return try Row.fetchOne(try sqlite("fetchOne(sql:)"), sql: sql, arguments: arguments)
     }
 
     /// A batch update on the stage's model, as a hook step runs it (its rows are audited after the stage); on

@@ -9,8 +9,8 @@ public enum StageError: StrataError, Sendable {
     case threw(stage: String, message: String)
     /// A name the stage asked the context for (`ctx.table`, `ctx.column`) is not in the model.
     case unknownName(stage: String, name: String)
-    /// A context method the stage called that its engine does not offer (fetches on PostgreSQL, named
-    /// arguments there): its step rolls back, exit 1.
+    /// A context method the stage called that its engine does not offer (named arguments on PostgreSQL):
+    /// its step rolls back, exit 1.
     case notOnThisEngine(stage: String, what: String, engine: String)
     /// Registrations that do not match the declarations: exit 2 in `lint` and `migrate`.
     case registration([Diagnostic])
@@ -36,7 +36,7 @@ public enum StageError: StrataError, Sendable {
             return [.error("Swift stage '\(stage)': no '\(name)' in the model it runs on; its step was rolled back")]
         case .notOnThisEngine(let stage, let what, let engine):
             return [.error("Swift stage '\(stage)': \(what) is not available on \(engine == "postgresql" ? "PostgreSQL" : engine); its step was rolled back",
-                           hint: "on PostgreSQL a stage runs SQL through ctx.execute (see Docs/stages.md)")]
+                           hint: "on PostgreSQL, bind positional ? arguments (see Docs/stages.md)")]
         case .registration(let diagnostics):
             return diagnostics
         }

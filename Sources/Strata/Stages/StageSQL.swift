@@ -54,6 +54,42 @@ enum StageSQL {
         return PostgresStatementSplitter.split(text)
     }
 
+    /// The one statement of a fetch.
+    /// - Throws: `StageError.threw` for several statements, and the errors of ``statements(_:arguments:stage:)``.
+    static func query(_ sql: String, arguments: StatementArguments, stage: String) throws -> SQLText {
+        let statements = try statements(sql, arguments: arguments, stage: stage)
+        guard statements.count == 1 else {
+            throw StageError.threw(stage: stage, message: "a fetch runs one statement; this text has \(statements.count)")
+        }
+        return statements[0]
+    }
+
+    /// GRDB rows holding `result`'s values, column names and order kept (built by a private in-memory SQLite
+    /// connection selecting the values back, the one way GRDB's public API makes a row with ordered columns).
+    static func rows(_ result: (columns: [String], rows: [[Value]])) throws -> [Row] {
+        guard !result.rows.isEmpty else { return [] }
+        guard !result.columns.isEmpty else { return result.rows.map { _ in Row() } }
+        let select = "SELECT " + result.columns.map { "? AS \"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+            .joined(separator: ", ")
+        let queue = try DatabaseQueue()
+        return try queue.read { db in
+            let statement = try db.makeStatement(sql: select)
+            return try result.rows.map { values in
+                try Row.fetchOne(statement, arguments: StatementArguments(values.map(databaseValue))) ?? Row()
+            }
+        }
+    }
+
+    static func databaseValue(_ value: Value) -> DatabaseValue {
+        switch value {
+        case .null: return .null
+        case .integer(let i): return i.databaseValue
+        case .real(let d): return d.databaseValue
+        case .text(let s): return s.databaseValue
+        case .blob(let b): return Data(b).databaseValue
+        }
+    }
+
     private enum State { case normal, string, identifier, lineComment, blockComment }
 
     /// The positional values of `arguments`, and whether it has named ones.
