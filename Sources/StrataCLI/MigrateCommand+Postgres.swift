@@ -21,6 +21,7 @@ extension MigrateCommand {
         options.maxSamples = maxSamples
         options.collectObjectIDs = changesOut != nil
         options.runLateHooks = runLateHooks
+        options.stages = StrataMain.stages
         let result: MigrationRunReport
         do {
             result = try await PostgresMigration.runReport(url, models: models, hooks: hooks, options: options)

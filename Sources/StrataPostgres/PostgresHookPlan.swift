@@ -12,6 +12,8 @@ struct PostgresHookPlan: Sendable {
         case link(RelationshipLinkPlan, SetRelationshipRequest)
         /// An `sql:` step's PostgreSQL text, expanded and split into statements, and where it is in the hook file.
         case sql([SQLText], SourceLocation)
+        /// A Swift stage (SPEC §11.2): its registered closure, run by `PostgresHookRunner.runStage`.
+        case stage(SwiftStageDeclaration)
     }
 
     var hook: Hook
@@ -25,8 +27,8 @@ struct PostgresHookPlan: Sendable {
 
     /// Plans every step of `hook` against `model` and `layout` (the layout of the version it runs on).
     /// - Throws: `BatchError.invalid` (a predicate or value that does not check, exit 2), `PostgresRenderError`
-    ///   (exit 2) for what PostgreSQL cannot run, `PostgresStoreError.notYetSupported` for step kinds this
-    ///   engine does not run yet.
+    ///   (exit 2) for what PostgreSQL cannot run, a `Diagnostic` (exit 2) for a Swift stage declared for
+    ///   other engines only (`engines: [sqlite]`).
     static func plan(_ hook: Hook, model: Model, layout: StoreLayout, context: PredicateContext,
                      schema: String) throws -> PostgresHookPlan {
         var context = context
@@ -70,8 +72,14 @@ struct PostgresHookPlan: Sendable {
             case .sql(let sql):
                 let statements = try sqlStatements(sql, hook: hook, step: steps.count + 1, layout: layout, context: context, schema: schema)
                 steps.append(.sql(statements, sql.postgresql?.origin ?? sql.origin))
-            case .swiftStage:
-                throw PostgresStoreError.notYetSupported(what: "hook '\(hook.id)': a \(step.kind) step")
+            case .swiftStage(let declaration):
+                if let engines = declaration.engines, !engines.contains("postgresql") {
+                    throw Diagnostic(.error, "Swift stage '\(hook.id)' is declared for \(engines.joined(separator: ", ")) only; this store is PostgreSQL",
+                                     at: hook.idLocation,
+                                     hint: "add postgresql to its `engines:` once the stage's code runs on PostgreSQL, or migrate this store without it")
+                        .withSource(hook.source)
+                }
+                steps.append(.stage(declaration))
             }
         }
         var requirements: Set<PostgresRenderer.Requirement> = []

@@ -21,6 +21,10 @@ struct PostgresHookRunner {
         var maxSamples = 20
         /// List changed object IDs in the change set even when no result type asks (`--changes-out`).
         var collectObjectIDs = false
+        /// The Swift stages this binary registers (SPEC §11.2).
+        var stages = Stages()
+        /// Whether the run is a dry run (Swift stages are told).
+        var isDryRun = false
     }
 
     /// Whether the steps record what they change in `pg_temp."strata_touched"` (the `touched` audit).
@@ -53,6 +57,13 @@ struct PostgresHookRunner {
                                             updatedCounts: [:], deletedCounts: [:], duration: Date().timeIntervalSince(started)))
                 continue
             }
+            if case .stage(let declaration) = step {
+                let (result, stageChanges, written) = try await runStage(plan, declaration: declaration)
+                changes.merge(stageChanges)
+                sqlWritten.formUnion(written)
+                steps.append(result)
+                continue
+            }
             let result: BatchResult
             do {
                 switch step {
@@ -62,6 +73,7 @@ struct PostgresHookRunner {
                     result = try await run(insert, request, planner: BatchInsertPlanner(model: plan.model, layout: plan.layout))
                 case .link(let link, let request): result = try await run(link, request, hook: hook.id, step: index + 1)
                 case .sql: preconditionFailure("sql steps run above")
+                case .stage: preconditionFailure("Swift stages run above")
                 }
             } catch PostgresStoreError.server(let message, let state?, _) where Self.violationCodes[state] != nil {
                 // A constraint the step broke: exit 3 located at the hook's step, as on SQLite; the step rolls back.
@@ -197,6 +209,7 @@ extension PostgresHookPlan.Step {
         case .insert: "batchInsert"
         case .link: "setRelationship"
         case .sql: "sql"
+        case .stage: "swift"
         }
     }
 
@@ -206,7 +219,7 @@ extension PostgresHookPlan.Step {
         case .delete(_, let r): r.entity
         case .insert(_, let r): r.entity
         case .link(_, let r): r.entity
-        case .sql: ""
+        case .sql, .stage: ""
         }
     }
 }

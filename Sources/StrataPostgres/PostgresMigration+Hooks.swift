@@ -89,13 +89,22 @@ extension PostgresMigration {
         }
     }
 
+    /// Throws `StageError.notRegistered` (exit 7) naming the Swift stages among `plans` that this binary does
+    /// not register, before any of them runs (as on SQLite, before the step that would run them).
+    static func requireRegistered(_ plans: [PostgresHookPlan], options: Options) throws {
+        let missing = options.stages.unregistered(in: plans.map(\.hook))
+        if !missing.isEmpty { throw StageError.notRegistered(ids: missing) }
+    }
+
     /// Runs `plans` inside the caller's step transaction, each hook exactly once, each with its audit.
     /// - Parameter ran: gets each hook's result and change set, also the result of a hook whose violations
     ///   roll it back (then `HookViolationError` is thrown, exit 3).
     static func runHooks(_ plans: [PostgresHookPlan], store: PostgresStore, renderer: PostgresRenderer, storeUUID: String,
                          options: Options, into ran: inout [(result: HookRunResult, changes: ChangeSet)]) async throws {
         var runner = PostgresHookRunner(store: store, renderer: renderer, storeUUID: storeUUID)
-        runner.options = .init(audit: options.audit, maxSamples: options.maxSamples, collectObjectIDs: options.collectObjectIDs)
+        runner.options = .init(audit: options.audit, maxSamples: options.maxSamples, collectObjectIDs: options.collectObjectIDs,
+                               stages: options.stages, isDryRun: options.dryRun)
+        try requireRegistered(plans, options: options)
         for plan in plans {
             do {
                 if let outcome = try await runner.run(plan) { ran.append(outcome) }

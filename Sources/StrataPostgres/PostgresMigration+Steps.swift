@@ -112,6 +112,7 @@ extension PostgresMigration {
             guard version == plan.fromVersion else {
                 throw PostgresStoreError.version(message: "the store moved to version \(version) during the run; run again")
             }
+            try requireRegistered(hooks.hooks(.before, plan.toVersion) + hooks.hooks(.after, plan.toVersion), options: options)
             try await session.execute("SET CONSTRAINTS ALL DEFERRED")
             try await runHooks(hooks.hooks(.before, plan.toVersion), store: store, renderer: hooks.renderer,
                                storeUUID: metadata.storeUUID, options: options, into: &progress.ran)

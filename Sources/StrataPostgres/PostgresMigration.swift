@@ -41,6 +41,8 @@ public enum PostgresMigration {
         /// Run the late hooks (their version passed before they appeared) first, each in its own transaction,
         /// against the store's current model, as SQLite's `runLateHooks` does. Late before-hooks stay exit 6.
         public var runLateHooks = false
+        /// The Swift stages this binary registers (SPEC §11.2); checked against their declarations before anything runs.
+        public var stages = Stages()
 
         public init(target: Int? = nil, create: Bool = false, lockTimeout: Double = 60, ddlLockTimeout: Double = 5,
                     now: Date? = nil, variables: [String: String] = [:]) {
@@ -110,6 +112,8 @@ public enum PostgresMigration {
     static func reporting(_ url: PostgresStoreURL, models: ModelHistory, hooks: HookSet, options: Options) async throws -> Report {
         let now = options.now ?? Date()
         let target = try targetModel(models, options.target)
+        let registrationProblems = options.stages.check(against: hooks)
+        if !registrationProblems.isEmpty { throw StageError.registration(registrationProblems) }
         let store: PostgresStore
         do {
             store = try await PostgresStore.open(url)

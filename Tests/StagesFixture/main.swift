@@ -32,6 +32,26 @@ if extra.contains("boom") {
         throw Refusal()
     }
 }
+// after: 2 (`batch`): batch requests (their rows known one by one, audited as touched rows), then fetches.
+if extra.contains("batch") {
+    stages.register("tidy-items", revision: "1") { ctx in
+        try ctx.batchUpdate(BatchUpdateRequest(entity: "Item", predicate: "note != nil", propertiesToUpdate: ["count": .literal("7")]))
+        try ctx.batchDelete(BatchDeleteRequest(entity: "Item", predicate: "name == 'item30'"))
+        // Fetches: ordered columns (a duplicate name kept), bound values; what they read is written to item1's note.
+        let n = try ctx.fetchOne(sql: #"SELECT count(*) AS "n", 'dup' AS "n" FROM "Item" WHERE "count" = ?"#, arguments: [7])
+        let names = try ctx.fetchAll(sql: #"SELECT "name" FROM "Item" WHERE "_pk" <= 2 ORDER BY "_pk""#).map { $0["name"] as String? ?? "-" }
+        try ctx.execute(sql: #"UPDATE "Item" SET "note" = ? WHERE "_pk" = 1"#,
+                        arguments: ["\(n?[0] as Int? ?? -1) \(n?[1] as String? ?? "") \(names.joined(separator: ","))"])
+    }
+}
+// Statements a stage may not run: a session setting (`sneaky`), or one the engine rejects (`broken`).
+if extra.contains("sneaky") || extra.contains("broken") {
+    stages.register("sneaky", revision: "1") { ctx in
+        try ctx.execute(sql: #"UPDATE "Item" SET "note" = 'x?' WHERE "name" = ?"#, arguments: ["item1"])
+        if extra.contains("broken") { try ctx.execute(sql: #"UPDATE "Item" SET "nope" = 1"#) }
+        try ctx.execute(sql: ctx.engine == .postgresql ? "SET search_path TO public" : "PRAGMA foreign_keys = ON")
+    }
+}
 if extra.contains("duplicate") { stages.register("copy-codes", revision: "1") { _ in } }
 if extra.contains("undeclared") { stages.register("ghost", revision: "1") { _ in } }
 await StrataCommand.main(stages: stages)

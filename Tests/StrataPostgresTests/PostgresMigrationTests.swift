@@ -1,5 +1,6 @@
 import Foundation
 import StrataCore
+import Strata
 @testable import StrataPostgres
 import StrataTestSupport
 import Testing
@@ -52,7 +53,7 @@ struct PostgresMigrationTests {
         #expect(again.nothingToDo && again.toVersion == 4)
     }
 
-    @Test func hookStepsThisEngineCannotRunYetAreRefusedBeforeAnythingIsWritten() async throws {
+    @Test func aSwiftStageTheRunDoesNotRegisterStopsBeforeItsStep() async throws {
         let history = try PostgresStoreTests.example()
         let hooks = try HookSet.load(yaml: ["chefs.yaml": """
             id: seed-chefs
@@ -61,9 +62,11 @@ struct PostgresMigrationTests {
             swift: true
             """], models: history)
         let (url, schema) = try await Self.create(history, at: 1, hooks: hooks)
-        await #expect(throws: PostgresStoreError.notYetSupported(what: "hook 'seed-chefs': a swift step")) {
+        let error = await #expect(throws: StageError.self) {
             try await PostgresMigration.run(url, models: history, hooks: hooks, options: .init())
         }
+        #expect(error?.exitCode == .pendingWork)
+        #expect(error?.description.hasPrefix("error: Swift stage 'seed-chefs' declared in migrations/ but not registered") == true, "\(String(describing: error))")
         #expect(try Self.psql("SELECT value FROM \"\(schema)\".strata_metadata WHERE key = 'strata.version'") == ["1"])
         #expect(try Self.psql("SELECT count(*) FROM information_schema.tables WHERE table_schema = '\(schema)' AND table_name = 'Chef'") == ["0"])
     }

@@ -1,6 +1,12 @@
 import Foundation
 import GRDB
 
+/// A batch request a stage makes through its context, for an engine other than SQLite to run.
+package enum StageBatchRequest: Sendable {
+    case update(BatchUpdateRequest)
+    case delete(BatchDeleteRequest)
+}
+
 /// What a Swift stage's closure gets (SPEC §11.2): the store inside its step's transaction, the run's
 /// `$NOW` and `--var` values, and the layout recorded at the version the stage runs on (the version below N
 /// for `before: N`, N for `after: N`). Everything it does commits or rolls back with the step.
@@ -29,10 +35,18 @@ public final class StageContext {
     public let engine: Engine
     /// Whether this is a dry run: the work happens on a private snapshot and is thrown away.
     public let isDryRun: Bool
-    /// The GRDB database, inside the step's transaction (SQLite only), under the authorizer of `sql:` steps:
-    /// transaction control, savepoints, ATTACH, PRAGMA, schema changes of the model's tables and writes to
-    /// Strata's tables are refused (the stage then fails, exit 1).
-    public let database: Database
+    /// The GRDB database, inside the step's transaction, under the authorizer of `sql:` steps: transaction
+    /// control, savepoints, ATTACH, PRAGMA, schema changes of the model's tables and writes to Strata's tables
+    /// are refused (the stage then fails, exit 1). SQLite only: nil on a PostgreSQL store, where the
+    /// engine-neutral methods (`execute`, `table`, `column`) run on the step's session instead.
+    public let database: Database?
+    /// On an engine other than SQLite (PostgreSQL): runs one statement in the step's transaction and returns
+    /// the rows it changed. StrataPostgres supplies it (Docs/stages.md, "PostgreSQL").
+    let remote: ((SQLText) throws -> Int)?
+    /// On an engine other than SQLite: runs a batch request in the step's transaction, as a hook step does.
+    let remoteBatch: ((StageBatchRequest) throws -> BatchResult)?
+    /// On an engine other than SQLite: the column names and rows (in SQLite's storage forms) of one query.
+    let remoteFetch: ((SQLText) throws -> (columns: [String], rows: [[Value]]))?
 
     let storeUUID: String
     let context: PredicateContext
@@ -61,20 +75,68 @@ public final class StageContext {
         self.collectObjectIDs = collectObjectIDs
         self.engine = .sqlite
         self.database = database
+        self.remote = nil
+        self.remoteBatch = nil
+        self.remoteFetch = nil
         changes.hasObjectIDs = collectObjectIDs
+    }
+
+    /// A stage's context on PostgreSQL: `execute` sends each statement through `execute`, and the batch
+    /// requests go through `batch`, each run on the step's session inside the step's transaction (StrataPostgres
+    /// blocks the stage's own thread meanwhile), and so do fetches, through `fetch`; `database` is nil.
+    package init(postgresql id: String, model: Model, layout: StoreLayout, storeUUID: String, context: PredicateContext,
+                 isDryRun: Bool, collectObjectIDs: Bool, execute: @escaping (SQLText) throws -> Int,
+                 batch: @escaping (StageBatchRequest) throws -> BatchResult,
+                 fetch: @escaping (SQLText) throws -> (columns: [String], rows: [[Value]])) {
+        self.authorizer = nil
+        self.id = id
+        self.model = model
+        self.layout = layout
+        self.storeUUID = storeUUID
+        self.context = context
+        self.now = context.now
+        self.variables = context.variables
+        self.isDryRun = isDryRun
+        self.recordTouched = false
+        self.collectObjectIDs = collectObjectIDs
+        self.engine = .postgresql
+        self.database = nil
+        self.remote = execute
+        self.remoteBatch = batch
+        self.remoteFetch = fetch
+        changes.hasObjectIDs = collectObjectIDs
+    }
+
+    /// What the batch requests made through this context changed, and the rows they matched.
+    package var batchChanges: (changes: ChangeSet, rowsAffected: Int) { (changes, rowsAffected) }
+
+    /// The SQLite database, or `StageError.notOnThisEngine` naming `what` needed it.
+    func sqlite(_ what: String) throws -> Database {
+        guard let database else { throw StageError.notOnThisEngine(stage: id, what: what, engine: engine.rawValue) }
+        return database
     }
 
     /// `$NOW` as a `Date`.
     public var nowDate: Date { Date(timeIntervalSince1970: now) }
 
     /// Runs SQL (one or more statements) with bound arguments.
+    /// On PostgreSQL, `?` placeholders (outside quotes and comments) take the positional `arguments` in order,
+    /// and several statements separated by semicolons run one after another; named arguments are SQLite only.
     public func execute(sql: String, arguments: StatementArguments = StatementArguments()) throws {
-        try database.execute(sql: sql, arguments: arguments)
+        if let remote {
+            for statement in try StageSQL.statements(sql, arguments: arguments, stage: id) { _ = try remote(statement) }
+            return
+        }
+        try sqlite("execute(sql:)").execute(sql: sql, arguments: arguments)
     }
 
     /// Runs one statement built as an `SQLText` (names quoted by their types, values bound).
     public func execute(_ sql: SQLText) throws {
-        try database.execute(sql)
+        if let remote {
+            _ = try remote(sql)
+            return
+        }
+        try sqlite("execute(_:)").execute(sql)
     }
 
     /// The table of `entity` in the recorded layout (a sub-entity's is its root's).
@@ -95,17 +157,26 @@ public final class StageContext {
 
     /// Rows of a query.
     public func fetchAll(sql: String, arguments: StatementArguments = StatementArguments()) throws -> [Row] {
-        try Row.fetchAll(database, sql: sql, arguments: arguments)
+        if let remoteFetch { return try StageSQL.rows(remoteFetch(try StageSQL.query(sql, arguments: arguments, stage: id))) }
+        return try Row.fetchAll(try sqlite("fetchAll(sql:)"), sql: sql, arguments: arguments)
     }
 
     /// The first row of a query, if any.
     public func fetchOne(sql: String, arguments: StatementArguments = StatementArguments()) throws -> Row? {
-        try Row.fetchOne(database, sql: sql, arguments: arguments)
+        if remoteFetch != nil { return try fetchAll(sql: sql, arguments: arguments).first }
+        return try Row.fetchOne(try sqlite("fetchOne(sql:)"), sql: sql, arguments: arguments)
     }
 
-    /// A batch update on the stage's model, as a hook step runs it (its rows are audited after the stage).
+    /// A batch update on the stage's model, as a hook step runs it (its rows are audited after the stage); on
+    /// both engines.
     @discardableResult
     public func batchUpdate(_ request: BatchUpdateRequest) throws -> BatchResult {
+        if let remoteBatch {
+            let result = try remoteBatch(.update(request))
+            record(result)
+            return result
+        }
+        let database = try sqlite("batchUpdate")
         let armed = authorizer?.armed ?? false
         authorizer?.armed = false   // Strata's own statements (its temporary tables included)
         defer { authorizer?.armed = armed }
@@ -118,6 +189,12 @@ public final class StageContext {
     /// A batch delete on the stage's model (delete rules applied), as a hook step runs it.
     @discardableResult
     public func batchDelete(_ request: BatchDeleteRequest) throws -> BatchResult {
+        if let remoteBatch {
+            let result = try remoteBatch(.delete(request))
+            record(result)
+            return result
+        }
+        let database = try sqlite("batchDelete")
         let armed = authorizer?.armed ?? false
         authorizer?.armed = false
         defer { authorizer?.armed = armed }

@@ -17,7 +17,7 @@ public struct Stages: Sendable {
     public struct Registration: Sendable {
         public let id: String
         public let revision: String
-        let body: Body
+        package let body: Body
     }
 
     /// Registrations in the order they were made; a second registration of one id is kept so that
