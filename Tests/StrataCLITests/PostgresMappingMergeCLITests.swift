@@ -1,0 +1,58 @@
+import Foundation
+import GRDB
+import StrataTestSupport
+import Testing
+
+/// Merges on PostgreSQL (issue 18), run by the `strata` binary beside SQLite with the same rows: `source: [Photo,
+/// Video]` gives every merged object a new ID above the highest one the tables ever used, re-links every link to
+/// them, and reports the same lines as SQLite.
+@Suite(.enabled(if: PostgresTestServer.isAvailable, "needs PostgreSQL (initdb, pg_ctl): see the SKIPPED note on stderr"))
+struct PostgresMappingMergeCLITests {
+    /// `MergeProject`'s rows, with the same keys; Video's key sequence at 9 (video 9 deleted), as `sqlite_sequence` says.
+    static let rows = """
+        INSERT INTO "Album" ("_pk", "title") OVERRIDING SYSTEM VALUE VALUES (1, 'a1'), (2, 'a2');
+        INSERT INTO "Photo" ("_pk", "name", "width", "album") OVERRIDING SYSTEM VALUE VALUES (1, 'p1', 100, 1), (2, 'p2', 200, NULL), (3, 'p3', 300, 2);
+        INSERT INTO "Video" ("_pk", "name", "seconds", "album") OVERRIDING SYSTEM VALUE VALUES (1, 'v1', '10', 1), (2, 'v2', '20', 2), (7, 'v7', '70', NULL);
+        SELECT setval(pg_get_serial_sequence('"Video"', '_pk'), 9);
+        INSERT INTO "Tag" ("_pk", "label", "photo") OVERRIDING SYSTEM VALUE VALUES (1, 't1', 1), (2, 't2', 3), (3, 't3', NULL);
+        INSERT INTO "Comment" ("_pk", "text", "video") OVERRIDING SYSTEM VALUE VALUES (1, 'c1', 7), (2, 'c2', 1), (3, 'c3', NULL);
+        """
+    static let queries = [
+        #"SELECT "_pk" || '|' || "name" || '|' || coalesce(CAST("width" AS text), 'NULL') || '|' || "duration" || '|' || coalesce(CAST("album" AS text), 'NULL') FROM "Media" ORDER BY "_pk""#,
+        #"SELECT "_pk" || '|' || "label" || '|' || coalesce(CAST("media" AS text), 'NULL') FROM "Tag" ORDER BY "_pk""#,
+        #"SELECT "_pk" || '|' || "text" || '|' || coalesce(CAST("media" AS text), 'NULL') FROM "Comment" ORDER BY "_pk""#,
+        #"SELECT "_pk" || '|' || "title" FROM "Album" ORDER BY "_pk""#,
+    ]
+
+    @Test func aMergeGivesTheSameNewIDsLinksAndReportAsOnSQLite() throws {
+        let (dir, store) = try MergeProject.make(["v2.yaml": MergeProject.mapping])
+        let (schema, sqlite, postgres) = try PostgresMappingSplitCLITests.migrateBoth(dir, rows: Self.rows)
+        #expect(sqlite.status == 0, "\(sqlite.stderr)")
+        #expect(postgres.status == 0, "\(postgres.stderr)")
+        for output in [sqlite.stdout, postgres.stdout] {
+            #expect(output.contains("  mapEntity Media: merged from Photo, Video (migrations/v2.yaml), objects get new IDs\n"), "\(output)")
+            #expect(output.contains("  mapped Media from Photo, Video: 6 carried, 6 with new IDs\n"), "\(output)")
+        }
+        let expected = [["10|p1|100|0|1", "11|p2|200|0|NULL", "12|p3|300|0|2", "13|v1|NULL|10|1", "14|v2|NULL|20|2", "15|v7|NULL|70|NULL"],
+                        ["1|t1|10", "2|t2|12", "3|t3|NULL"], ["1|c1|15", "2|c2|13", "3|c3|NULL"], ["1|a1", "2|a2"]]
+        for (query, rows) in zip(Self.queries, expected) {
+            let onSQLite = try E2E.rows(store, query)
+            #expect(onSQLite == rows, "\(query)")
+            #expect(try PostgresMappingSplitCLITests.pg(schema, query) == onSQLite, "\(query)")
+        }
+        let tables = try PostgresMappingSplitCLITests.pg(schema, """
+            SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename IN ('Photo', 'Video', 'strata_rename_Media')
+            """)
+        #expect(tables.isEmpty, "\(tables)")
+        // A new object takes the next ID on both.
+        try E2E.execute(store, #"INSERT INTO "Media" ("name", "duration") VALUES ('new', 1)"#)
+        #expect(try E2E.rows(store, #"SELECT max("_pk") FROM "Media""#) == ["16"])
+        #expect(try PostgresMappingSplitCLITests.pg(schema, #"INSERT INTO "Media" ("name", "duration") VALUES ('new', 1) RETURNING "_pk""#).first == "16")
+        // The foreign keys point at Media.
+        let keys = try PostgresMappingSplitCLITests.pg(schema, """
+            SELECT conrelid::regclass || '>' || confrelid::regclass FROM pg_constraint
+            WHERE contype = 'f' AND connamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema()) ORDER BY 1
+            """)
+        #expect(keys == ["\"Comment\">\"Media\"", "\"Media\">\"Album\"", "\"Tag\">\"Media\""], "\(keys)")
+    }
+}
