@@ -25,7 +25,7 @@ extension PostgresStepPlanner {
             let selects: [SQLText] = plan.parts.enumerated().map { i, part in
                 "SELECT CAST(\(i) AS bigint) AS \(ColumnName("part")), CAST(\(part.sourceTable) AS text) AS \(ColumnName("source")), "
                     + ColumnSource.old("_pk") + " AS \(ColumnName("old")), CAST(\(part.source) AS text) AS \(ColumnName("entity")), "
-                    + "CAST(\(part.kind) AS text) AS \(ColumnName("kind")) FROM \(TableName(part.sourceTable)) AS \(old) WHERE " + condition(of: part)
+                    + "CAST(\(part.kind) AS text) AS \(ColumnName("kind")) FROM \(TableName(part.sourceTable)) AS \(old)" + condition(of: part)
             }
             remaps.append("INSERT INTO \(Self.remap) (\(columns), \(ColumnName("new"))) SELECT \(columns), " + highestUsedID(plan)
                           + " + row_number() OVER (ORDER BY \(ColumnName("part")), \(ColumnName("old"))) FROM ("
@@ -51,22 +51,23 @@ extension PostgresStepPlanner {
                 PostgresColumnSource.expression(column.source, attribute: dstTypes[table.name]?[column.spec.name], type: types[column.spec.name]!)
             }
             moves.append("INSERT INTO \(name) (\(part.columns.map { ColumnName($0.spec.name) })) OVERRIDING SYSTEM VALUE SELECT "
-                         + values.joined(separator: ", ") + " FROM \(TableName(part.sourceTable)) AS \(old) WHERE " + condition(of: part)
+                         + values.joined(separator: ", ") + " FROM \(TableName(part.sourceTable)) AS \(old)" + condition(of: part)
                          + " ORDER BY \(ColumnName("_pk", qualifier: old.name))")
         }
-        let highest: SQLText = "(SELECT greatest(" + highestUsedID(plan) + ", coalesce(max(\(ColumnName("_pk"))), 0)) FROM \(name))"
-        moves.append("SELECT setval(pg_get_serial_sequence(\(SQLDialect.postgresql.quote(created.name)), '_pk'), greatest(" + highest
-                     + ", 1), " + highest + " > 0)")
+        let h = ColumnName("h", qualifier: "strata_h")
+        moves.append("SELECT setval(pg_get_serial_sequence(\(SQLDialect.postgresql.quote(created.name)), '_pk'), greatest(\(h), 1), \(h) > 0)"
+                     + " FROM (SELECT greatest(" + highestUsedID(plan) + ", coalesce(max(\(ColumnName("_pk"))), 0)) AS \(ColumnName("h"))"
+                     + " FROM \(name)) AS \(TableName("strata_h"))")
         constraints += table.columns.compactMap { PostgresSchemaSQL.addForeignKey($0, table: table.name) }
         indexes += table.indexes.map { PostgresSchemaSQL.createIndex($0, on: table.name) }
     }
 
-    /// `WHERE …` of a part: its source entity's rows (in a hierarchy table) that its filter carries.
+    /// ` WHERE …` of a part: its source entity's rows (in a hierarchy table) that its filter carries; empty for every row.
     func condition(of part: TablePlan.Part) -> SQLText {
         var conditions: [SQLText] = []
         if src.table(part.sourceTable)?.column("_entity") != nil { conditions.append(ColumnSource.old("_entity") + " = \(part.source)") }
         if let filter = part.rowFilter { conditions.append("(" + filter + ") IS TRUE") }
-        return conditions.isEmpty ? .keyword(.true) : conditions.joined(separator: " AND ")
+        return conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
     }
 
     /// The highest `_pk` the tables involved ever used: their rows and their key sequences (`pg_sequence_last_value`
