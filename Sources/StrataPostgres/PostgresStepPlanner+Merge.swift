@@ -12,8 +12,8 @@ extension PostgresStepPlanner {
 
     /// The translation table and its rows, for every table whose rows get new IDs: run before any copy or fill.
     mutating func planRemap(_ plans: [TablePlan]) {
-        let remapped = plans.filter { $0.newIDs && !$0.parts.isEmpty }
-        guard !remapped.isEmpty else { return }
+        let renumbered = plans.filter { $0.newIDs && !$0.parts.isEmpty }
+        guard !renumbered.isEmpty else { return }
         let columns = ["source", "old", "entity", "kind"].map { ColumnName($0) }
         remaps.append("DROP TABLE IF EXISTS \(Self.remap)")
         remaps.append("""
@@ -21,7 +21,7 @@ extension PostgresStepPlanner {
             "kind" text NOT NULL, "new" bigint NOT NULL, PRIMARY KEY ("source", "old", "kind")) ON COMMIT DROP
             """)
         let old = TableName(ColumnSource.oldAlias)
-        for plan in remapped {
+        for plan in renumbered {
             let selects: [SQLText] = plan.parts.enumerated().map { i, part in
                 "SELECT CAST(\(i) AS bigint) AS \(ColumnName("part")), CAST(\(part.sourceTable) AS text) AS \(ColumnName("source")), "
                     + ColumnSource.old("_pk") + " AS \(ColumnName("old")), CAST(\(part.source) AS text) AS \(ColumnName("entity")), "
@@ -31,6 +31,9 @@ extension PostgresStepPlanner {
                           + " + row_number() OVER (ORDER BY \(ColumnName("part")), \(ColumnName("old"))) FROM ("
                           + selects.joined(separator: " UNION ALL ") + ") AS \(TableName("strata_parts"))")
         }
+        let kind = ColumnName("kind"), new = ColumnName("new")
+        remapped = .remapped(list: "SELECT \(ColumnName("entity")), \(ColumnName("old")), \(kind), \(new) FROM \(Self.remap) ORDER BY \(kind), \(new)",
+                             counts: "SELECT \(kind), count(*) FROM \(Self.remap) GROUP BY \(kind) ORDER BY \(kind)")
         dropTables.append("DROP TABLE \(Self.remap)")
     }
 

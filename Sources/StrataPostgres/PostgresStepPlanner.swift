@@ -40,6 +40,8 @@ struct PostgresStepPlanner {
     var moves: [SQLText] = []
     /// The translation table of rows getting new IDs, filled before any copy or fill reads it (`+Merge`).
     var remaps: [SQLText] = []
+    /// The translation read for the change set, once every link is re-linked and before the table is dropped.
+    var remapped: Operation?
     /// Links whose target rows moved to another table, cleared once every table holds its rows.
     var cleanups: [SQLText] = []
     var linkFills: [SQLText] = []
@@ -89,8 +91,9 @@ struct PostgresStepPlanner {
         // with pending trigger events.
         let settle: [SQLText] = filterDeletes.isEmpty ? [] : ["SET CONSTRAINTS ALL IMMEDIATE", "SET CONSTRAINTS ALL DEFERRED"]
         let columns = step.mappingFile == nil ? retypes + adds + fills : adds + fills + filterDeletes + settle + retypes
-        ops += (dropConstraints + remaps + moves + deletes + creates + linkFills + columns + dropColumns + dropTables + renames
-                + laterRenames + cleanups + defaults).map(Operation.execute)
+        ops += (dropConstraints + remaps + moves + deletes + creates + linkFills + columns + dropColumns).map(Operation.execute)
+        if let remapped { ops.append(remapped) }
+        ops += (dropTables + renames + laterRenames + cleanups + defaults).map(Operation.execute)
         ops += checks
         ops += (notNull + constraints + indexes).map(Operation.execute)
         return ops

@@ -26,7 +26,12 @@ struct PostgresMappingMergeCLITests {
 
     @Test func aMergeGivesTheSameNewIDsLinksAndReportAsOnSQLite() throws {
         let (dir, store) = try MergeProject.make(["v2.yaml": MergeProject.mapping])
-        let (schema, sqlite, postgres) = try PostgresMappingSplitCLITests.migrateBoth(dir, rows: Self.rows)
+        let schema = "t_" + UUID().uuidString.prefix(8).lowercased()
+        let url = PostgresTestServer.url(schema: schema)
+        #expect(try CLI.run(["migrate", "--create", "--to", "1", "--store", url], in: dir).status == 0)
+        _ = try PostgresMappingSplitCLITests.pg(schema, Self.rows)
+        let sqlite = try CLI.run(["migrate", "--store", "app.sqlite", "--changes-out", "sqlite.json"], in: dir)
+        let postgres = try CLI.run(["migrate", "--store", url, "--changes-out", "postgres.json"], in: dir)
         #expect(sqlite.status == 0, "\(sqlite.stderr)")
         #expect(postgres.status == 0, "\(postgres.stderr)")
         for output in [sqlite.stdout, postgres.stdout] {
@@ -40,6 +45,16 @@ struct PostgresMappingMergeCLITests {
             #expect(onSQLite == rows, "\(query)")
             #expect(try PostgresMappingSplitCLITests.pg(schema, query) == onSQLite, "\(query)")
         }
+        // The same translation, old → new, in the change sets (each store's UUID aside).
+        func remapped(_ file: String) throws -> [String: [String: String]] {
+            let json = try CLI.json(String(contentsOfFile: dir + "/" + file, encoding: .utf8))
+            let ids = try #require(json["remapped"] as? [String: [String: String]])
+            let path = { (uri: String) in uri.split(separator: "/").suffix(2).joined(separator: "/") }
+            return ids.mapValues { Dictionary(uniqueKeysWithValues: $0.map { (path($0.key), path($0.value)) }) }
+        }
+        let translation = try remapped("sqlite.json")
+        #expect(translation["Media"]?["Video/p7"] == "Media/p15")
+        #expect(try remapped("postgres.json") == translation)
         let tables = try PostgresMappingSplitCLITests.pg(schema, """
             SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename IN ('Photo', 'Video', 'strata_rename_Media')
             """)

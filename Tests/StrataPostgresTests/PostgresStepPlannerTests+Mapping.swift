@@ -84,6 +84,8 @@ import Testing
             #"ALTER TABLE "Tag" ADD COLUMN "media" bigint"#,
             #"UPDATE "Tag" AS "strata_target" SET "media" = strata_row."strata_value" FROM (SELECT strata_old."_pk" AS "strata_key0", (SELECT strata_r."new" FROM "strata_remap" AS strata_r WHERE strata_r."source" = $1 AND strata_r."old" = "strata_old"."photo" AND strata_r."kind" IN ($2) ORDER BY 1 LIMIT 1) AS "strata_value" FROM "Tag" AS "strata_old") AS "strata_row" WHERE strata_target."_pk" = strata_row."strata_key0""#,
             #"ALTER TABLE "Tag" DROP COLUMN "photo""#,
+            "-- objects with new IDs (old → new, for the change set)\n"
+                + #"SELECT "entity", "old", "kind", "new" FROM pg_temp."strata_remap" ORDER BY "kind", "new""#,
             #"DROP TABLE pg_temp."strata_remap""#,
             #"DROP TABLE "Photo""#,
             #"DROP TABLE "Video""#,
