@@ -70,4 +70,66 @@ struct PostgresMappingMergeCLITests {
             """)
         #expect(keys == ["\"Comment\">\"Media\"", "\"Media\">\"Album\"", "\"Tag\">\"Media\""], "\(keys)")
     }
+
+    /// An entity joining a hierarchy (two tables filling one): `Note`'s rows move into `Item`'s table, every row of
+    /// it getting a new ID above both tables' keys, `Line.note` re-linked (the filtered note's link cleared), alike.
+    @Test func anEntityJoiningAHierarchyGetsTheSameNewIDsAsOnSQLite() throws {
+        let v1 = """
+            version: 1
+            entities:
+              Item:
+                attributes: { name: { type: string } }
+              Order:
+                parent: Item
+                attributes: { total: { type: int64 } }
+              Note:
+                attributes: { name: { type: string }, text: { type: string } }
+                relationships: { lines: { destination: Line, toMany: true, inverse: note } }
+              Line:
+                attributes: { qty: { type: int64 } }
+                relationships: { note: { destination: Note, inverse: lines } }
+            """
+        let v2 = v1.replacingOccurrences(of: "version: 1", with: "version: 2")
+            .replacingOccurrences(of: "  Note:\n    attributes: { name: { type: string }, text: { type: string } }",
+                                  with: "  Note:\n    parent: Item\n    attributes: { text: { type: string } }")
+        let mapping = """
+            mapping: { from: 1, to: 2 }
+            entities:
+              Note: { source: Note, filter: "text != 'drop'" }
+            """
+        let (dir, store) = try MappingProject.project(v1: v1, v2: v2, files: ["v2.yaml": mapping], name: "pgjoin")
+        let rows = """
+            INSERT INTO "Item" ("_pk", "_entity", "name", "total") VALUES (1, 'Item', 'i1', NULL), (2, 'Order', 'o2', 20), (4, 'Order', 'o4', 40);
+            INSERT INTO "Note" ("_pk", "name", "text") VALUES (1, 'n1', 'a'), (2, 'n2', 'drop'), (3, 'n3', 'c');
+            INSERT INTO "Line" ("_pk", "qty", "note") VALUES (1, 5, 3), (2, 6, 2), (3, 7, NULL), (4, 8, 1);
+            """
+        try E2E.execute(store, rows)
+        let schema = "t_" + UUID().uuidString.prefix(8).lowercased()
+        let url = PostgresTestServer.url(schema: schema)
+        #expect(try CLI.run(["migrate", "--create", "--to", "1", "--store", url], in: dir).status == 0)
+        _ = try PostgresMappingSplitCLITests.pg(schema, rows.replacingOccurrences(of: ") VALUES", with: ") OVERRIDING SYSTEM VALUE VALUES"))
+        let sqlite = try CLI.run(["migrate", "--store", "app.sqlite"], in: dir)
+        let postgres = try CLI.run(["migrate", "--store", url], in: dir)
+        #expect(sqlite.status == 0, "\(sqlite.stderr)")
+        #expect(postgres.status == 0, "\(postgres.stderr)")
+        let line = { (output: String) in output.split(separator: "\n").first { $0.contains("mapped Note from Note") }.map(String.init) }
+        #expect(line(sqlite.stdout) != nil, "\(sqlite.stdout)")
+        #expect(line(postgres.stdout) == line(sqlite.stdout), "\(postgres.stdout)")
+        let queries = [
+            #"SELECT "_pk" || '|' || "_entity" || '|' || coalesce("name", '-') || '|' || coalesce(CAST("total" AS text), '-') || '|' || coalesce("text", '-') FROM "Item" ORDER BY "_pk""#,
+            #"SELECT "_pk" || '|' || "qty" || '|' || coalesce(CAST("note" AS text), '-') FROM "Line" ORDER BY "_pk""#,
+        ]
+        for query in queries {
+            let onSQLite = try E2E.rows(store, query)
+            #expect(try PostgresMappingSplitCLITests.pg(schema, query) == onSQLite, "\(query)")
+        }
+        let items = try E2E.rows(store, queries[0]), lines = try E2E.rows(store, queries[1])
+        // Every row of the table gets a new ID above 4 (both tables' highest), kind by kind, each in old ID order.
+        #expect(items == ["5|Item|i1|-|-", "6|Note|n1|-|a", "7|Note|n3|-|c", "8|Order|o2|20|-", "9|Order|o4|40|-"])
+        #expect(lines == ["1|5|7", "2|6|-", "3|7|-", "4|8|6"])
+        try E2E.execute(store, #"INSERT INTO "Item" ("_entity", "name") VALUES ('Item', 'new')"#)
+        let next = try PostgresMappingSplitCLITests.pg(schema, #"INSERT INTO "Item" ("_entity", "name") VALUES ('Item', 'new') RETURNING "_pk""#)
+        let onSQLite = try E2E.rows(store, #"SELECT max("_pk") FROM "Item""#)
+        #expect(next.first == onSQLite.first, "\(next) \(onSQLite)")
+    }
 }
