@@ -84,4 +84,32 @@ extension PostgresStepPlanner {
         }
         return "(SELECT coalesce(max(\(m)), 0) FROM (" + maxima.joined(separator: " UNION ALL ") + ") AS \(TableName("strata_used")))"
     }
+
+    /// A join table copied from the source's with its links re-linked (a `rowFilter` leaving out the links whose
+    /// object no mapping carries): its keys change, so it is not kept in place.
+    static func isCopiedJoin(_ plan: TablePlan) -> Bool {
+        plan.table.kind != .entity && plan.sourceTable != nil && plan.rowFilter != nil
+    }
+
+    /// A join table created (under a temporary name while a source table holds its name) and filled from the
+    /// source's join table with its links re-linked, before the source tables go.
+    mutating func copyJoin(_ plan: TablePlan, from sourceName: String) {
+        let table = dst.table(plan.table.name)!
+        let types = PostgresTypes.columnTypes(of: table, attributeTypes: dstTypes)
+        var created = table
+        if heldNames.contains(table.name) {
+            created.name = Self.temporaryName(table.name)
+            laterRenames.append("ALTER TABLE \(TableName(created.name)) RENAME TO \(TableName(table.name))")
+        }
+        linkFills.append(PostgresSchemaSQL.createTable(created, types: types))
+        let values = plan.columns.map { column -> SQLText in
+            PostgresColumnSource.expression(column.source, attribute: dstTypes[table.name]?[column.spec.name], type: types[column.spec.name]!)
+        }
+        var insert: SQLText = "INSERT INTO \(TableName(created.name)) (\(plan.columns.map { ColumnName($0.spec.name) })) SELECT "
+            + values.joined(separator: ", ") + " FROM \(TableName(sourceName)) AS \(TableName(ColumnSource.oldAlias))"
+        if let filter = plan.rowFilter { insert += " WHERE (" + filter + ") IS TRUE" }
+        linkFills.append(insert)
+        constraints += table.columns.compactMap { PostgresSchemaSQL.addForeignKey($0, table: table.name) }
+        indexes += table.indexes.map { PostgresSchemaSQL.createIndex($0, on: table.name) }
+    }
 }

@@ -102,16 +102,21 @@ struct PostgresStepPlanner {
     mutating func planTables() throws(PostgresStoreError) {
         let plans = step.tablePlans
         for plan in plans.tables {
-            if plan.rowFilter != nil, plan.sourceTable == nil || plan.table.kind != .entity {
+            if plan.rowFilter != nil, plan.sourceTable == nil {
                 throw .notYetSupported(what: "a mapping filter on table \(plan.table.name) \(place)")
             }
         }
+        // Join tables whose links are re-linked to objects with new IDs are copied (`+Merge`), not kept in place.
+        let copiedJoins = Set(plans.tables.filter { Self.isCopiedJoin($0) }.map(\.table.name))
         let splits = Self.splits(plans)
         let moved = Set(splits.flatMap { source, tables in tables.filter { $0 != Self.keeper(of: source, among: tables) } })
         for name in plans.unchanged { tableNames[name] = name }
-        for plan in plans.tables where !moved.contains(plan.table.name) { if let s = plan.sourceTable { tableNames[s] = plan.table.name } }
+        for plan in plans.tables where !moved.contains(plan.table.name) && !copiedJoins.contains(plan.table.name) {
+            if let s = plan.sourceTable { tableNames[s] = plan.table.name }
+        }
         let keptSources = Set(tableNames.keys)
-        for plan in plans.tables where plan.sourceTable != plan.table.name && src.table(plan.table.name) != nil {
+        for plan in plans.tables where (plan.sourceTable != plan.table.name || copiedJoins.contains(plan.table.name))
+            && src.table(plan.table.name) != nil {
             // A new or renamed table takes a name a source table still holds while the step runs (dropped, or
             // renamed in turn): it goes by a temporary name until every table has its own.
             guard !moved.contains(plan.table.name) else {
@@ -137,6 +142,8 @@ struct PostgresStepPlanner {
                 copy(plan, from: sourceTable)
             } else if !plan.parts.isEmpty {
                 merge(plan)
+            } else if let sourceTable = plan.sourceTable, copiedJoins.contains(plan.table.name) {
+                copyJoin(plan, from: sourceTable)
             } else if let sourceTable = plan.sourceTable {
                 try alter(plan, from: sourceTable)
                 if splits[sourceTable] != nil { cleanups += danglingLinks(to: plan.table.name) }
@@ -144,7 +151,9 @@ struct PostgresStepPlanner {
                 create(plan)
             }
         }
-        for table in src.tables where !keptSources.contains(table.name) {
+        // Join tables first: their foreign keys name the entity tables dropped with them.
+        let dropped = src.tables.filter { $0.kind != .entity } + src.tables.filter { $0.kind == .entity }
+        for table in dropped where !keptSources.contains(table.name) {
             dropTables.append("DROP TABLE \(TableName(table.name))")
             dependents.append(.init(table: table.name))
         }

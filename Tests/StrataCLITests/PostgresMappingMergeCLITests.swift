@@ -132,4 +132,59 @@ struct PostgresMappingMergeCLITests {
         let onSQLite = try E2E.rows(store, #"SELECT max("_pk") FROM "Item""#)
         #expect(next.first == onSQLite.first, "\(next) \(onSQLite)")
     }
+
+    /// A many-to-many of a merged entity: its join table is copied with both ends re-linked to the new IDs.
+    @Test func aManyToManyOfAMergedEntityIsReLinkedAsOnSQLite() throws {
+        let v1 = """
+            version: 1
+            entities:
+              Album:
+                attributes: { title: { type: string } }
+                relationships: { photos: { destination: Photo, toMany: true, inverse: albums } }
+              Photo:
+                attributes: { name: { type: string } }
+                relationships: { albums: { destination: Album, toMany: true, inverse: photos } }
+              Video:
+                attributes: { name: { type: string } }
+            """
+        let v2 = """
+            version: 2
+            entities:
+              Album:
+                attributes: { title: { type: string } }
+                relationships: { photos: { destination: Media, toMany: true, inverse: albums } }
+              Media:
+                attributes: { name: { type: string } }
+                relationships: { albums: { destination: Album, toMany: true, inverse: photos } }
+            """
+        let mapping = "mapping: { from: 1, to: 2 }\nentities:\n  Media: { source: [Video, Photo] }\n"
+        let (dir, store) = try MappingProject.project(v1: v1, v2: v2, files: ["v2.yaml": mapping], name: "pgjoinm")
+        let joins = #"SELECT "name" FROM sqlite_master WHERE "type" = 'table' AND "name" NOT IN ('Album', 'Photo', 'Video', 'Media') AND "name" NOT LIKE 'strata%' AND "name" NOT LIKE 'sqlite%'"#
+        let before = try E2E.rows(store, joins)
+        try #require(before.count == 1)
+        let rows = """
+            INSERT INTO "Album" ("_pk", "title") VALUES (1, 'a1'), (2, 'a2');
+            INSERT INTO "Photo" ("_pk", "name") VALUES (1, 'p1'), (2, 'p2');
+            INSERT INTO "Video" ("_pk", "name") VALUES (1, 'v1'), (3, 'v3');
+            """
+        try E2E.execute(store, rows + #"INSERT INTO "\#(before[0])" ("source", "target") VALUES (1, 1), (2, 1), (1, 2);"#)
+        let schema = "t_" + UUID().uuidString.prefix(8).lowercased()
+        let url = PostgresTestServer.url(schema: schema)
+        #expect(try CLI.run(["migrate", "--create", "--to", "1", "--store", url], in: dir).status == 0)
+        _ = try PostgresMappingSplitCLITests.pg(schema, rows.replacingOccurrences(of: ") VALUES", with: ") OVERRIDING SYSTEM VALUE VALUES")
+                                                + #"INSERT INTO "\#(before[0])" ("source", "target") VALUES (1, 1), (2, 1), (1, 2);"#)
+        let sqlite = try CLI.run(["migrate", "--store", "app.sqlite"], in: dir)
+        let postgres = try CLI.run(["migrate", "--store", url], in: dir)
+        #expect(sqlite.status == 0, "\(sqlite.stderr)")
+        #expect(postgres.status == 0, "\(postgres.stderr)")
+        let after = try E2E.rows(store, joins)
+        try #require(after.count == 1)
+        // Videos 1, 3 → 4, 5 and photos 1, 2 → 6, 7 (above 3, the highest key of both tables): album 1 holds photos 1, 2.
+        let pairs = #"SELECT "source" || ' ' || "target" FROM "\#(after[0])" ORDER BY 1"#
+        let onSQLite = try E2E.rows(store, pairs)
+        #expect(onSQLite == ["1 6", "1 7", "2 6"])
+        #expect(try PostgresMappingSplitCLITests.pg(schema, pairs) == onSQLite)
+        #expect(try PostgresMappingSplitCLITests.pg(schema, #"SELECT "_pk" || ' ' || "name" FROM "Media" ORDER BY 1"#)
+                    == (try E2E.rows(store, #"SELECT "_pk" || ' ' || "name" FROM "Media" ORDER BY 1"#)))
+    }
 }
