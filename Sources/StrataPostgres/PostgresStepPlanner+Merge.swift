@@ -47,7 +47,7 @@ extension PostgresStepPlanner {
             created.name = Self.temporaryName(table.name)
             laterRenames.append("ALTER TABLE \(TableName(created.name)) RENAME TO \(TableName(table.name))")
         }
-        moves.append(PostgresSchemaSQL.createTable(created, types: types))
+        moves.append(PostgresSchemaSQL.createTable(deferringNotNull(&created, finalName: table.name), types: types))
         let name = TableName(created.name), old = TableName(ColumnSource.oldAlias)
         for part in plan.parts {
             let values = part.columns.map { column -> SQLText in
@@ -101,7 +101,7 @@ extension PostgresStepPlanner {
             created.name = Self.temporaryName(table.name)
             laterRenames.append("ALTER TABLE \(TableName(created.name)) RENAME TO \(TableName(table.name))")
         }
-        linkFills.append(PostgresSchemaSQL.createTable(created, types: types))
+        linkFills.append(PostgresSchemaSQL.createTable(deferringNotNull(&created, finalName: table.name), types: types))
         let values = plan.columns.map { column -> SQLText in
             PostgresColumnSource.expression(column.source, attribute: dstTypes[table.name]?[column.spec.name], type: types[column.spec.name]!)
         }
@@ -111,5 +111,17 @@ extension PostgresStepPlanner {
         linkFills.append(insert)
         constraints += table.columns.compactMap { PostgresSchemaSQL.addForeignKey($0, table: table.name) }
         indexes += table.indexes.map { PostgresSchemaSQL.createIndex($0, on: table.name) }
+    }
+
+    /// The table without its `NOT NULL`s (key columns aside), which are set once the step's checks passed: a
+    /// copied value that came out nil (a failed cast) is the step's check (1570, exit 3), as on SQLite, not an
+    /// error of the copy.
+    mutating func deferringNotNull(_ table: inout TableSpec, finalName: String) -> TableSpec {
+        for i in table.columns.indices where table.columns[i].isNotNull && !table.columns[i].isPrimaryKey
+            && !table.primaryKey.contains(table.columns[i].name) {
+            table.columns[i].isNotNull = false
+            notNull.append("ALTER TABLE \(TableName(finalName)) ALTER COLUMN \(ColumnName(table.columns[i].name)) SET NOT NULL")
+        }
+        return table
     }
 }

@@ -75,6 +75,23 @@ struct PostgresMappingMergeCLITests {
         #expect(keys == ["\"Comment\">\"Media\"", "\"Media\">\"Album\"", "\"Tag\">\"Media\""], "\(keys)")
     }
 
+    /// A cast failing in one source: exit 3 naming the check (1570), as on SQLite, and nothing written.
+    @Test func aFailedCastIsExit3AsOnSQLiteAndWritesNothing() throws {
+        let (dir, _) = try MergeProject.make(["v2.yaml": MergeProject.mapping], badSeconds: "x")
+        let schema = "t_" + UUID().uuidString.prefix(8).lowercased()
+        let url = PostgresTestServer.url(schema: schema)
+        #expect(try CLI.run(["migrate", "--create", "--to", "1", "--store", url], in: dir).status == 0)
+        _ = try PostgresMappingSplitCLITests.pg(schema, Self.rows.replacingOccurrences(of: "(2, 'v2', '20', 2)", with: "(2, 'v2', 'x', 2)"))
+        let sqlite = try CLI.run(["migrate", "--store", "app.sqlite", "--audit", "none"], in: dir)
+        let postgres = try CLI.run(["migrate", "--store", url, "--audit", "none"], in: dir)
+        let message = "v1 → v2: Media.duration is not nil (non-optional; its mapped value failed to cast or was nil): 1 object (code 1570)"
+        #expect(sqlite.status == 3, "\(sqlite.stderr)")
+        #expect(sqlite.stderr.contains(message), "\(sqlite.stderr)")
+        #expect(postgres.status == 3, "\(postgres.stderr)")
+        #expect(postgres.stderr.contains("Media.duration is not nil"), "\(postgres.stderr)")
+        #expect(try PostgresMappingSplitCLITests.pg(schema, #"SELECT count(*) FROM "Video""#) == ["3"])
+    }
+
     /// An entity joining a hierarchy (two tables filling one): `Note`'s rows move into `Item`'s table, every row of
     /// it getting a new ID above both tables' keys, `Line.note` re-linked (the filtered note's link cleared), alike.
     @Test func anEntityJoiningAHierarchyGetsTheSameNewIDsAsOnSQLite() throws {
