@@ -30,6 +30,7 @@ enum PostgresMappingReport {
             }
             var report = MappingEntityReport(entity: e.entity, source: e.source, filter: e.filter, carried: carried,
                                              dropped: total - carried, failedCasts: failed)
+            report.newIDs = e.newIDs ? carried : 0
             for probe in plan.droppedLinks where probe.entity == e.entity {
                 let n = try await count(probe.count)
                 if n > 0 { report.linksDropped["\(probe.table).\(probe.column)", default: 0] += n }

@@ -74,7 +74,8 @@ extension PostgresMigration {
                 step.committed = true
                 report.stepReports.append(step)
             }
-            // Steps never give objects new IDs here (such mappings are refused): the change set is the hooks'.
+            // The objects the step gave new IDs, then what its hooks changed.
+            report.changes.merge(progress.remapped)
             for (_, changes) in progress.ran { report.changes.merge(changes) }
         }
         report.toVersion = try await store.metadata().version
@@ -87,6 +88,8 @@ extension PostgresMigration {
     struct StepProgress {
         var step: StepReport?
         var ran: [(result: HookRunResult, changes: ChangeSet)] = []
+        /// The objects the step gave new IDs (`remapped`, with their IDs when collected).
+        var remapped = ChangeSet()
     }
 
     /// One step in one transaction: the advisory transaction lock, the version re-read, the before-hooks, the
@@ -123,6 +126,9 @@ extension PostgresMigration {
                 switch operation {
                 case .execute(let statement):
                     try await session.execute(statement)
+                case .remapped(let list, let counts):
+                    try await collectRemapped(list: list, counts: counts, session: session, storeUUID: metadata.storeUUID,
+                                              ids: options.collectObjectIDs, into: &progress.remapped)
                 case .dependents(let targets):
                     try await PostgresDependents.check(targets, session: session, fromVersion: plan.fromVersion, toVersion: plan.toVersion)
                 case .check(let statement, let message):

@@ -25,6 +25,9 @@ struct PostgresStepPlan: Sendable {
         /// The tables and columns the step drops or retypes: a user view or rule depending on any stops the
         /// step before it changes anything (exit 4, `PostgresDependents`).
         case dependents([PostgresDependents.Target])
+        /// The objects the step gave new IDs, read from the translation table for the change set (SQLite's
+        /// `remapped`): `(entity, old, kind, new)` rows, and `(kind, count)` rows when IDs are not collected.
+        case remapped(list: SQLText, counts: SQLText)
     }
 
     /// The statements as text, checks included (for messages and tests).
@@ -35,6 +38,7 @@ struct PostgresStepPlan: Sendable {
             case .check(let sql, let message): "-- check: \(message)\n" + sql.rendered(for: .postgresql).sql
             case .dependents(let targets): "-- check: no user view or rule depends on what the step drops or retypes\n"
                 + PostgresDependents.query(targets).rendered(for: .postgresql).sql
+            case .remapped(let list, _): "-- objects with new IDs (old → new, for the change set)\n" + list.rendered(for: .postgresql).sql
             }
         }
     }

@@ -7,9 +7,9 @@ import StrataCore
 /// renamed ones renamed; columns are added and filled from their `ColumnSource`, retyped with
 /// `ALTER COLUMN … TYPE … USING`, renamed or dropped; foreign keys and indexes follow. Rows moving to
 /// another table (splits, an entity leaving its hierarchy) are copied there with their keys
-/// (`PostgresStepPlanner+Split`). What is not done yet (merges and new object IDs from a mapping file)
-/// throws `notYetSupported` before anything runs; a mapping file's expressions and filters are done in
-/// place (`PostgresStepPlanner+Mapping`).
+/// (`PostgresStepPlanner+Split`). A table filled from several sources (merges, new object IDs) is created
+/// and filled part by part, every link to rows with new IDs re-linked (`PostgresStepPlanner+Merge`); a mapping
+/// file's expressions and filters are done in place (`PostgresStepPlanner+Mapping`).
 ///
 /// The statements run in phases, so that every fill reads the source rows as they were:
 /// dependent-view check, pre-checks, dropped constraints and indexes, rows of removed entities deleted,
@@ -38,6 +38,10 @@ struct PostgresStepPlanner {
     /// Tables taking rows of a source table that another destination table keeps (a split), created and
     /// filled before anything changes the source rows.
     var moves: [SQLText] = []
+    /// The translation table of rows getting new IDs, filled before any copy or fill reads it (`+Merge`).
+    var remaps: [SQLText] = []
+    /// The translation read for the change set, once every link is re-linked and before the table is dropped.
+    var remapped: Operation?
     /// Links whose target rows moved to another table, cleared once every table holds its rows.
     var cleanups: [SQLText] = []
     var linkFills: [SQLText] = []
@@ -87,8 +91,9 @@ struct PostgresStepPlanner {
         // with pending trigger events.
         let settle: [SQLText] = filterDeletes.isEmpty ? [] : ["SET CONSTRAINTS ALL IMMEDIATE", "SET CONSTRAINTS ALL DEFERRED"]
         let columns = step.mappingFile == nil ? retypes + adds + fills : adds + fills + filterDeletes + settle + retypes
-        ops += (dropConstraints + moves + deletes + creates + linkFills + columns + dropColumns + dropTables + renames
-                + laterRenames + cleanups + defaults).map(Operation.execute)
+        ops += (dropConstraints + remaps + moves + deletes + creates + linkFills + columns + dropColumns).map(Operation.execute)
+        if let remapped { ops.append(remapped) }
+        ops += (dropTables + renames + laterRenames + cleanups + defaults).map(Operation.execute)
         ops += checks
         ops += (notNull + constraints + indexes).map(Operation.execute)
         return ops
@@ -97,23 +102,21 @@ struct PostgresStepPlanner {
     mutating func planTables() throws(PostgresStoreError) {
         let plans = step.tablePlans
         for plan in plans.tables {
-            if !plan.partSources.isEmpty {
-                throw .notYetSupported(what: "filling table \(plan.table.name) from several source tables ("
-                                       + plan.partSources.joined(separator: ", ") + ", a merge such as `source: [A, B]`) \(place)")
-            }
-            if plan.newIDs {
-                throw .notYetSupported(what: "giving the objects of table \(plan.table.name) new object IDs \(place)")
-            }
-            if plan.rowFilter != nil, plan.sourceTable == nil || plan.table.kind != .entity {
+            if plan.rowFilter != nil, plan.sourceTable == nil {
                 throw .notYetSupported(what: "a mapping filter on table \(plan.table.name) \(place)")
             }
         }
+        // Join tables whose links are re-linked to objects with new IDs are copied (`+Merge`), not kept in place.
+        let copiedJoins = Set(plans.tables.filter { Self.isCopiedJoin($0) }.map(\.table.name))
         let splits = Self.splits(plans)
         let moved = Set(splits.flatMap { source, tables in tables.filter { $0 != Self.keeper(of: source, among: tables) } })
         for name in plans.unchanged { tableNames[name] = name }
-        for plan in plans.tables where !moved.contains(plan.table.name) { if let s = plan.sourceTable { tableNames[s] = plan.table.name } }
+        for plan in plans.tables where !moved.contains(plan.table.name) && !copiedJoins.contains(plan.table.name) {
+            if let s = plan.sourceTable { tableNames[s] = plan.table.name }
+        }
         let keptSources = Set(tableNames.keys)
-        for plan in plans.tables where plan.sourceTable != plan.table.name && src.table(plan.table.name) != nil {
+        for plan in plans.tables where (plan.sourceTable != plan.table.name || copiedJoins.contains(plan.table.name))
+            && src.table(plan.table.name) != nil {
             // A new or renamed table takes a name a source table still holds while the step runs (dropped, or
             // renamed in turn): it goes by a temporary name until every table has its own.
             guard !moved.contains(plan.table.name) else {
@@ -123,6 +126,7 @@ struct PostgresStepPlanner {
             heldNames.insert(plan.table.name)
         }
         preChecks = plans.preChecks.map { check(postgres: $0) }
+        planRemap(plans.tables)
         for name in plans.unchanged {
             // Unchanged for SQLite (same storage types) can still be a wider native type here (int16 → int32).
             guard let table = dst.table(name), let old = src.table(name),
@@ -136,6 +140,10 @@ struct PostgresStepPlanner {
         for plan in plans.tables {
             if let sourceTable = plan.sourceTable, moved.contains(plan.table.name) {
                 copy(plan, from: sourceTable)
+            } else if !plan.parts.isEmpty {
+                merge(plan)
+            } else if let sourceTable = plan.sourceTable, copiedJoins.contains(plan.table.name) {
+                copyJoin(plan, from: sourceTable)
             } else if let sourceTable = plan.sourceTable {
                 try alter(plan, from: sourceTable)
                 if splits[sourceTable] != nil { cleanups += danglingLinks(to: plan.table.name) }
@@ -143,7 +151,9 @@ struct PostgresStepPlanner {
                 create(plan)
             }
         }
-        for table in src.tables where !keptSources.contains(table.name) {
+        // Join tables first: their foreign keys name the entity tables dropped with them.
+        let dropped = src.tables.filter { $0.kind != .entity } + src.tables.filter { $0.kind == .entity }
+        for table in dropped where !keptSources.contains(table.name) {
             dropTables.append("DROP TABLE \(TableName(table.name))")
             dependents.append(.init(table: table.name))
         }

@@ -20,6 +20,28 @@ public struct TablePlan: Hashable, Sendable {
         }
     }
 
+    /// The rows of one source entity that become rows of one destination kind, in a table filled from several
+    /// sources (a merge, several mappings of one source, hierarchies joined), copied in ``parts`` order.
+    public struct Part: Hashable, Sendable {
+        /// The destination entity (`_entity`) and the source entity its rows come from.
+        public var kind: String
+        public var source: String
+        public var sourceTable: String
+        /// Every destination column, in order, with its value over the source row (`_pk` through the
+        /// translation table when the rows get new IDs).
+        public var columns: [Column]
+        /// The mapping file's `filter:` for this source, over the source row.
+        public var rowFilter: SQLText?
+
+        public init(kind: String, source: String, sourceTable: String, columns: [Column], rowFilter: SQLText?) {
+            self.kind = kind
+            self.source = source
+            self.sourceTable = sourceTable
+            self.columns = columns
+            self.rowFilter = rowFilter
+        }
+    }
+
     /// The table after the step (its name, columns, primary key and indexes as SQLite records them).
     public var table: TableSpec
     /// The table its rows come from before the step; nil for a new table (empty, or filled by ``linkFill``).
@@ -38,6 +60,11 @@ public struct TablePlan: Hashable, Sendable {
     /// The source tables of a table filled from several sources (a merge, several mappings of one
     /// source, hierarchies joined); empty for a table with one source table.
     public var partSources: [String]
+    /// The parts of a table filled from several sources, in copy order; empty otherwise.
+    public var parts: [Part] = []
+    /// For a table filled from parts: the source tables whose highest `_pk` ever used (their rows and key
+    /// sequences) its new keys and its key sequence go above (SPEC §11.3 "IDs").
+    public var usedIDTables: [String] = []
     /// Its rows get new `_pk`s through the translation table (SPEC §11.3 "IDs").
     public var newIDs: Bool
     /// How SQLite applies it: created, altered in place or rebuilt.

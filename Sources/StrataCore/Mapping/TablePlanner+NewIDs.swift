@@ -109,14 +109,20 @@ extension TablePlanner {
         return all.isEmpty ? nil : all.joined(separator: " AND ")
     }
 
-    /// The highest `_pk` the tables involved in `plan` ever used: its source tables, the tables of source
-    /// entities named like its kinds, and its own name (their rows and `sqlite_sequence`).
-    func highestUsedID(_ plan: Plan) -> SQLText {
+    /// The tables involved in `plan`: its source tables, the tables of source entities named like its kinds,
+    /// and its own name, each once.
+    func usedIDTables(_ plan: Plan) -> [String] {
         var tables = plan.parts.map(\.sourceTable)
         for k in corr.destinationKinds[plan.spec.rootEntity ?? ""] ?? [] { if let t = src.storage(of: k)?.table { tables.append(t) } }
         if src.table(plan.spec.name) != nil { tables.append(plan.spec.name) }
         var seen: Set<String> = []
-        tables = tables.filter { seen.insert($0).inserted }
+        return tables.filter { seen.insert($0).inserted }
+    }
+
+    /// The highest `_pk` the tables involved in `plan` ever used: its source tables, the tables of source
+    /// entities named like its kinds, and its own name (their rows and `sqlite_sequence`).
+    func highestUsedID(_ plan: Plan) -> SQLText {
+        let tables = usedIDTables(plan)
         let pk = ColumnName("_pk"), m = ColumnName("m"), sequence = TableName("sqlite_sequence")
         let maxima = tables.map { "SELECT max(\(pk)) AS \(m) FROM \(TableName($0))" as SQLText }
             + ["SELECT max(\(ColumnName("seq"))) FROM \(sequence) WHERE \(ColumnName("name")) IN (" + boundList(tables.map(Value.text)) + ")"]
