@@ -43,6 +43,7 @@ extension PostgresMigration.Report {
         report.hooks = hooks
         report.notNeededHooks = notNeededHooks
         report.changes = changes
+        report.warnings = warnings
         return report
     }
 }

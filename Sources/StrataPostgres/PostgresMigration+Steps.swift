@@ -76,6 +76,7 @@ extension PostgresMigration {
             }
             // The objects the step gave new IDs, then what its hooks changed.
             report.changes.merge(progress.remapped)
+            report.warnings += progress.warnings
             for (_, changes) in progress.ran { report.changes.merge(changes) }
         }
         report.toVersion = try await store.metadata().version
@@ -90,6 +91,8 @@ extension PostgresMigration {
         var ran: [(result: HookRunResult, changes: ChangeSet)] = []
         /// The objects the step gave new IDs (`remapped`, with their IDs when collected).
         var remapped = ChangeSet()
+        /// A mapping file's violations committed under `onViolation: warn`.
+        var warnings: [String] = []
     }
 
     /// One step in one transaction: the advisory transaction lock, the version re-read, the before-hooks, the
@@ -144,6 +147,10 @@ extension PostgresMigration {
                             message: "version \(plan.fromVersion) → \(plan.toVersion) needs \(message)", objects: objects)
                     }
                 }
+            }
+            if let audit = try await auditMapping(plan.step, model: model, store: store, storeUUID: metadata.storeUUID, options: options,
+                                                  warnings: &progress.warnings) {
+                progress.step?.mappingAudit = audit
             }
             try await store.write(StoreMetadata(storeUUID: metadata.storeUUID, model: model, layout: plan.destinationLayout,
                                                 createdAtVersion: metadata.createdAtVersion))

@@ -68,6 +68,8 @@ public enum PostgresMigration {
         /// The hooks that ran, in run order, with their per-step counts.
         public var hooks: [HookRunResult] = []
         public var nothingToDo = false
+        /// What committed despite breaking rules (`onViolation: warn` of a mapping file), one line each.
+        public var warnings: [String] = []
         public var storeUUID: String?
         /// `$NOW` of the run's hooks and audits.
         public var now = Date()

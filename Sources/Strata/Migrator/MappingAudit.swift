@@ -5,13 +5,20 @@ import GRDB
 /// against the new version's rules, inside the step's transaction. `onViolation: rollback` (the default)
 /// undoes the step (exit 3); `warn` commits and reports. `--audit none` skips it (the nil check of
 /// non-optional mapped values runs with the step's own checks regardless).
-enum MappingAudit {
+package enum MappingAudit {
     static func run(_ step: VersionStep, in db: Database, model: Model, storeUUID: String, options: HookRunner.Options,
                     warnings: inout [String]) throws -> AuditResult? {
         guard let file = step.mappingFile, options.audit != .none, !step.mappedEntities.isEmpty else { return nil }
         var auditor = Auditor(model: model, layout: step.destinationLayout, storeUUID: storeUUID, now: options.context.now)
         auditor.variables = options.context.variables
         let result = try auditor.run(in: db, scope: .entities(step.mappedEntities.map(\.entity)), maxSamples: options.maxSamples)
+        return try verdict(result, of: step, file: file, warnings: &warnings)
+    }
+
+    /// What the mapping file's `onViolation` makes of its audit (both engines): `rollback` throws
+    /// `MappingViolationError` when the audit found violations; `warn` adds a warning and keeps the result.
+    package static func verdict(_ result: AuditResult, of step: VersionStep, file: MappingFile,
+                                warnings: inout [String]) throws(MappingViolationError) -> AuditResult {
         guard result.totalViolations > 0 else { return result }
         if file.onViolation == .rollback { throw MappingViolationError(file: file.file, fromVersion: step.fromVersion, toVersion: step.toVersion, audit: result) }
         warnings.append("mapping \(file.file) broke v\(step.toVersion)'s rules (\(result.totalViolations) violation(s)); committed (onViolation: warn)")
