@@ -40,13 +40,8 @@ extension PostgresStepPlanner {
     /// A table filled from several sources: created, each part copied, its key sequence moved past the highest
     /// key used; its foreign keys and indexes at the end.
     mutating func merge(_ plan: TablePlan) {
-        let table = dst.table(plan.table.name)!
-        let types = PostgresTypes.columnTypes(of: table, attributeTypes: dstTypes)
-        var created = table
-        if heldNames.contains(table.name) {
-            created.name = Self.temporaryName(table.name)
-            laterRenames.append("ALTER TABLE \(TableName(created.name)) RENAME TO \(TableName(table.name))")
-        }
+        let (table, initial, types) = newTable(plan)
+        var created = initial
         moves.append(PostgresSchemaSQL.createTable(deferringNotNull(&created, finalName: table.name), types: types))
         let name = TableName(created.name), old = TableName(ColumnSource.oldAlias)
         for part in plan.parts {

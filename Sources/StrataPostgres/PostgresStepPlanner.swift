@@ -161,16 +161,22 @@ struct PostgresStepPlanner {
         checks += plans.checks.map { check(postgres: $0) }
     }
 
-    /// A new table: created empty (its foreign keys and indexes at the end), or filled with links held
-    /// elsewhere before the step.
-    mutating func create(_ plan: TablePlan) {
+    /// The destination table of `plan`, the table to create (under a temporary name, renamed at the end, while
+    /// a table the step drops or renames still holds its name) and its columns' PostgreSQL types.
+    mutating func newTable(_ plan: TablePlan) -> (table: TableSpec, created: TableSpec, types: [String: String]) {
         let table = dst.table(plan.table.name)!
-        let types = PostgresTypes.columnTypes(of: table, attributeTypes: dstTypes)
         var created = table
         if heldNames.contains(table.name) {
             created.name = Self.temporaryName(table.name)
             laterRenames.append("ALTER TABLE \(TableName(created.name)) RENAME TO \(TableName(table.name))")
         }
+        return (table, created, PostgresTypes.columnTypes(of: table, attributeTypes: dstTypes))
+    }
+
+    /// A new table: created empty (its foreign keys and indexes at the end), or filled with links held
+    /// elsewhere before the step.
+    mutating func create(_ plan: TablePlan) {
+        let (table, created, types) = newTable(plan)
         creates.append(PostgresSchemaSQL.createTable(created, types: types))
         if let fill = plan.linkFill {
             linkFills.append("INSERT INTO \(TableName(created.name)) (\(table.columns.map { ColumnName($0.name) })) " + fill)
