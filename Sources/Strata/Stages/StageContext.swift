@@ -60,10 +60,32 @@ public final class StageContext {
     /// Armed while the stage's code runs; Strata's own batch statements run unarmed.
     let authorizer: SQLAuthorizer?
 
-    init(id: String, model: Model, layout: StoreLayout, storeUUID: String, context: PredicateContext, isDryRun: Bool,
-         recordTouched: Bool, collectObjectIDs: Bool, database: Database, authorizer: SQLAuthorizer? = nil) {
-        self.authorizer = authorizer
+    /// A stage's context on SQLite: the step's GRDB `Database`, under `authorizer` while the stage runs.
+    convenience init(id: String, model: Model, layout: StoreLayout, storeUUID: String, context: PredicateContext, isDryRun: Bool,
+                     recordTouched: Bool, collectObjectIDs: Bool, database: Database, authorizer: SQLAuthorizer? = nil) {
+        self.init(id: id, engine: .sqlite, model: model, layout: layout, storeUUID: storeUUID, context: context, isDryRun: isDryRun,
+                  recordTouched: recordTouched, collectObjectIDs: collectObjectIDs, database: database, authorizer: authorizer,
+                  remote: nil, remoteBatch: nil, remoteFetch: nil)
+    }
+
+    /// A stage's context on PostgreSQL: `execute` sends each statement through `execute`, and the batch
+    /// requests go through `batch`, each run on the step's session inside the step's transaction (StrataPostgres
+    /// blocks the stage's own thread meanwhile), and so do fetches, through `fetch`; `database` is nil.
+    package convenience init(postgresql id: String, model: Model, layout: StoreLayout, storeUUID: String, context: PredicateContext,
+                             isDryRun: Bool, collectObjectIDs: Bool, execute: @escaping (SQLText) throws -> Int,
+                             batch: @escaping (StageBatchRequest) throws -> BatchResult,
+                             fetch: @escaping (SQLText) throws -> (columns: [String], rows: [[Value]])) {
+        self.init(id: id, engine: .postgresql, model: model, layout: layout, storeUUID: storeUUID, context: context, isDryRun: isDryRun,
+                  recordTouched: false, collectObjectIDs: collectObjectIDs, database: nil, authorizer: nil,
+                  remote: execute, remoteBatch: batch, remoteFetch: fetch)
+    }
+
+    private init(id: String, engine: Engine, model: Model, layout: StoreLayout, storeUUID: String, context: PredicateContext,
+                 isDryRun: Bool, recordTouched: Bool, collectObjectIDs: Bool, database: Database?, authorizer: SQLAuthorizer?,
+                 remote: ((SQLText) throws -> Int)?, remoteBatch: ((StageBatchRequest) throws -> BatchResult)?,
+                 remoteFetch: ((SQLText) throws -> (columns: [String], rows: [[Value]]))?) {
         self.id = id
+        self.engine = engine
         self.model = model
         self.layout = layout
         self.storeUUID = storeUUID
@@ -73,37 +95,11 @@ public final class StageContext {
         self.isDryRun = isDryRun
         self.recordTouched = recordTouched
         self.collectObjectIDs = collectObjectIDs
-        self.engine = .sqlite
         self.database = database
-        self.remote = nil
-        self.remoteBatch = nil
-        self.remoteFetch = nil
-        changes.hasObjectIDs = collectObjectIDs
-    }
-
-    /// A stage's context on PostgreSQL: `execute` sends each statement through `execute`, and the batch
-    /// requests go through `batch`, each run on the step's session inside the step's transaction (StrataPostgres
-    /// blocks the stage's own thread meanwhile), and so do fetches, through `fetch`; `database` is nil.
-    package init(postgresql id: String, model: Model, layout: StoreLayout, storeUUID: String, context: PredicateContext,
-                 isDryRun: Bool, collectObjectIDs: Bool, execute: @escaping (SQLText) throws -> Int,
-                 batch: @escaping (StageBatchRequest) throws -> BatchResult,
-                 fetch: @escaping (SQLText) throws -> (columns: [String], rows: [[Value]])) {
-        self.authorizer = nil
-        self.id = id
-        self.model = model
-        self.layout = layout
-        self.storeUUID = storeUUID
-        self.context = context
-        self.now = context.now
-        self.variables = context.variables
-        self.isDryRun = isDryRun
-        self.recordTouched = false
-        self.collectObjectIDs = collectObjectIDs
-        self.engine = .postgresql
-        self.database = nil
-        self.remote = execute
-        self.remoteBatch = batch
-        self.remoteFetch = fetch
+        self.authorizer = authorizer
+        self.remote = remote
+        self.remoteBatch = remoteBatch
+        self.remoteFetch = remoteFetch
         changes.hasObjectIDs = collectObjectIDs
     }
 
