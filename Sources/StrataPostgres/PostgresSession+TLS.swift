@@ -5,27 +5,35 @@ import PostgresNIO
 extension PostgresSession {
     /// PostgresNIO's TLS setting for the URL's `sslmode=` (libpq's meaning): `prefer` and `require` encrypt
     /// without checking the certificate, `verify-ca` checks its chain, `verify-full` its chain and host name.
-    /// - Throws: `PostgresStoreError.connection` (exit 1) when `sslrootcert=` cannot be read or is not PEM.
+    /// `allow` is TLS without checks too: the setting of its second attempt (``connect(_:)`` tries plain
+    /// first). A client certificate (`sslcert=`, `sslkey=`) is offered in every mode but `disable`.
+    /// - Throws: `PostgresStoreError.connection` (exit 1) when `sslrootcert=`, `sslcert=` or `sslkey=` cannot
+    ///   be read or is not PEM.
     static func tls(for url: PostgresStoreURL) throws(PostgresStoreError) -> PostgresConnection.Configuration.TLS {
         var configuration = TLSConfiguration.makeClientConfiguration()
         switch url.sslMode {
         case .disable: return .disable
-        case .prefer, .require: configuration.certificateVerification = .none
+        case .allow, .prefer, .require: configuration.certificateVerification = .none
         case .verifyCA: configuration.certificateVerification = .noHostnameVerification
         case .verifyFull: configuration.certificateVerification = .fullVerification
         }
-        if let file = url.sslRootCert {
-            guard FileManager.default.isReadableFile(atPath: file) else {
-                throw .connection(store: url.description, message: "cannot read the sslrootcert file '\(file)'")
+        for (name, file) in [("sslrootcert", url.sslRootCert), ("sslcert", url.sslCert), ("sslkey", url.sslKey)] {
+            if let file, !FileManager.default.isReadableFile(atPath: file) {
+                throw .connection(store: url.description, message: "cannot read the \(name) file '\(file)'")
             }
-            configuration.trustRoots = .file(file)
         }
+        if let file = url.sslRootCert { configuration.trustRoots = .file(file) }
         let context: NIOSSLContext
         do {
+            if let certificate = url.sslCert, let key = url.sslKey {
+                configuration.certificateChain = try NIOSSLCertificate.fromPEMFile(certificate).map { .certificate($0) }
+                configuration.privateKey = .privateKey(try NIOSSLPrivateKey(file: key, format: .pem))
+            }
             context = try NIOSSLContext(configuration: configuration)
         } catch {
-            throw .connection(store: url.description, message: "cannot set up TLS (sslmode=\(url.sslMode.rawValue)"
-                                + (url.sslRootCert.map { ", sslrootcert=\($0)" } ?? "") + "): \(error)")
+            let files = [("sslrootcert", url.sslRootCert), ("sslcert", url.sslCert), ("sslkey", url.sslKey)]
+                .compactMap { name, file in file.map { ", \(name)=\($0)" } }.joined()
+            throw .connection(store: url.description, message: "cannot set up TLS (sslmode=\(url.sslMode.rawValue)\(files)): \(error)")
         }
         return url.sslMode == .prefer ? .prefer(context) : .require(context)
     }

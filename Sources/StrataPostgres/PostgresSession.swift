@@ -18,13 +18,27 @@ struct PostgresSession: Sendable {
     static func connect(_ url: PostgresStoreURL) async throws(PostgresStoreError) -> PostgresSession {
         var logger = Logger(label: "strata.postgres")
         logger.logLevel = .critical
-        var configuration = PostgresConnection.Configuration(
-            host: url.host, port: url.port, username: url.user, password: url.password, database: url.database, tls: try tls(for: url))
-        configuration.options.additionalStartupParameters = [("application_name", applicationName)]
-        configuration.options.connectTimeout = .seconds(10)
+        let tls = try tls(for: url)
+        func attempt(_ tls: PostgresConnection.Configuration.TLS) async throws -> PostgresConnection {
+            var configuration = PostgresConnection.Configuration(
+                host: url.host, port: url.port, username: url.user, password: url.password, database: url.database, tls: tls)
+            configuration.options.additionalStartupParameters = [("application_name", applicationName)]
+            configuration.options.connectTimeout = .seconds(10)
+            return try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
+        }
         let connection: PostgresConnection
         do {
-            connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
+            if url.sslMode == .allow {
+                // libpq's allow: plain first; a login the server refuses (a hostssl-only pg_hba.conf line)
+                // is tried once more with TLS. A server that cannot be reached is not tried twice.
+                do {
+                    connection = try await attempt(.disable)
+                } catch let error as PSQLError where error.code == .server {
+                    connection = try await attempt(tls)
+                }
+            } else {
+                connection = try await attempt(tls)
+            }
         } catch {
             throw .connection(store: url.description, message: Self.message(of: error))
         }

@@ -7,8 +7,8 @@ import Testing
 @Suite struct PostgresCLITests {
     @Test(arguments: [
         ("postgres://localhost/shop", "it names no user (postgres://USER@HOST/DATABASE)"),
-        ("postgresql://app@localhost/shop?sslmode=off", "sslmode='off' is not one of disable, prefer, require, verify-ca, verify-full"),
-        ("postgresql://app@localhost/shop?ssl=true", "unknown parameter 'ssl' (the parameters are schema, sslmode and sslrootcert)"),
+        ("postgresql://app@localhost/shop?sslmode=off", "sslmode='off' is not one of disable, allow, prefer, require, verify-ca, verify-full"),
+        ("postgresql://app@localhost/shop?ssl=true", "unknown parameter 'ssl' (the parameters are schema, sslmode, sslrootcert, sslcert and sslkey)"),
     ])
     func invalidURLsAreExit2(url: String, reason: String) throws {
         let project = try CLI.exampleProject()

@@ -9,6 +9,7 @@ import Testing
     @Test(arguments: [
         ("postgres://app@db/shop", PostgresSSLMode.prefer),
         ("postgres://app@db/shop?sslmode=disable", .disable),
+        ("postgres://app@db/shop?sslmode=allow", .allow),
         ("postgres://app@db/shop?sslmode=prefer&schema=s", .prefer),
         ("postgres://app@db/shop?sslmode=require", .require),
         ("postgres://app@db/shop?schema=s&sslmode=verify-ca", .verifyCA),
@@ -20,6 +21,7 @@ import Testing
         #expect(url.sslRootCert == nil)
         let tls = try PostgresSession.tls(for: url)
         #expect(tls.isAllowed == (mode != .disable))
+        // allow's TLS is its second attempt's, after a refused plain login.
         #expect(tls.isEnforced == (mode != .disable && mode != .prefer))
     }
 
@@ -44,5 +46,11 @@ import Testing
         }
         #expect(garbage?.description.hasPrefix("error: cannot connect to postgres://app@db:5432/shop?schema=public: "
                                                + "cannot set up TLS (sslmode=verify-ca, sslrootcert=\(notPEM)): ") == true)
+        let badKey = #expect(throws: PostgresStoreError.self) {
+            try PostgresSession.tls(for: try PostgresStoreURL(parsing: "postgres://app@db/shop?sslmode=require&sslcert=\(notPEM)&sslkey=\(notPEM)",
+                                                              environment: [:]))
+        }
+        #expect(badKey?.description.hasPrefix("error: cannot connect to postgres://app@db:5432/shop?schema=public: "
+                                              + "cannot set up TLS (sslmode=require, sslcert=\(notPEM), sslkey=\(notPEM)): ") == true)
     }
 }

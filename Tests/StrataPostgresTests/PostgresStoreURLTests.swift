@@ -29,11 +29,14 @@ import Testing
         ("postgres://localhost/shop", "it names no user (postgres://USER@HOST/DATABASE)"),
         ("postgres://app@localhost", "it names no database (postgres://USER@HOST/DATABASE); Strata never creates databases"),
         ("postgres://app@localhost/shop?schema=", "schema= names no schema"),
-        ("postgres://app@localhost/shop?search_path=x", "unknown parameter 'search_path' (the parameters are schema, sslmode and sslrootcert)"),
-        ("postgres://app@localhost/shop?sslmode=off", "sslmode='off' is not one of disable, prefer, require, verify-ca, verify-full"),
-        ("postgres://app@localhost/shop?sslmode=allow", "sslmode='allow' is not one of disable, prefer, require, verify-ca, verify-full"),
-        ("postgres://app@localhost/shop?sslmode=", "sslmode='' is not one of disable, prefer, require, verify-ca, verify-full"),
-        ("postgres://app@localhost/shop?sslmode=REQUIRE", "sslmode='REQUIRE' is not one of disable, prefer, require, verify-ca, verify-full"),
+        ("postgres://app@localhost/shop?search_path=x", "unknown parameter 'search_path' (the parameters are schema, sslmode, sslrootcert, sslcert and sslkey)"),
+        ("postgres://app@localhost/shop?sslmode=off", "sslmode='off' is not one of disable, allow, prefer, require, verify-ca, verify-full"),
+        ("postgres://app@localhost/shop?sslmode=", "sslmode='' is not one of disable, allow, prefer, require, verify-ca, verify-full"),
+        ("postgres://app@localhost/shop?sslmode=REQUIRE", "sslmode='REQUIRE' is not one of disable, allow, prefer, require, verify-ca, verify-full"),
+        ("postgres://app@localhost/shop?sslcert=", "sslcert= names no file"),
+        ("postgres://app@localhost/shop?sslcert=/c.pem", "sslcert= needs sslkey= (the certificate's private key)"),
+        ("postgres://app@localhost/shop?sslkey=/k.pem", "sslkey= needs sslcert= (the certificate of that key)"),
+        ("postgres://app@localhost/shop?sslmode=disable&sslcert=/c.pem&sslkey=/k.pem", "sslcert= needs TLS (sslmode is disable)"),
         ("postgres://app@localhost/shop?sslrootcert=", "sslrootcert= names no file"),
         ("postgres://app@localhost/shop?sslmode=require&sslrootcert=/ca.pem",
          "sslrootcert= needs sslmode=verify-ca or sslmode=verify-full (sslmode is require)"),
@@ -45,6 +48,51 @@ import Testing
         let error = #expect(throws: PostgresStoreError.self) { try PostgresStoreURL(parsing: text, environment: [:]) }
         #expect(error == .invalidURL(url: text, reason: reason))
         #expect(error?.exitCode == .invalidInput)
+    }
+
+    /// libpq's environment variables fill what the URL leaves out; what the URL gives wins.
+    @Test func theEnvironmentFillsWhatTheURLLeavesOut() throws {
+        let environment = ["PGUSER": "envuser", "PGHOST": "envhost", "PGPORT": "6000", "PGDATABASE": "envdb",
+                           "PGSSLMODE": "require", "PGSSLCERT": "/c.pem", "PGSSLKEY": "/k.pem"]
+        let filled = try PostgresStoreURL(parsing: "postgres:///?schema=app", environment: environment)
+        #expect([filled.user, filled.host, filled.database, filled.schema] == ["envuser", "envhost", "envdb", "app"])
+        #expect(filled.port == 6000 && filled.sslMode == .require)
+        #expect(filled.sslCert == "/c.pem" && filled.sslKey == "/k.pem")
+        let given = try PostgresStoreURL(parsing: "postgres://app@db:5433/shop?sslmode=disable", environment: environment)
+        #expect([given.user, given.host, given.database] == ["app", "db", "shop"])
+        #expect(given.port == 5433 && given.sslMode == .disable)
+        #expect(given.sslCert == nil && given.sslKey == nil && given.sslRootCert == nil)
+        // The environment's files count only where the mode uses them; the URL's own are checked.
+        let verified = try PostgresStoreURL(parsing: "postgres://app@db/shop?sslmode=verify-ca", environment: ["PGSSLROOTCERT": "/ca.pem"])
+        #expect(verified.sslRootCert == "/ca.pem")
+        #expect(try PostgresStoreURL(parsing: "postgres://app@db/shop", environment: ["PGSSLROOTCERT": "/ca.pem"]).sslRootCert == nil)
+        #expect(throws: PostgresStoreError.invalidURL(url: "postgres://app@db/shop?sslcert=/c", reason: "sslcert= needs sslkey= (the certificate's private key)")) {
+            try PostgresStoreURL(parsing: "postgres://app@db/shop?sslcert=/c", environment: ["PGSSLKEY": "/k.pem"])
+        }
+        #expect(throws: PostgresStoreError.invalidURL(url: "postgres://app@db/shop", reason: "PGPORT='x1' is not a port between 1 and 65535")) {
+            try PostgresStoreURL(parsing: "postgres://app@db/shop", environment: ["PGPORT": "x1"])
+        }
+        #expect(throws: PostgresStoreError.invalidURL(url: "postgres://app@db/shop", reason: "sslmode='on' is not one of disable, allow, prefer, require, verify-ca, verify-full")) {
+            try PostgresStoreURL(parsing: "postgres://app@db/shop", environment: ["PGSSLMODE": "on"])
+        }
+        // Empty variables count as unset.
+        #expect(throws: PostgresStoreError.invalidURL(url: "postgres:///shop", reason: "it names no user (postgres://USER@HOST/DATABASE)")) {
+            try PostgresStoreURL(parsing: "postgres:///shop", environment: ["PGUSER": "", "PGHOST": "h"])
+        }
+    }
+
+    /// libpq's default client certificate: `~/.postgresql/postgresql.crt` and `.key`, when both exist.
+    @Test func takesTheDefaultClientCertificateWhenBothFilesExist() throws {
+        let home = Temporary.directory("pghome")
+        try FileManager.default.createDirectory(atPath: home + "/.postgresql", withIntermediateDirectories: true)
+        let text = "postgres://app@db/shop"
+        try "cert".write(toFile: home + "/.postgresql/postgresql.crt", atomically: true, encoding: .utf8)
+        #expect(try PostgresStoreURL(parsing: text, environment: ["HOME": home]).sslCert == nil)
+        try "key".write(toFile: home + "/.postgresql/postgresql.key", atomically: true, encoding: .utf8)
+        let url = try PostgresStoreURL(parsing: text, environment: ["HOME": home])
+        #expect(url.sslCert == home + "/.postgresql/postgresql.crt" && url.sslKey == home + "/.postgresql/postgresql.key")
+        #expect(try PostgresStoreURL(parsing: text + "?sslmode=disable", environment: ["HOME": home]).sslCert == nil)
+        #expect(try PostgresStoreURL(parsing: text + "?sslcert=/c&sslkey=/k", environment: ["HOME": home]).sslCert == "/c")
     }
 
     @Test func redactsThePasswordInErrors() {

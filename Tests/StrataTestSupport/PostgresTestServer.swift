@@ -17,7 +17,15 @@ public enum PostgresTestServer {
         /// The server's self-signed certificate (PEM, for 127.0.0.1), when `openssl` could make one: the
         /// server then accepts TLS, and a test can name the file as `sslrootcert=`.
         public let certificate: String?
+        /// A client certificate and key (PEM) for the role ``certificateUser``, signed by ``certificate``:
+        /// that role logs in over TLS with it only (pg_hba `cert`). Nil without `openssl`.
+        public let clientCertificate: (certificate: String, key: String)?
     }
+
+    /// A superuser that may log in only over TLS (pg_hba: `hostnossl … reject`), for `sslmode=allow`.
+    public static let tlsOnlyUser = "strata_tls_only"
+    /// A superuser that logs in only with the client certificate ``Server/clientCertificate``.
+    public static let certificateUser = "strata_cert"
 
     /// The running server, or why there is none.
     public static let shared: Result<Server, StartFailure> = {
@@ -39,6 +47,14 @@ public enum PostgresTestServer {
 
     /// The running server's certificate file (see ``Server/certificate``), or nil.
     public static var certificate: String? { (try? shared.get())?.certificate }
+
+    /// The client certificate of ``certificateUser`` (see ``Server/clientCertificate``), or nil.
+    public static var clientCertificate: (certificate: String, key: String)? { (try? shared.get())?.clientCertificate }
+
+    /// ``url(schema:)`` logging in as `user`.
+    public static func url(user: String, schema: String = "t_" + UUID().uuidString.prefix(8).lowercased()) -> String {
+        url(schema: schema).replacingOccurrences(of: "postgres://strata@", with: "postgres://\(user)@")
+    }
 
     public static var unavailableReason: String {
         if case .failure(let failure) = shared { return failure.reason }
@@ -83,7 +99,20 @@ public enum PostgresTestServer {
         // lock-holding sessions connect at once: 50 connections ran out once the fleet and library suites came.
         var options = "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=250"
         let certificate = try makeCertificate(data: data, directory: directory, asPostgres: asPostgres)
+        let clientCertificate = certificate == nil ? nil : try makeClientCertificate(data: data, directory: directory, asPostgres: asPostgres)
         if certificate != nil { options += " -c ssl=on" }
+        if clientCertificate != nil {
+            // The server's certificate is also the authority of client certificates; pg_hba.conf's first
+            // matching line wins, so these go in front of initdb's `trust` lines.
+            options += " -c ssl_ca_file=server.crt"
+            let lines = ["hostnossl all \(tlsOnlyUser) 127.0.0.1/32 reject", "hostssl all \(certificateUser) 127.0.0.1/32 cert",
+                         "host all \(certificateUser) 127.0.0.1/32 reject"]
+            let hba = data + "/pg_hba.conf"
+            let script = #"{ printf '%s\n' "$@"; cat "$0"; } > "$0.new" && mv "$0.new" "$0""#
+            guard try run("/bin/sh", ["-c", script, hba] + lines, asPostgres: asPostgres).status == 0 else {
+                throw StartFailure(reason: "cannot write \(hba)")
+            }
+        }
         let started = try run(pgCtl, ["-D", data, "-o", options, "-l", directory + "/server.log", "-w", "-t", "60", "start"],
                               asPostgres: asPostgres)
         guard started.status == 0 else {
@@ -91,12 +120,17 @@ public enum PostgresTestServer {
             throw StartFailure(reason: "pg_ctl start failed: \(started.output) \(log)")
         }
         cleanup = (pgCtl, directory, asPostgres)
+        if clientCertificate != nil {
+            let created = try run(tool("psql"), ["-X", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", String(port), "-U", "strata",
+                                                 "-d", "postgres", "-c", "CREATE ROLE \(tlsOnlyUser) LOGIN SUPERUSER; CREATE ROLE \(certificateUser) LOGIN SUPERUSER"])
+            guard created.status == 0 else { throw StartFailure(reason: "cannot create the TLS roles: \(created.output)") }
+        }
         atexit {
             guard let (pgCtl, directory, asPostgres) = PostgresTestServer.cleanup else { return }
             _ = try? PostgresTestServer.run(pgCtl, ["-D", directory + "/data", "-m", "immediate", "-w", "stop"], asPostgres: asPostgres)
             try? FileManager.default.removeItem(atPath: directory)
         }
-        return Server(port: port, directory: directory, certificate: certificate)
+        return Server(port: port, directory: directory, certificate: certificate, clientCertificate: clientCertificate)
     }
 
     /// A self-signed certificate and key for `127.0.0.1` in the data directory (`server.crt`, `server.key`,
@@ -110,6 +144,19 @@ public enum PostgresTestServer {
         let copy = directory + "/ca.pem"
         guard try run("/bin/cp", [data + "/server.crt", copy], asPostgres: asPostgres).status == 0 else { return nil }
         return copy
+    }
+
+    /// A key and a certificate for ``certificateUser`` signed with the server's key, readable by the tests.
+    private static func makeClientCertificate(data: String, directory: String, asPostgres: Bool) throws -> (certificate: String, key: String)? {
+        let key = directory + "/client.key", request = directory + "/client.csr", certificate = directory + "/client.crt"
+        let requested = try run("/usr/bin/openssl", ["req", "-new", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=\(certificateUser)",
+                                                      "-keyout", key, "-out", request], asPostgres: asPostgres)
+        guard requested.status == 0 else { return nil }
+        let signed = try run("/usr/bin/openssl", ["x509", "-req", "-in", request, "-CA", data + "/server.crt", "-CAkey", data + "/server.key",
+                                                   "-CAcreateserial", "-CAserial", directory + "/ca.srl", "-days", "2", "-out", certificate],
+                             asPostgres: asPostgres)
+        guard signed.status == 0, try run("/bin/chmod", ["644", key, certificate], asPostgres: asPostgres).status == 0 else { return nil }
+        return (certificate, key)
     }
 
     /// A PostgreSQL program: from `PATH`, else the newest `/usr/lib/postgresql/*/bin`.
