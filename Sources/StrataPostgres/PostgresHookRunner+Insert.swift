@@ -19,9 +19,7 @@ extension PostgresHookRunner {
                 message: "the batch insert into \(request.entity) would leave a dangling reference (1700): \(column) = \(value) names no object",
                 objects: [ObjectID(storeUUID: storeUUID, entity: request.entity, primaryKey: key).uri])
         }
-        if recordsTouched {
-            try await run(BatchPlanner.recordingTouched(plan.table, "\(pk) FROM \(table) WHERE \(pk) > \(before)"))
-        }
+        if recordsTouched { try await recordTouched(plan, above: before, updated: updated.map(\.0)) }
         var changes = ChangeSet()
         let wantIDs = request.resultType == .objectIDs || options.collectObjectIDs
         changes.hasObjectIDs = wantIDs
