@@ -251,4 +251,48 @@ struct PostgresLibraryTests {
         // The rolled-back request published nothing: the first change set is the warned one's.
         #expect(first?.updated.mapValues { $0.map(\.primaryKey) } == ["Item": [1]])
     }
+
+    /// A change set as JSON with sorted keys and the store's UUID left out, to compare across stores.
+    static func plain(_ changes: ChangeSet?, uuid: String) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: (try? encoder.encode(changes)) ?? Data(), as: UTF8.self).replacingOccurrences(of: uuid, with: "<uuid>")
+    }
+
+    @Test func migratingAnOpenStorePublishesTheHooksChangeSetsAsSQLite() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("strata-pglib-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = try PostgresStoreURL(parsing: PostgresTestServer.url())
+        let postgres = try await PostgresStore.open(url, models: .yaml(Self.models), hooks: .yaml(Self.hooks), options: Self.options(target: 1))
+        let sqlite = try await Store.open(at: directory.appendingPathComponent("store.sqlite").path, models: .yaml(Self.models),
+                                          hooks: .yaml(Self.hooks), options: Self.options(target: 1))
+        let onPostgres = postgres.changes(), onSQLite = sqlite.changes()
+        do {
+            let report = try await postgres.migrate(models: .yaml(Self.models), hooks: .yaml(Self.hooks), options: Self.options(target: nil))
+            let sqliteReport = try await sqlite.migrate(models: .yaml(Self.models), hooks: .yaml(Self.hooks), options: Self.options(target: nil))
+            #expect(report.fromVersion == 1 && report.toVersion == 2 && report.hooks.map(\.id) == ["seed"])
+            // Nothing to do: nothing published; the next change set is the batch's.
+            let again = try await postgres.migrate(models: .yaml(Self.models), hooks: .yaml(Self.hooks), options: Self.options(target: nil))
+            #expect(again.nothingToDo)
+            _ = try await postgres.execute(BatchDeleteRequest(entity: "Special"))
+            _ = try await sqlite.execute(BatchDeleteRequest(entity: "Special"))
+
+            var iterator = onPostgres.makeAsyncIterator(), sqliteIterator = onSQLite.makeAsyncIterator()
+            let (first, second) = (await iterator.next(), await iterator.next())
+            let (sqliteFirst, sqliteSecond) = (await sqliteIterator.next(), await sqliteIterator.next())
+            let uuid = try await postgres.metadata().storeUUID, sqliteUUID = try sqlite.metadata().storeUUID
+            #expect(first == report.changes)
+            #expect(first?.inserted.mapValues { $0.map(\.primaryKey) } == ["Item": [1, 2, 3, 4], "Special": [5]])
+            #expect(first?.updated.mapValues { $0.map(\.primaryKey) } == ["Item": [2]])
+            #expect(Self.plain(first, uuid: uuid) == Self.plain(sqliteFirst, uuid: sqliteUUID))
+            #expect(Self.plain(report.changes, uuid: uuid) == Self.plain(sqliteReport.changes, uuid: sqliteUUID))
+            #expect(second?.deleted.mapValues { $0.map(\.primaryKey) } == ["Special": [5]])
+            #expect(Self.plain(second, uuid: uuid) == Self.plain(sqliteSecond, uuid: sqliteUUID))
+            await postgres.close()
+        } catch {
+            await postgres.close()
+            throw error
+        }
+    }
 }
