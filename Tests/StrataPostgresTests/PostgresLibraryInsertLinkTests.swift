@@ -11,8 +11,8 @@ import Testing
 /// without PostgreSQL.
 @Suite(.enabled(if: PostgresTestServer.isAvailable, "needs PostgreSQL (initdb, pg_ctl): see the SKIPPED note on stderr"))
 struct PostgresLibraryInsertLinkTests {
-    /// Users (a hierarchy: `Admin`) with a unique `email` and a `score` of at most 10; posts naming their author's
-    /// handle, linked by `setRelationship`.
+    /// Users (a hierarchy: `Admin`) with a unique `email` and a `score` of at most 10, each with a wallet (a
+    /// one-to-one stored on the user's row); posts naming their author's handle, linked by `setRelationship`.
     static let models = ["1.yaml": """
         version: 1
         entities:
@@ -24,7 +24,13 @@ struct PostgresLibraryInsertLinkTests {
               active: { type: bool, default: true, optional: false }
             uniqueness: [[email]]
             relationships:
-              posts: { destination: Post, toMany: true, inverse: author }
+              posts:  { destination: Post, toMany: true, inverse: author }
+              wallet: { destination: Wallet, inverse: owner }
+          Wallet:
+            attributes:
+              label: { type: string }
+            relationships:
+              owner: { destination: User, inverse: wallet }
           Admin:
             parent: User
             attributes:
@@ -226,6 +232,30 @@ struct PostgresLibraryInsertLinkTests {
                 #"User/p? active=1 email="ana@x" handle="ana" score=3"#, #"User/p? active=1 email="bo@x" handle="bo" score=5"#,
                 #"Admin/p? active=0 email="cy@x" handle="cy" level=2 score=9"#, #"User/p? active=1 email="max@x" handle="max" score=11"#,
             ])
+        }
+    }
+
+    /// A wallet inserted for a user sets the user's row (the one-to-one is stored there): that row is audited too.
+    @Test func theOtherSideOfAOneToOneIsAuditedAsOnSQLite() async throws {
+        try await Self.withStores { stores in
+            _ = try PostgresStoreTests.psql(#"UPDATE "\#(stores.postgres.url.schema)"."User" SET "score" = 12 WHERE "handle" = 'bo'"#)
+            try await stores.sqlite.queue.write { try $0.execute(sql: #"UPDATE "User" SET "score" = 12 WHERE "handle" = 'bo'"#) }
+            let from = BatchInsertRequest(entity: "Wallet", from: BatchInsertSource(entity: "User", predicate: "handle == 'bo'"),
+                                          values: ["label": "$source.handle", "owner": "$source"])
+            let literal = BatchInsertRequest(entity: "Wallet", objects: [["label": .literal("bo's"), "owner": .literal("2")]])
+            for request in [from, literal] {
+                var sqliteError: BatchViolationError?, postgresError: BatchViolationError?
+                do { _ = try await stores.sqlite.execute(request, context: Self.context) } catch let error as BatchViolationError { sqliteError = error }
+                do { _ = try await stores.postgres.execute(request, context: Self.context) } catch let error as BatchViolationError { postgresError = error }
+                let violated = postgresError?.result.audit?.violated ?? []
+                #expect(violated.map { "\($0.entity).\($0.property ?? "")" } == ["User.score"])
+                #expect(violated.flatMap(\.samples).map { $0.objectID.split(separator: "/").last.map(String.init) } == ["p2"])
+                #expect(postgresError.map { Self.keyless(stores.plain($0.result)) } == sqliteError.map { Self.keyless(stores.plain($0.result)) })
+            }
+            let wallets = try await stores.objects("Wallet")
+            #expect(wallets.postgres.isEmpty && wallets.sqlite.isEmpty)
+            let users = try await stores.objects("User")
+            #expect(users.postgres == users.sqlite)
         }
     }
 
