@@ -2,10 +2,11 @@ import Foundation
 import StrataCore
 import Strata
 
-/// `strata batch update|delete` on a PostgreSQL store (SPEC §8, §14.2): one request, planned by the shared
-/// `BatchPlanner` against the store's recorded layout and model, run in one transaction under the store's
-/// locks, as a hook's step would run: the rows it changes recorded in `pg_temp."strata_touched"`, then the
-/// audit before commit (SPEC §8), as on SQLite.
+/// `strata batch update|delete` on a PostgreSQL store (SPEC §8, §14.2), and the library's requests (inserts and
+/// links too, `PostgresStore.execute`): one request, planned by the shared planners against the store's recorded
+/// layout and model, run in one transaction under the store's locks by the hooks' runner, as a hook's step of
+/// that kind runs: the rows it changes recorded in `pg_temp."strata_touched"`, then the audit before commit
+/// (SPEC §8), as on SQLite.
 ///
 /// ```swift
 /// let request = BatchUpdateRequest(entity: "Recipe", predicate: "rating > 3", propertiesToUpdate: ["favorite": .literal("true")])
