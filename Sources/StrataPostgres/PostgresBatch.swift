@@ -2,22 +2,17 @@ import Foundation
 import StrataCore
 import Strata
 
-/// `strata batch update|delete` on a PostgreSQL store (SPEC §8, §14.2): one request, planned by the shared
-/// `BatchPlanner` against the store's recorded layout and model, run in one transaction under the store's
-/// locks, as a hook's step would run: the rows it changes recorded in `pg_temp."strata_touched"`, then the
-/// audit before commit (SPEC §8), as on SQLite.
+/// `strata batch update|delete` on a PostgreSQL store (SPEC §8, §14.2), and the library's requests (inserts and
+/// links too, `PostgresStore.execute`): one request, planned by the shared planners against the store's recorded
+/// layout and model, run in one transaction under the store's locks by the hooks' runner, as a hook's step of
+/// that kind runs: the rows it changes recorded in `pg_temp."strata_touched"`, then the audit before commit
+/// (SPEC §8), as on SQLite.
 ///
 /// ```swift
 /// let request = BatchUpdateRequest(entity: "Recipe", predicate: "rating > 3", propertiesToUpdate: ["favorite": .literal("true")])
 /// let result = try await PostgresBatch.run(url, models: history, update: request, context: PredicateContext(now: now))
 /// ```
 public enum PostgresBatch {
-    /// One planned request.
-    enum Planned: Sendable {
-        case update(BatchUpdatePlan, BatchUpdateRequest)
-        case delete(BatchDeletePlan, BatchDeleteRequest)
-    }
-
     /// What the audit before commit checks and does with violations, as `Store.execute` on SQLite.
     public struct Audit: Sendable {
         /// `.touched` (default): the changed rows and the entity-wide rules of their entities; `.full`; `.none`.
@@ -41,9 +36,7 @@ public enum PostgresBatch {
                            audit: Audit = Audit()) async throws -> BatchResult {
         try await run(url, models: models, lockTimeout: lockTimeout, ddlLockTimeout: ddlLockTimeout, context: context,
                       audit: audit) { model, layout in
-            var context = context
-            context.arguments = request.arguments
-            return .update(try BatchPlanner(model: model, layout: layout).planUpdate(request, context: context), request)
+            try .planned(request, model: model, layout: layout, context: context)
         }
     }
 
@@ -54,15 +47,13 @@ public enum PostgresBatch {
                            audit: Audit = Audit()) async throws -> BatchResult {
         try await run(url, models: models, lockTimeout: lockTimeout, ddlLockTimeout: ddlLockTimeout, context: context,
                       audit: audit) { model, layout in
-            var context = context
-            context.arguments = request.arguments
-            return .delete(try BatchPlanner(model: model, layout: layout).planDelete(request, context: context), request)
+            try .planned(request, model: model, layout: layout, context: context)
         }
     }
 
     static func run(_ url: PostgresStoreURL, models: ModelHistory, lockTimeout: Double, ddlLockTimeout: Double,
                     context: PredicateContext, audit: Audit,
-                    plan: (Model, StoreLayout) throws -> Planned) async throws -> BatchResult {
+                    plan: (Model, StoreLayout) throws -> PostgresHookPlan.Step) async throws -> BatchResult {
         let store = try await PostgresStore.open(url)
         do {
             let result = try await run(on: store, models: models, lockTimeout: lockTimeout, ddlLockTimeout: ddlLockTimeout,
@@ -82,7 +73,7 @@ public enum PostgresBatch {
     ///   - collectObjectIDs: list every changed object's ID in the change set, not only counts.
     static func run(on store: PostgresStore, models: ModelHistory?, lockTimeout: Double, ddlLockTimeout: Double,
                     context: PredicateContext, audit: Audit, collectObjectIDs: Bool = false,
-                    plan: (Model, StoreLayout) throws -> Planned) async throws -> BatchResult {
+                    plan: (Model, StoreLayout) throws -> PostgresHookPlan.Step) async throws -> BatchResult {
         let url = store.url
         let lock = PostgresSessionLock(session: store.session, url: url)
         _ = try await lock.acquire(timeout: lockTimeout)
@@ -102,12 +93,8 @@ public enum PostgresBatch {
                 model = try Store.recordedModel(metadata, path: url.description)
             }
             let planned = try plan(model, metadata.layout)
-            let statement: SQLText
-            switch planned {
-            case .update(let update, _): statement = update.update(returning: true)
-            case .delete(let delete, _): statement = delete.seed
-            }
-            var requirements = try PostgresRenderer().rendering(statement).requirements
+            var requirements: Set<PostgresRenderer.Requirement> = []
+            for statement in planned.statements { requirements.formUnion(try PostgresRenderer().rendering(statement).requirements) }
             var auditor = Auditor(model: model, layout: metadata.layout, storeUUID: metadata.storeUUID, now: context.now)
             auditor.variables = context.variables
             let scope: AuditScope = audit.mode == .full ? .full : .touched
@@ -123,11 +110,7 @@ public enum PostgresBatch {
                 try await store.session.execute("SELECT pg_advisory_xact_lock(\(PostgresNames.advisoryLockKey(schema: url.schema)))")
                 try await store.session.execute("SET CONSTRAINTS ALL DEFERRED")
                 if runner.recordsTouched { try await runner.prepareTouched() }
-                var result: BatchResult
-                switch planned {
-                case .update(let update, let request): result = try await runner.run(update, request)
-                case .delete(let delete, let request): result = try await runner.run(delete, request, layout: metadata.layout)
-                }
+                var result = try await runner.run(planned, model: model, layout: metadata.layout, hook: nil)
                 if audit.mode != .none {
                     result.audit = try await auditor.run(rules, scope: scope, maxSamples: audit.maxSamples, session: store.session,
                                                          renderer: renderer)

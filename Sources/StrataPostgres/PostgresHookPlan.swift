@@ -33,45 +33,20 @@ struct PostgresHookPlan: Sendable {
                      schema: String) throws -> PostgresHookPlan {
         var context = context
         context.variables = hook.variables.merging(context.variables) { _, given in given }
-        let planner = BatchPlanner(model: model, layout: layout)
         var steps: [Step] = []
         var statements: [SQLText] = []
         for step in hook.steps {
+            let planned: Step
             switch step {
-            case .batchUpdate(let request):
-                var stepContext = context
-                stepContext.arguments = request.arguments
-                let plan = try planner.planUpdate(request, context: stepContext)
-                steps.append(.update(plan, request))
-                statements.append(plan.update(returning: true))
-            case .batchDelete(let request):
-                var stepContext = context
-                stepContext.arguments = request.arguments
-                let plan = try planner.planDelete(request, context: stepContext)
-                steps.append(.delete(plan, request))
-                statements += [plan.directDeleteReturning, plan.seed] + plan.cascades.map(\.statement)
-                    + plan.denyChecks.map(\.query) + plan.beforeDelete.nullify.map(\.updateReturning) + plan.deletes
+            case .batchUpdate(let request): planned = try .planned(request, model: model, layout: layout, context: context)
+            case .batchDelete(let request): planned = try .planned(request, model: model, layout: layout, context: context)
             case .batchInsert(let request):
-                let plan = try BatchInsertPlanner(model: model, layout: layout).plan(request, context: context)
-                if request.onConflict == .update, (layout.table(plan.table)?.indexes.filter(\.isUnique).count ?? 0) > 1 {
-                    // SQLite's upsert takes one ON CONFLICT clause per uniqueness constraint; PostgreSQL's takes one.
-                    throw PostgresStoreError.notYetSupported(
-                        what: "hook '\(hook.id)': a batchInsert with onConflict: update into \(plan.table), which has several uniqueness constraints")
-                }
-                steps.append(.insert(plan, request))
-                statements += plan.statements
-                for upsert in plan.upserts.compactMap({ $0 }) { statements += [upsert.count, upsert.insert(above: 0)] }
-                statements += plan.rowLinks.flatMap { $0 }
-            case .setRelationship(let request):
-                var stepContext = context
-                stepContext.arguments = request.arguments
-                let plan = try RelationshipLinkPlanner(model: model, layout: layout).plan(request, context: stepContext)
-                steps.append(.link(plan, request))
-                statements += [plan.link, plan.selectKeys, plan.linkKeyed] + plan.ambiguities.flatMap { [$0.candidates, $0.query] }
-                    + [plan.unlinkReturning].compactMap { $0 }
+                planned = try .planned(request, model: model, layout: layout, context: context, in: "hook '\(hook.id)': ")
+            case .setRelationship(let request): planned = try .planned(request, model: model, layout: layout, context: context)
             case .sql(let sql):
                 let statements = try sqlStatements(sql, hook: hook, step: steps.count + 1, layout: layout, context: context, schema: schema)
                 steps.append(.sql(statements, sql.postgresql?.origin ?? sql.origin))
+                continue
             case .swiftStage(let declaration):
                 if let engines = declaration.engines, !engines.contains("postgresql") {
                     throw Diagnostic(.error, "Swift stage '\(hook.id)' is declared for \(engines.joined(separator: ", ")) only; this store is PostgreSQL",
@@ -80,7 +55,10 @@ struct PostgresHookPlan: Sendable {
                         .withSource(hook.source)
                 }
                 steps.append(.stage(declaration))
+                continue
             }
+            steps.append(planned)
+            statements += planned.statements
         }
         var requirements: Set<PostgresRenderer.Requirement> = []
         do {
@@ -110,5 +88,75 @@ struct PostgresHookPlan: Sendable {
             }
         }
         return statements
+    }
+}
+
+extension PostgresHookPlan.Step {
+    /// A batch update planned for PostgreSQL (in a hook, `strata batch` or the library's `PostgresStore.execute`),
+    /// with the request's `%@` arguments.
+    /// - Throws: `BatchError.invalid` (exit 2).
+    static func planned(_ request: BatchUpdateRequest, model: Model, layout: StoreLayout, context: PredicateContext) throws -> Self {
+        var context = context
+        context.arguments = request.arguments
+        return .update(try BatchPlanner(model: model, layout: layout).planUpdate(request, context: context), request)
+    }
+
+    /// A batch delete planned for PostgreSQL, with the model's delete rules and the request's `%@` arguments.
+    /// - Throws: `BatchError.invalid` (exit 2).
+    static func planned(_ request: BatchDeleteRequest, model: Model, layout: StoreLayout, context: PredicateContext) throws -> Self {
+        var context = context
+        context.arguments = request.arguments
+        return .delete(try BatchPlanner(model: model, layout: layout).planDelete(request, context: context), request)
+    }
+
+    /// A batch insert planned for PostgreSQL, with a `dictionaryHandler`'s rows (the library's requests).
+    /// - Parameter origin: what the refusal names first (`hook 'ID': `), empty from the library.
+    /// - Throws: `BatchError.invalid` (exit 2); `PostgresStoreError.notYetSupported` (exit 2) for `onConflict: update`
+    ///   into a table with several uniqueness constraints: SQLite's upsert takes one `ON CONFLICT` clause per
+    ///   constraint, PostgreSQL's one.
+    static func planned(_ request: BatchInsertRequest, model: Model, layout: StoreLayout, context: PredicateContext,
+                        in origin: String = "") throws -> Self {
+        let planner = BatchInsertPlanner(model: model, layout: layout)
+        var plan = try planner.plan(request, context: context)
+        if let handler = request.dictionaryHandler {
+            // The library's handler rows: asked for and planned here, one INSERT each, before anything runs.
+            while true {
+                var row: [String: Value] = [:]
+                if handler(&row) { break }
+                let (statement, links) = try planner.insertRow(row.mapValues(UpdateValue.value), request: request, context: context)
+                plan.statements.append(statement)
+                plan.rowLinks.append(links)
+            }
+        }
+        if request.onConflict == .update, (layout.table(plan.table)?.indexes.filter(\.isUnique).count ?? 0) > 1 {
+            throw PostgresStoreError.notYetSupported(
+                what: origin + "a batchInsert with onConflict: update into \(plan.table), which has several uniqueness constraints")
+        }
+        return .insert(plan, request)
+    }
+
+    /// A `setRelationship` planned for PostgreSQL, with the request's `%@` arguments.
+    /// - Throws: `BatchError.invalid` (exit 2).
+    static func planned(_ request: SetRelationshipRequest, model: Model, layout: StoreLayout, context: PredicateContext) throws -> Self {
+        var context = context
+        context.arguments = request.arguments
+        return .link(try RelationshipLinkPlanner(model: model, layout: layout).plan(request, context: context), request)
+    }
+
+    /// The planned statements that carry a batch step's predicates and values, rendered before anything runs
+    /// so that what PostgreSQL cannot run (or needs: ICU, `unaccent`) is known first.
+    var statements: [SQLText] {
+        switch self {
+        case .insert(let plan, _):
+            plan.statements + plan.upserts.compactMap { $0 }.flatMap { [$0.count, $0.insert(above: 0)] } + plan.rowLinks.flatMap { $0 }
+        case .link(let plan, _):
+            [plan.link, plan.selectKeys, plan.linkKeyed] + plan.ambiguities.flatMap { [$0.candidates, $0.query] }
+                + [plan.unlinkReturning].compactMap { $0 }
+        case .update(let plan, _): [plan.update(returning: true)]
+        case .delete(let plan, _):
+            [plan.directDeleteReturning, plan.seed] + plan.cascades.map(\.statement) + plan.denyChecks.map(\.query)
+                + plan.beforeDelete.nullify.map(\.updateReturning) + plan.deletes
+        case .sql, .stage: []   // the user's own text, run as written
+        }
     }
 }

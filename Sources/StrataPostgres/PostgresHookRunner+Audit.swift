@@ -14,6 +14,23 @@ extension PostgresHookRunner {
         try await run("DELETE FROM \(BatchPlanner.touchedTable)")
     }
 
+    /// Records what a batch insert changed as touched rows, as SQLite's executor does: the new rows (above
+    /// `before`), the rows of other tables whose one-to-one now points at a new object, and the existing rows an
+    /// `onConflict: update` changed (`updated`, listed a thousand keys per statement).
+    func recordTouched(_ plan: BatchInsertPlan, above before: Int64, updated: [Int64]) async throws {
+        let table = TableName(plan.table), pk = ColumnName("_pk")
+        try await run(BatchPlanner.recordingTouched(plan.table, "\(pk) FROM \(table) WHERE \(pk) > \(before)"))
+        if !plan.sourceLinks.isEmpty || plan.rowLinks.contains(where: { !$0.isEmpty }) {
+            for link in plan.linkColumns {
+                try await run(BatchPlanner.recordingTouched(link.table, "\(pk) FROM \(TableName(link.table)) WHERE \(ColumnName(link.column)) > \(before)"))
+            }
+        }
+        for start in stride(from: 0, to: updated.count, by: 1000) {
+            let keys = updated[start..<min(start + 1000, updated.count)].map { "\($0)" as SQLText }
+            try await run(BatchPlanner.recordingTouched(plan.table, "\(pk) FROM \(table) WHERE \(pk) IN (" + keys.joined(separator: ", ") + ")"))
+        }
+    }
+
     /// The audit after a hook, inside its step's transaction, as on SQLite (`Auditor.afterBatch`, then
     /// `Auditor.including`): under `touched`, the rows the steps recorded (and the entity-wide rules of their
     /// entities), with the entities `sql:` steps wrote (or the hook declares in `writes:`) audited in full;

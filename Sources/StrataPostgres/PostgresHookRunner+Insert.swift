@@ -19,9 +19,7 @@ extension PostgresHookRunner {
                 message: "the batch insert into \(request.entity) would leave a dangling reference (1700): \(column) = \(value) names no object",
                 objects: [ObjectID(storeUUID: storeUUID, entity: request.entity, primaryKey: key).uri])
         }
-        if recordsTouched {
-            try await run(BatchPlanner.recordingTouched(plan.table, "\(pk) FROM \(table) WHERE \(pk) > \(before)"))
-        }
+        if recordsTouched { try await recordTouched(plan, above: before, updated: updated.map(\.0)) }
         var changes = ChangeSet()
         let wantIDs = request.resultType == .objectIDs || options.collectObjectIDs
         changes.hasObjectIDs = wantIDs
@@ -47,24 +45,11 @@ extension PostgresHookRunner {
 
     /// A `setRelationship` step: the ambiguity checks (a cheap query first), a one-to-one's unlinking, then the
     /// one statement that sets the links.
-    /// - Throws: `PostgresStoreError.violations` (exit 3) naming an ambiguous object and two of its matches.
-    func run(_ plan: RelationshipLinkPlan, _ request: SetRelationshipRequest, hook: String, step: Int) async throws -> BatchResult {
-        for check in plan.ambiguities {
-            guard try await !run(check.candidates).rows.isEmpty, let row = try await run(check.query).rows.first else { continue }
-            let query = check.query
-            let (own, other) = check.sourceIsAmbiguous ? (plan.roots.source, plan.roots.destination) : (plan.roots.destination, plan.roots.source)
-            let ownEntity = row[1].bytes == nil ? own : try PostgresSession.decode(row[1], as: String.self, statement: query)
-            let object = ObjectID(storeUUID: storeUUID, entity: ownEntity, primaryKey: try PostgresSession.decode(row[0], as: Int64.self, statement: query))
-            let keys = check.sourceIsAmbiguous ? plan.sourceKeys : plan.destinationKeys
-            var matches: [String] = []
-            for i in 0..<2 {
-                let key = try PostgresSession.decode(row[2 + keys.count + i], as: Int64.self, statement: query)
-                matches.append(ObjectID(storeUUID: storeUUID, entity: other, primaryKey: key).uri)
-            }
-            throw PostgresStoreError.violations(
-                message: "hook '\(hook)' step \(step): setRelationship \(plan.entity).\(plan.relationship) is ambiguous: "
-                    + "\(object.uri) matches \(matches.joined(separator: " and ")) (rolled back whatever onViolation says)",
-                objects: [object.uri])
+    /// - Throws: `RelationshipAmbiguityError` (exit 3) naming an ambiguous object and two of its matches, as on SQLite.
+    func run(_ plan: RelationshipLinkPlan, _ request: SetRelationshipRequest, hook: String?) async throws -> BatchResult {
+        if var ambiguous = try await ambiguity(plan) {
+            ambiguous.hook = hook
+            throw ambiguous   // rolls the step back whatever onViolation says (SPEC §11.4)
         }
         let listsIDs = request.resultType == .objectIDs
         let wantIDs = options.collectObjectIDs || listsIDs

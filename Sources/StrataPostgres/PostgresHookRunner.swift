@@ -66,15 +66,7 @@ struct PostgresHookRunner {
             }
             let result: BatchResult
             do {
-                switch step {
-                case .update(let update, let request): result = try await run(update, request)
-                case .delete(let delete, let request): result = try await run(delete, request, layout: plan.layout)
-                case .insert(let insert, let request):
-                    result = try await run(insert, request, planner: BatchInsertPlanner(model: plan.model, layout: plan.layout))
-                case .link(let link, let request): result = try await run(link, request, hook: hook.id, step: index + 1)
-                case .sql: preconditionFailure("sql steps run above")
-                case .stage: preconditionFailure("Swift stages run above")
-                }
+                result = try await run(step, model: plan.model, layout: plan.layout, hook: hook.id)
             } catch PostgresStoreError.server(let message, let state?, _) where Self.violationCodes[state] != nil {
                 // A constraint the step broke: exit 3 located at the hook's step, as on SQLite; the step rolls back.
                 throw PostgresStoreError.violations(
@@ -103,6 +95,20 @@ struct PostgresHookRunner {
         }
         try await record(hook, model: plan.model, result: outcome)
         return (outcome, changes)
+    }
+
+    /// One batch step (an update, a delete, an insert or a link) inside the caller's transaction: a hook's step,
+    /// `strata batch`'s request or the library's (`PostgresStore.execute`), each kind run by one function.
+    /// - Parameter hook: the hook whose step it is, named by a `RelationshipAmbiguityError`; nil outside hooks.
+    func run(_ step: PostgresHookPlan.Step, model: Model, layout: StoreLayout, hook: String?) async throws -> BatchResult {
+        switch step {
+        case .update(let update, let request): return try await run(update, request)
+        case .delete(let delete, let request): return try await run(delete, request, layout: layout)
+        case .insert(let insert, let request): return try await run(insert, request, planner: BatchInsertPlanner(model: model, layout: layout))
+        case .link(let link, let request): return try await run(link, request, hook: hook)
+        case .sql: preconditionFailure("sql steps run in the hook's loop")
+        case .stage: preconditionFailure("Swift stages run in the hook's loop")
+        }
     }
 
     /// SQLSTATEs of constraint failures and the Core Data-style codes they are reported with (SPEC §11.4).

@@ -3,8 +3,9 @@ import StrataCore
 import Strata
 
 /// Batch requests and their change sets on an open PostgreSQL store, as ``Store`` gives them on SQLite:
-/// one request in one transaction under the store's locks, audited before commit, its change set published
-/// to ``changes(includingObjectIDs:)`` once committed.
+/// one request (an update, a delete, an insert, a link) in one transaction under the store's locks, run by the
+/// hooks' runner, audited before commit, its change set published to ``changes(includingObjectIDs:)`` once
+/// committed.
 extension PostgresStore {
     /// Executes a batch update against the store's recorded model, audits it before commit, then publishes
     /// its change set.
@@ -28,9 +29,7 @@ extension PostgresStore {
         let context = context ?? PredicateContext(now: Date().timeIntervalSince1970)
         return try await publishing(context: context, audit: audit, onViolation: onViolation, maxSamples: maxSamples,
                                     lockTimeout: lockTimeout) { model, layout in
-            var context = context
-            context.arguments = request.arguments
-            return .update(try BatchPlanner(model: model, layout: layout).planUpdate(request, context: context), request)
+            try .planned(request, model: model, layout: layout, context: context)
         }
     }
 
@@ -41,9 +40,42 @@ extension PostgresStore {
         let context = context ?? PredicateContext(now: Date().timeIntervalSince1970)
         return try await publishing(context: context, audit: audit, onViolation: onViolation, maxSamples: maxSamples,
                                     lockTimeout: lockTimeout) { model, layout in
-            var context = context
-            context.arguments = request.arguments
-            return .delete(try BatchPlanner(model: model, layout: layout).planDelete(request, context: context), request)
+            try .planned(request, model: model, layout: layout, context: context)
+        }
+    }
+
+    /// Executes a batch insert (literal rows, handler rows, or `from:` one row per source object), audits the
+    /// inserted rows before commit, then publishes its change set (`inserted`; `updated` for the rows an
+    /// `onConflict: .update` changed), as `Store.execute` does on SQLite: the same new `_pk`s, IDs and counts.
+    ///
+    /// ```swift
+    /// var request = BatchInsertRequest(entity: "Recipe", objects: [["name": .literal("Soup")]])
+    /// request.resultType = .objectIDs
+    /// let result = try await store.execute(request)
+    /// ```
+    /// A `dictionaryHandler`'s rows are asked for and planned (one `INSERT` each) before the transaction begins.
+    /// - Throws: as for updates; `BatchError.invalid` (nothing written), `BatchError.violation` 1551 for a
+    ///   uniqueness conflict without `onConflict`, `PostgresStoreError.violations` (1700) for a to-one key that
+    ///   names no object, `PostgresStoreError.notYetSupported` for `onConflict: .update` into a table with several
+    ///   uniqueness constraints.
+    public func execute(_ request: BatchInsertRequest, context: PredicateContext? = nil, audit: AuditMode = .touched,
+                        onViolation: ViolationPolicy = .rollback, maxSamples: Int = 20, lockTimeout: Double = 60) async throws -> BatchResult {
+        let context = context ?? PredicateContext(now: Date().timeIntervalSince1970)
+        return try await publishing(context: context, audit: audit, onViolation: onViolation, maxSamples: maxSamples,
+                                    lockTimeout: lockTimeout) { model, layout in
+            try .planned(request, model: model, layout: layout, context: context)
+        }
+    }
+
+    /// Links objects by equal attribute values (a `setRelationship` step), audited before commit and published
+    /// (`updated`) as an update is.
+    /// - Throws: as for updates; `RelationshipAmbiguityError` (nothing linked) when an object matches several.
+    public func execute(_ request: SetRelationshipRequest, context: PredicateContext? = nil, audit: AuditMode = .touched,
+                        onViolation: ViolationPolicy = .rollback, maxSamples: Int = 20, lockTimeout: Double = 60) async throws -> BatchResult {
+        let context = context ?? PredicateContext(now: Date().timeIntervalSince1970)
+        return try await publishing(context: context, audit: audit, onViolation: onViolation, maxSamples: maxSamples,
+                                    lockTimeout: lockTimeout) { model, layout in
+            try .planned(request, model: model, layout: layout, context: context)
         }
     }
 
@@ -57,10 +89,18 @@ extension PostgresStore {
 
     private func publishing(context: PredicateContext, audit: AuditMode, onViolation: ViolationPolicy, maxSamples: Int,
                             lockTimeout: Double,
-                            plan: (Model, StoreLayout) throws -> PostgresBatch.Planned) async throws -> BatchResult {
-        let result = try await PostgresBatch.run(on: self, models: nil, lockTimeout: lockTimeout, ddlLockTimeout: 5, context: context,
+                            plan: (Model, StoreLayout) throws -> PostgresHookPlan.Step) async throws -> BatchResult {
+        let result: BatchResult
+        do {
+            result = try await PostgresBatch.run(on: self, models: nil, lockTimeout: lockTimeout, ddlLockTimeout: 5, context: context,
                                                  audit: PostgresBatch.Audit(mode: audit, onViolation: onViolation, maxSamples: maxSamples),
                                                  collectObjectIDs: changeObservers.wantsObjectIDs, plan: plan)
+        } catch PostgresStoreError.server(let message, "23505"?, _) {
+            // A constraint the batch broke, as `Store.execute` reports it on SQLite (the transaction rolled back).
+            throw BatchError.violation(code: 1551, message: "the batch would break a uniqueness constraint: \(message)")
+        } catch PostgresStoreError.server(let message, "23503"?, _) {
+            throw BatchError.violation(code: 1700, message: "the batch would leave a dangling reference: \(message)")
+        }
         changeObservers.publish(result.changes)
         return result
     }

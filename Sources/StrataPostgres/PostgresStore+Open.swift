@@ -31,6 +31,39 @@ extension PostgresStore {
     ///   it committed.
     public static func open(_ url: PostgresStoreURL, models: ProjectSource, hooks: ProjectSource? = nil,
                             options: Store.OpenOptions = Store.OpenOptions()) async throws -> PostgresStore {
+        let report = try await migrate(url, models: models, hooks: hooks, options: options)
+        let store = try await open(url)
+        return PostgresStore(url: url, session: store.session, migration: report)
+    }
+
+    /// Migrates this open store to the newest model (or `options.target`) under the schema's advisory lock, as
+    /// ``open(_:models:hooks:options:)`` does, then publishes the hooks' change sets to
+    /// ``changes(includingObjectIDs:)``, as `Store.migrate` does on SQLite. For a server that keeps its store
+    /// open while new models arrive.
+    ///
+    /// ```swift
+    /// let changes = store.changes()
+    /// let report = try await store.migrate(models: .directory("models"), hooks: .directory("migrations"))
+    /// ```
+    /// - Returns: what ran; `nothingToDo` when the store was already there.
+    /// - Throws: the errors of ``open(_:models:hooks:options:)``; on `MigrationRunError`, the change sets of the
+    ///   steps that committed before the failure are published first.
+    @discardableResult
+    public func migrate(models: ProjectSource, hooks: ProjectSource? = nil,
+                        options: Store.OpenOptions = Store.OpenOptions()) async throws -> MigrationRunReport {
+        do {
+            let report = try await Self.migrate(url, models: models, hooks: hooks, options: options)
+            changeObservers.publish(report.changes)
+            return report
+        } catch let error as MigrationRunError {
+            changeObservers.publish(error.report.changes)   // the steps that committed before the failure
+            throw error
+        }
+    }
+
+    /// Loads the project and runs `migrate` on the store at `url` with `options`.
+    static func migrate(_ url: PostgresStoreURL, models: ProjectSource, hooks: ProjectSource?,
+                        options: Store.OpenOptions) async throws -> MigrationRunReport {
         let project = try await Store.offThread { try Store.Project(models: models, hooks: hooks, options: options) }
         var run = PostgresMigration.Options(target: project.target.version, create: options.createIfMissing,
                                             lockTimeout: options.lockTimeout, now: options.now ?? Date(),
@@ -39,8 +72,6 @@ extension PostgresStore {
         run.maxSamples = options.maxSamples
         run.collectObjectIDs = options.collectObjectIDs
         run.runLateHooks = options.runLateHooks
-        let report = try await PostgresMigration.runReport(url, models: project.models, hooks: project.hooks, options: run)
-        let store = try await open(url)
-        return PostgresStore(url: url, session: store.session, migration: report)
+        return try await PostgresMigration.runReport(url, models: project.models, hooks: project.hooks, options: run)
     }
 }

@@ -251,4 +251,94 @@ struct PostgresLibraryTests {
         // The rolled-back request published nothing: the first change set is the warned one's.
         #expect(first?.updated.mapValues { $0.map(\.primaryKey) } == ["Item": [1]])
     }
+
+    /// A change set as JSON with sorted keys and the store's UUID left out, to compare across stores.
+    static func plain(_ changes: ChangeSet?, uuid: String) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: (try? encoder.encode(changes)) ?? Data(), as: UTF8.self).replacingOccurrences(of: uuid, with: "<uuid>")
+    }
+
+    @Test func migratingAnOpenStorePublishesTheHooksChangeSetsAsSQLite() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("strata-pglib-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = try PostgresStoreURL(parsing: PostgresTestServer.url())
+        let postgres = try await PostgresStore.open(url, models: .yaml(Self.models), hooks: .yaml(Self.hooks), options: Self.options(target: 1))
+        let sqlite = try await Store.open(at: directory.appendingPathComponent("store.sqlite").path, models: .yaml(Self.models),
+                                          hooks: .yaml(Self.hooks), options: Self.options(target: 1))
+        let onPostgres = postgres.changes(), onSQLite = sqlite.changes()
+        do {
+            let report = try await postgres.migrate(models: .yaml(Self.models), hooks: .yaml(Self.hooks), options: Self.options(target: nil))
+            let sqliteReport = try await sqlite.migrate(models: .yaml(Self.models), hooks: .yaml(Self.hooks), options: Self.options(target: nil))
+            #expect(report.fromVersion == 1 && report.toVersion == 2 && report.hooks.map(\.id) == ["seed"])
+            // Nothing to do: nothing published; the next change set is the batch's.
+            let again = try await postgres.migrate(models: .yaml(Self.models), hooks: .yaml(Self.hooks), options: Self.options(target: nil))
+            #expect(again.nothingToDo)
+            _ = try await postgres.execute(BatchDeleteRequest(entity: "Special"))
+            _ = try await sqlite.execute(BatchDeleteRequest(entity: "Special"))
+
+            var iterator = onPostgres.makeAsyncIterator(), sqliteIterator = onSQLite.makeAsyncIterator()
+            let (first, second) = (await iterator.next(), await iterator.next())
+            let (sqliteFirst, sqliteSecond) = (await sqliteIterator.next(), await sqliteIterator.next())
+            let uuid = try await postgres.metadata().storeUUID, sqliteUUID = try sqlite.metadata().storeUUID
+            #expect(first == report.changes)
+            #expect(first?.inserted.mapValues { $0.map(\.primaryKey) } == ["Item": [1, 2, 3, 4], "Special": [5]])
+            #expect(first?.updated.mapValues { $0.map(\.primaryKey) } == ["Item": [2]])
+            #expect(Self.plain(first, uuid: uuid) == Self.plain(sqliteFirst, uuid: sqliteUUID))
+            #expect(Self.plain(report.changes, uuid: uuid) == Self.plain(sqliteReport.changes, uuid: sqliteUUID))
+            #expect(second?.deleted.mapValues { $0.map(\.primaryKey) } == ["Special": [5]])
+            #expect(Self.plain(second, uuid: uuid) == Self.plain(sqliteSecond, uuid: sqliteUUID))
+            await postgres.close()
+        } catch {
+            await postgres.close()
+            throw error
+        }
+    }
+
+    @Test func aFailingMigrationPublishesWhatItsCommittedStepsChanged() async throws {
+        let v2 = Self.version1.replacingOccurrences(of: "version: 1", with: "version: 2")
+        let models = [
+            "1.yaml": Self.version1, "2.yaml": v2,
+            "3.yaml": v2.replacingOccurrences(of: "version: 2", with: "version: 3")
+                .replacingOccurrences(of: "count:  { type: int32 }", with: "count:  { type: int32, max: 10 }"),
+        ]
+        let hooks = [
+            "add.yaml": "id: add\nafter: 2\nsteps:\n  - batchInsert: { entity: Item, objects: [ { name: a, count: 1 } ] }\n",
+            "raise.yaml": """
+                id: raise
+                after: 3
+                onViolation: rollback
+                steps:
+                  - batchUpdate: { entity: Item, propertiesToUpdate: { count: 11 } }
+                """,
+        ]
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("strata-pglib-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = try PostgresStoreURL(parsing: PostgresTestServer.url())
+        let postgres = try await PostgresStore.open(url, models: .yaml(models), hooks: .yaml(hooks), options: Self.options(target: 1))
+        let sqlite = try await Store.open(at: directory.appendingPathComponent("store.sqlite").path, models: .yaml(models),
+                                          hooks: .yaml(hooks), options: Self.options(target: 1))
+        let onPostgres = postgres.changes(), onSQLite = sqlite.changes()
+        var errors: [MigrationRunError] = []
+        for migrate in [{ try await postgres.migrate(models: .yaml(models), hooks: .yaml(hooks), options: Self.options(target: nil)) },
+                        { try await sqlite.migrate(models: .yaml(models), hooks: .yaml(hooks), options: Self.options(target: nil)) }]
+            as [() async throws -> MigrationRunReport] {
+            do {
+                _ = try await migrate()
+                Issue.record("the migration should stop on the hook's violation")
+            } catch let error as MigrationRunError {
+                errors.append(error)
+            }
+        }
+        var iterator = onPostgres.makeAsyncIterator(), sqliteIterator = onSQLite.makeAsyncIterator()
+        let published = await iterator.next(), sqlitePublished = await sqliteIterator.next()
+        let uuid = try await postgres.metadata().storeUUID, sqliteUUID = try sqlite.metadata().storeUUID
+        await postgres.close()
+        #expect(errors.map(\.report.toVersion) == [2, 2])
+        #expect(published == errors.first?.report.changes)
+        #expect(published?.inserted.mapValues { $0.map(\.primaryKey) } == ["Item": [1]])
+        #expect(Self.plain(published, uuid: uuid) == Self.plain(sqlitePublished, uuid: sqliteUUID))
+    }
 }

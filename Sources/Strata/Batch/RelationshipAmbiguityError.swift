@@ -14,6 +14,15 @@ public struct RelationshipAmbiguityError: StrataError, Sendable {
     /// The hook whose step failed, when it ran in a hook.
     public var hook: String?
 
+    package init(relationship: String, object: ObjectID, keys: [String], matches: [ObjectID], matchedEntity: String, hook: String? = nil) {
+        self.relationship = relationship
+        self.object = object
+        self.keys = keys
+        self.matches = matches
+        self.matchedEntity = matchedEntity
+        self.hook = hook
+    }
+
     public var exitCode: ExitStatus { .validationViolations }
 
     public var diagnostics: [Diagnostic] {
