@@ -125,17 +125,13 @@ public struct BatchUpdatePlan: Sendable, Hashable {
             + (returning ? BatchPlanner.returning(discriminated: isDiscriminated) : "")
     }
 
-    /// Each row's own entity, over alias `t`.
-    var rowEntity: SQLText {
-        BatchPlanner.entityExpression(
-            EntityStorage(entity: entity, root: rootEntity, table: table, isDiscriminated: isDiscriminated, kinds: [],
-                          attributeColumns: [:], relationships: [:]), alias: "t")
-    }
-
     /// Fills the keys table with the matched rows (for touched-row recording).
     public var selectKeys: SQLText {
-        "INSERT INTO \(BatchPlanner.keysTable) (\(BatchPlanner.pkColumn), \(BatchPlanner.entityColumn)) SELECT \(ColumnName("_pk", qualifier: "t")), "
-            + rowEntity + " FROM \(TableName(table)) AS t" + whereClause
+        let entity = BatchPlanner.entityExpression(
+            EntityStorage(entity: entity, root: rootEntity, table: table, isDiscriminated: isDiscriminated, kinds: [],
+                          attributeColumns: [:], relationships: [:]), alias: "t")
+        return "INSERT INTO \(BatchPlanner.keysTable) (\(BatchPlanner.pkColumn), \(BatchPlanner.entityColumn)) SELECT \(ColumnName("_pk", qualifier: "t")), "
+            + entity + " FROM \(TableName(table)) AS t" + whereClause
     }
 
     /// The update restricted to the rows in the keys table.
@@ -147,34 +143,6 @@ public struct BatchUpdatePlan: Sendable, Hashable {
     /// Records the keyed rows as touched.
     public var recordTouched: SQLText {
         BatchPlanner.recordingTouched(table, "\(BatchPlanner.pkColumn) FROM \(BatchPlanner.keysTable)")
-    }
-
-    // The first batch on a table in an audit scope (every standalone batch) records its rows straight into
-    // the touched table and updates the rows listed there, without the keys table.
-
-    /// Whether `temp.strata_touched` lists rows of this table already (an earlier batch of the same hook).
-    public var hasTouchedRows: SQLText {
-        "SELECT EXISTS (SELECT 1 FROM \(BatchPlanner.touchedTable) WHERE \(BatchPlanner.tableColumn) = \(table))"
-    }
-
-    /// Records the matched rows as touched, before the update.
-    public var recordMatching: SQLText {
-        BatchPlanner.recordingTouched(table, "\(ColumnName("_pk", qualifier: "t")) FROM \(TableName(table)) AS t" + whereClause)
-    }
-
-    /// The update restricted to the touched rows of this table.
-    public var updateTouched: SQLText {
-        "UPDATE \(TableName(table)) AS t SET " + assignments + " WHERE \(ColumnName("_pk", qualifier: "t")) IN (SELECT \(BatchPlanner.pkColumn) FROM "
-            + "\(BatchPlanner.touchedTable) WHERE \(BatchPlanner.tableColumn) = \(table))"
-    }
-
-    /// The touched rows of this table and each one's entity, in `_pk` order (`CROSS JOIN`: the touched
-    /// keys first, each finding its row).
-    public var touchedKeys: SQLText {
-        let touched = "touched"
-        return "SELECT \(ColumnName("pk", qualifier: touched)), " + rowEntity + " FROM \(BatchPlanner.touchedTable) AS touched CROSS JOIN "
-            + "\(TableName(table)) AS t WHERE \(ColumnName("table", qualifier: touched)) = \(table) AND \(ColumnName("_pk", qualifier: "t")) = "
-            + "\(ColumnName("pk", qualifier: touched)) ORDER BY \(ColumnName("pk", qualifier: touched))"
     }
 }
 
