@@ -53,10 +53,12 @@ struct PostgresHookPlan: Sendable {
                     + plan.denyChecks.map(\.query) + plan.beforeDelete.nullify.map(\.updateReturning) + plan.deletes
             case .batchInsert(let request):
                 let plan = try BatchInsertPlanner(model: model, layout: layout).plan(request, context: context)
-                if request.onConflict == .update, (layout.table(plan.table)?.indexes.filter(\.isUnique).count ?? 0) > 1 {
-                    // SQLite's upsert takes one ON CONFLICT clause per uniqueness constraint; PostgreSQL's takes one.
+                if request.onConflict == .update, request.source != nil, (layout.table(plan.table)?.indexes.filter(\.isUnique).count ?? 0) > 1 {
+                    // SQLite's upsert takes one ON CONFLICT clause per uniqueness constraint and runs row by row: a
+                    // source row may update the row an earlier one wrote, under another constraint. Literal rows run
+                    // one statement each (`BatchInsertPlanner.upsert`).
                     throw PostgresStoreError.notYetSupported(
-                        what: "hook '\(hook.id)': a batchInsert with onConflict: update into \(plan.table), which has several uniqueness constraints")
+                        what: "hook '\(hook.id)': a batchInsert from: source rows with onConflict: update into \(plan.table), which has several uniqueness constraints")
                 }
                 steps.append(.insert(plan, request))
                 statements += plan.statements
