@@ -101,11 +101,8 @@ struct PostgresStepPlanner {
 
     mutating func planTables() throws(PostgresStoreError) {
         let plans = step.tablePlans
-        for plan in plans.tables {
-            if plan.rowFilter != nil, plan.sourceTable == nil {
-                throw .notYetSupported(what: "a mapping filter on table \(plan.table.name) \(place)")
-            }
-        }
+        // A filter on a table filled from several sources is each part's (`TablePlan.Part.rowFilter`, `+Merge`).
+        precondition(plans.tables.allSatisfy { $0.rowFilter == nil || $0.sourceTable != nil }, "a table-wide filter names its source table")
         // Join tables whose links are re-linked to objects with new IDs are copied (`+Merge`), not kept in place.
         let copiedJoins = Set(plans.tables.filter { Self.isCopiedJoin($0) }.map(\.table.name))
         let splits = Self.splits(plans)
