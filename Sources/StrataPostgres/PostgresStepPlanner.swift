@@ -114,12 +114,8 @@ struct PostgresStepPlanner {
         let keptSources = Set(tableNames.keys)
         for plan in plans.tables where (plan.sourceTable != plan.table.name || copiedJoins.contains(plan.table.name))
             && src.table(plan.table.name) != nil {
-            // A new or renamed table takes a name a source table still holds while the step runs (dropped, or
-            // renamed in turn): it goes by a temporary name until every table has its own.
-            guard !moved.contains(plan.table.name) else {
-                throw .notYetSupported(what: "table \(plan.table.name) taking the name of a table the step "
-                                       + (keptSources.contains(plan.table.name) ? "renames" : "drops") + " \(place)")
-            }
+            // A new, renamed or split-off table takes a name a source table still holds while the step runs
+            // (dropped, or renamed in turn): it goes by a temporary name until every table has its own.
             heldNames.insert(plan.table.name)
         }
         preChecks = plans.preChecks.map { check(postgres: $0) }
