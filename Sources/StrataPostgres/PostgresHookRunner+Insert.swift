@@ -4,7 +4,8 @@ extension PostgresHookRunner {
     /// A batch insert: its statements as planned (one `INSERT … SELECT`, or one `INSERT … VALUES` per object).
     /// The identity `_pk` only grows, so the new rows are those above the table's highest key read before:
     /// that range is checked for dangling to-one keys (1700, exit 3), listed for `objectIDs` and, under the
-    /// `touched` audit, recorded in `pg_temp."strata_touched"` in one `INSERT … SELECT`, as on SQLite.
+    /// `touched` audit, recorded in `pg_temp."strata_touched"` in one `INSERT … SELECT`, as on SQLite, with the
+    /// existing rows an `onConflict: update` changed.
     func run(_ plan: BatchInsertPlan, _ request: BatchInsertRequest, planner: BatchInsertPlanner) async throws -> BatchResult {
         let table = TableName(plan.table), pk = ColumnName("_pk")
         let highest: SQLText = "SELECT coalesce(max(\(pk)), 0) FROM \(table)"
@@ -21,6 +22,12 @@ extension PostgresHookRunner {
         }
         if recordsTouched {
             try await run(BatchPlanner.recordingTouched(plan.table, "\(pk) FROM \(table) WHERE \(pk) > \(before)"))
+            if !updated.isEmpty {
+                // The existing rows an `onConflict: update` changed, as SQLite records them: one bound JSON array.
+                let keys = "[" + updated.map { String($0.0) }.joined(separator: ",") + "]"
+                let value = ColumnName("value", qualifier: "strata_k")
+                try await run(BatchPlanner.recordingTouched(plan.table, "CAST(\(value) AS bigint) FROM jsonb_array_elements_text(CAST(\(keys) AS jsonb)) AS \(TableName("strata_k"))"))
+            }
         }
         var changes = ChangeSet()
         let wantIDs = request.resultType == .objectIDs || options.collectObjectIDs
