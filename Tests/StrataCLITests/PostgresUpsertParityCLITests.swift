@@ -133,4 +133,50 @@ struct PostgresUpsertParityCLITests {
         #expect(EngineParity.untimed(run.postgres.stderr) == run.sameSQLiteErrors)
         #expect(try run.versions().postgres == "2")
     }
+
+    /// A sub-entity's rows in its root's table (`_entity` set, not updated): the same rows, IDs and report.
+    @Test func aSubEntityInAHierarchyTableGivesTheSameRowsAndIDs() throws {
+        let entities = """
+            entities:
+              P:
+                attributes:
+                  code: { type: string }
+                  tag:  { type: string }
+                  note: { type: string }
+                uniqueness: [[code], [tag]]
+              Q:
+                parent: P
+                attributes:
+                  extra: { type: string }
+            """
+        let seed = """
+            id: seed
+            after: 2
+            steps:
+              - batchInsert: { entity: P, objects: [ { code: c1, tag: t1, note: p } ] }
+              - batchInsert: { entity: Q, objects: [ { code: c2, tag: t2, note: q, extra: e } ] }
+            """
+        let work = """
+            id: work
+            after: 3
+            steps:
+              - batchInsert:
+                  entity: Q
+                  objects: [ { tag: t1, note: from-q }, { code: c2, tag: t9, extra: e2 }, { code: c3, tag: t3, note: new } ]
+                  onConflict: update
+                  resultType: objectIDs
+            """
+        let v3 = entities.replacingOccurrences(of: "extra: { type: string }", with: "extra: { type: string }\n      more: { type: string }")
+        let run = try EngineParity.run(v2: entities, v3: v3, files: ["seed.yaml": seed, "work.yaml": work], arguments: ["--format", "json"])
+        #expect(run.sqlite.status == 0, "\(run.sqlite.stderr)")
+        #expect(run.postgres.status == 0, "\(run.postgres.stderr)")
+        #expect(try PostgresMigrateReportCLITests.comparable(run.samePostgresOutput) == PostgresMigrateReportCLITests.comparable(run.sameSQLiteOutput))
+        let query = #"""
+            SELECT "_pk" || ' ' || "_entity" || ' ' || coalesce("code", '-') || ' ' || coalesce("tag", '-') || ' ' || coalesce("note", '-')
+              || ' ' || coalesce("extra", '-') FROM "P" ORDER BY "_pk"
+            """#
+        let (sqlite, postgres) = try run.rows(query)
+        #expect(sqlite == ["1 P c1 t1 from-q -", "2 Q c2 t9 q e2", "5 Q c3 t3 new -"])
+        #expect(postgres == sqlite)
+    }
 }
