@@ -62,8 +62,8 @@ extension BatchInsertPlanner {
     /// WITH "m" AS (SELECT p.*, coalesce((SELECT x."_pk" FROM "T" AS x WHERE x."a" = p."strata_v0"),
     ///   (SELECT x."_pk" FROM "T" AS x WHERE x."b" = p."strata_v1")) AS "strata_target" FROM (SELECT <v0> AS "strata_v0", …) AS p),
     ///   "u" AS (UPDATE "T" AS x SET "a" = m."strata_v0", … FROM "m" AS m WHERE x."_pk" = m."strata_target" RETURNING x."_pk"),
-    ///   "i" AS (INSERT INTO "T" ("_pk", "a", …) OVERRIDING SYSTEM VALUE SELECT $base + 1, m."strata_v0", … FROM "m" AS m
-    ///   WHERE m."strata_target" IS NULL RETURNING "_pk")
+    ///   "i" AS (INSERT INTO "T" AS x ("_pk", "a", …) OVERRIDING SYSTEM VALUE SELECT $base + 1, m."strata_v0", … FROM "m" AS m
+    ///   WHERE m."strata_target" IS NULL RETURNING x."_pk")
     /// SELECT * FROM "u" UNION ALL SELECT * FROM "i"
     /// ```
     ///
@@ -87,15 +87,15 @@ extension BatchInsertPlanner {
         }
         let resolved: SQLText = lookups.isEmpty ? "CAST(NULL AS bigint)" : "coalesce(" + lookups.joined(separator: ", ") + ")"
         let returned: SQLText = discriminated ? ", \(ColumnName("_entity", qualifier: "x"))" : ""
-        let head: SQLText = "WITH \(ColumnName("m")) AS (SELECT p.*, " + resolved + " AS \(target) FROM (SELECT "
+        let head: SQLText = "WITH \(TableName("m")) AS (SELECT p.*, " + resolved + " AS \(target) FROM (SELECT "
             + zip(values, inner).map { value, name in value + " AS \(name)" }.joined(separator: ", ") + ") AS p), "
-            + "\(ColumnName("u")) AS (UPDATE \(TableName(table)) AS x SET "
+            + "\(TableName("u")) AS (UPDATE \(TableName(table)) AS x SET "
             + assigned.map { "\($0) = \(m(inners[$0.name]!))" as SQLText }.joined(separator: ", ")
-            + " FROM \(ColumnName("m")) AS m WHERE \(ColumnName("_pk", qualifier: "x")) = \(m(target)) RETURNING \(ColumnName("_pk", qualifier: "x"))" + returned + "), "
-            + "\(ColumnName("i")) AS (INSERT INTO \(TableName(table)) AS x (\(pk), \(columns)) OVERRIDING SYSTEM VALUE SELECT "
+            + " FROM \(TableName("m")) AS m WHERE \(ColumnName("_pk", qualifier: "x")) = \(m(target)) RETURNING \(ColumnName("_pk", qualifier: "x"))" + returned + "), "
+            + "\(TableName("i")) AS (INSERT INTO \(TableName(table)) AS x (\(pk), \(columns)) OVERRIDING SYSTEM VALUE SELECT "
         let tail: SQLText = " + 1, " + inner.map { "\(m($0))" as SQLText }.joined(separator: ", ")
-            + " FROM \(ColumnName("m")) AS m WHERE \(m(target)) IS NULL RETURNING \(ColumnName("_pk", qualifier: "x"))" + returned + ") "
-            + "SELECT * FROM \(ColumnName("u")) UNION ALL SELECT * FROM \(ColumnName("i"))"
+            + " FROM \(TableName("m")) AS m WHERE \(m(target)) IS NULL RETURNING \(ColumnName("_pk", qualifier: "x"))" + returned + ") "
+            + "SELECT * FROM \(TableName("u")) UNION ALL SELECT * FROM \(TableName("i"))"
         return BatchInsertPlan.Upsert(count: "SELECT CAST(1 AS bigint)", head: head, tail: tail)
     }
 }
