@@ -111,9 +111,10 @@ extension PostgresHookPlan.Step {
 
     /// A batch insert planned for PostgreSQL, with a `dictionaryHandler`'s rows (the library's requests).
     /// - Parameter origin: what the refusal names first (`hook 'ID': `), empty from the library.
-    /// - Throws: `BatchError.invalid` (exit 2); `PostgresStoreError.notYetSupported` (exit 2) for `onConflict: update`
-    ///   into a table with several uniqueness constraints: SQLite's upsert takes one `ON CONFLICT` clause per
-    ///   constraint, PostgreSQL's one.
+    /// - Throws: `BatchError.invalid` (exit 2); `PostgresStoreError.notYetSupported` (exit 2) for a `from:` insert with
+    ///   `onConflict: update` into a table with several uniqueness constraints: SQLite's upsert takes one `ON CONFLICT`
+    ///   clause per constraint and runs row by row, so a source row may update the row an earlier one wrote, under
+    ///   another constraint. Literal and handler rows run one statement each (`BatchInsertPlanner.upsert`).
     static func planned(_ request: BatchInsertRequest, model: Model, layout: StoreLayout, context: PredicateContext,
                         in origin: String = "") throws -> Self {
         let planner = BatchInsertPlanner(model: model, layout: layout)
@@ -123,14 +124,15 @@ extension PostgresHookPlan.Step {
             while true {
                 var row: [String: Value] = [:]
                 if handler(&row) { break }
-                let (statement, links) = try planner.insertRow(row.mapValues(UpdateValue.value), request: request, context: context)
+                let (statement, links, upsert) = try planner.insertRow(row.mapValues(UpdateValue.value), request: request, context: context)
                 plan.statements.append(statement)
                 plan.rowLinks.append(links)
+                plan.upserts.append(upsert)
             }
         }
-        if request.onConflict == .update, (layout.table(plan.table)?.indexes.filter(\.isUnique).count ?? 0) > 1 {
+        if request.onConflict == .update, request.source != nil, (layout.table(plan.table)?.indexes.filter(\.isUnique).count ?? 0) > 1 {
             throw PostgresStoreError.notYetSupported(
-                what: origin + "a batchInsert with onConflict: update into \(plan.table), which has several uniqueness constraints")
+                what: origin + "a batchInsert from: source rows with onConflict: update into \(plan.table), which has several uniqueness constraints")
         }
         return .insert(plan, request)
     }

@@ -4,7 +4,8 @@ extension PostgresHookRunner {
     /// A batch insert: its statements as planned (one `INSERT … SELECT`, or one `INSERT … VALUES` per object).
     /// The identity `_pk` only grows, so the new rows are those above the table's highest key read before:
     /// that range is checked for dangling to-one keys (1700, exit 3), listed for `objectIDs` and, under the
-    /// `touched` audit, recorded in `pg_temp."strata_touched"` in one `INSERT … SELECT`, as on SQLite.
+    /// `touched` audit, recorded in `pg_temp."strata_touched"` in one `INSERT … SELECT`, as on SQLite, with the
+    /// existing rows an `onConflict: update` changed.
     func run(_ plan: BatchInsertPlan, _ request: BatchInsertRequest, planner: BatchInsertPlanner) async throws -> BatchResult {
         let table = TableName(plan.table), pk = ColumnName("_pk")
         let highest: SQLText = "SELECT coalesce(max(\(pk)), 0) FROM \(table)"

@@ -21,12 +21,12 @@ extension PostgresStepPlanner {
         tables.contains(source) ? source : tables[0]
     }
 
-    /// A destination table of a split that does not keep the source table: created, filled with the source rows
-    /// it takes (its `filter:` and entities), its identity moved past the highest key copied.
+    /// A destination table of a split that does not keep the source table: created (under a temporary name while
+    /// a table the step drops or renames still holds its name, `newTable`), filled with the source rows it takes
+    /// (its `filter:` and entities), its identity moved past the highest key copied.
     mutating func copy(_ plan: TablePlan, from sourceName: String) {
-        let table = dst.table(plan.table.name)!
-        let types = PostgresTypes.columnTypes(of: table, attributeTypes: dstTypes)
-        moves.append(PostgresSchemaSQL.createTable(table, types: types))
+        let (table, created, types) = newTable(plan)
+        moves.append(PostgresSchemaSQL.createTable(created, types: types))
         let old = TableName(ColumnSource.oldAlias)
         var conditions: [SQLText] = []
         if let filter = plan.rowFilter { conditions.append("(" + filter + ") IS TRUE") }
@@ -36,12 +36,12 @@ extension PostgresStepPlanner {
         let values = plan.columns.map { column -> SQLText in
             PostgresColumnSource.expression(column.source, attribute: dstTypes[table.name]?[column.spec.name], type: types[column.spec.name]!)
         }
-        let name = TableName(table.name), pk = ColumnName("_pk")
+        let name = TableName(created.name), pk = ColumnName("_pk")
         moves.append("INSERT INTO \(name) (\(plan.columns.map { ColumnName($0.spec.name) })) OVERRIDING SYSTEM VALUE SELECT "
                      + values.joined(separator: ", ") + " FROM \(TableName(sourceName)) AS \(old) WHERE "
                      + (conditions.isEmpty ? .keyword(.true) : conditions.joined(separator: " AND ")) + " ORDER BY \(ColumnName("_pk", qualifier: old.name))")
         let highest: SQLText = "(SELECT max(\(pk)) FROM \(name))"
-        moves.append("SELECT setval(pg_get_serial_sequence(\(SQLDialect.postgresql.quote(table.name)), '_pk'), coalesce(" + highest
+        moves.append("SELECT setval(pg_get_serial_sequence(\(SQLDialect.postgresql.quote(created.name)), '_pk'), coalesce(" + highest
                      + ", 1), " + highest + " IS NOT NULL)")
         constraints += table.columns.compactMap { PostgresSchemaSQL.addForeignKey($0, table: table.name) }
         indexes += table.indexes.map { PostgresSchemaSQL.createIndex($0, on: table.name) }

@@ -101,11 +101,8 @@ struct PostgresStepPlanner {
 
     mutating func planTables() throws(PostgresStoreError) {
         let plans = step.tablePlans
-        for plan in plans.tables {
-            if plan.rowFilter != nil, plan.sourceTable == nil {
-                throw .notYetSupported(what: "a mapping filter on table \(plan.table.name) \(place)")
-            }
-        }
+        // A filter on a table filled from several sources is each part's (`TablePlan.Part.rowFilter`, `+Merge`).
+        precondition(plans.tables.allSatisfy { $0.rowFilter == nil || $0.sourceTable != nil }, "a table-wide filter names its source table")
         // Join tables whose links are re-linked to objects with new IDs are copied (`+Merge`), not kept in place.
         let copiedJoins = Set(plans.tables.filter { Self.isCopiedJoin($0) }.map(\.table.name))
         let splits = Self.splits(plans)
@@ -117,12 +114,8 @@ struct PostgresStepPlanner {
         let keptSources = Set(tableNames.keys)
         for plan in plans.tables where (plan.sourceTable != plan.table.name || copiedJoins.contains(plan.table.name))
             && src.table(plan.table.name) != nil {
-            // A new or renamed table takes a name a source table still holds while the step runs (dropped, or
-            // renamed in turn): it goes by a temporary name until every table has its own.
-            guard !moved.contains(plan.table.name) else {
-                throw .notYetSupported(what: "table \(plan.table.name) taking the name of a table the step "
-                                       + (keptSources.contains(plan.table.name) ? "renames" : "drops") + " \(place)")
-            }
+            // A new, renamed or split-off table takes a name a source table still holds while the step runs
+            // (dropped, or renamed in turn): it goes by a temporary name until every table has its own.
             heldNames.insert(plan.table.name)
         }
         preChecks = plans.preChecks.map { check(postgres: $0) }

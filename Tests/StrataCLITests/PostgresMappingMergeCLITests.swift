@@ -210,4 +210,36 @@ struct PostgresMappingMergeCLITests {
         #expect(try PostgresMappingSplitCLITests.pg(schema, #"SELECT "_pk" || ' ' || "name" FROM "Media" ORDER BY 1"#)
                     == (try E2E.rows(store, #"SELECT "_pk" || ' ' || "name" FROM "Media" ORDER BY 1"#)))
     }
+
+    /// A filter on the merged table (every source's rows, `filter:` applying to each): the rows it leaves out are
+    /// not carried, the links to them are cleared, and the others get the same new IDs, report and change set as on SQLite.
+    @Test func aFilteredMergeGivesTheSameRowsIDsAndReportAsOnSQLite() throws {
+        let mapping = MergeProject.mapping + "\n    filter: \"name != 'p1' AND name != 'v7'\"\n"
+        let (dir, store) = try MergeProject.make(["v2.yaml": mapping])
+        let schema = "t_" + UUID().uuidString.prefix(8).lowercased()
+        let url = PostgresTestServer.url(schema: schema)
+        #expect(try CLI.run(["migrate", "--create", "--to", "1", "--store", url], in: dir).status == 0)
+        _ = try PostgresMappingSplitCLITests.pg(schema, Self.rows)
+        let now = ["--now", "2024-05-21T00:00:00Z"]
+        let sqlite = try CLI.run(["migrate", "--store", "app.sqlite", "--changes-out", "sqlite.json"] + now, in: dir)
+        let postgres = try CLI.run(["migrate", "--store", url, "--changes-out", "postgres.json"] + now, in: dir)
+        #expect(sqlite.status == 0, "\(sqlite.stderr)")
+        #expect(postgres.status == 0, "\(postgres.stderr)")
+        let uuids = (try MergeProject.uuid(store), try PostgresMappingSplitCLITests.pg(schema, "SELECT value FROM strata_metadata WHERE key = 'strata.uuid'")[0])
+        func same(_ text: String) -> String {
+            EngineParity.untimed(text).replacingOccurrences(of: "app.sqlite", with: url).replacingOccurrences(of: uuids.0, with: uuids.1)
+        }
+        #expect(EngineParity.untimed(postgres.stdout) == same(sqlite.stdout))
+        #expect(sqlite.stdout.contains("  mapped Media from Photo, Video: 4 carried, 2 dropped by filter, 4 with new IDs, "
+                                      + "2 links to them dropped (Comment.media 1, Tag.media 1)\n"), "\(sqlite.stdout)")
+        let expected = [["10|p2|200|0|NULL", "11|p3|300|0|2", "12|v1|NULL|10|1", "13|v2|NULL|20|2"],
+                        ["1|t1|NULL", "2|t2|11", "3|t3|NULL"], ["1|c1|NULL", "2|c2|12", "3|c3|NULL"], ["1|a1", "2|a2"]]
+        for (query, rows) in zip(Self.queries, expected) {
+            let onSQLite = try E2E.rows(store, query)
+            #expect(onSQLite == rows, "\(query)")
+            #expect(try PostgresMappingSplitCLITests.pg(schema, query) == onSQLite, "\(query)")
+        }
+        let changes = (try String(contentsOfFile: dir + "/sqlite.json", encoding: .utf8), try String(contentsOfFile: dir + "/postgres.json", encoding: .utf8))
+        #expect(try PostgresMigrateReportCLITests.comparable(changes.1) == PostgresMigrateReportCLITests.comparable(same(changes.0)))
+    }
 }

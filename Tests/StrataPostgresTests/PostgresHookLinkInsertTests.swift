@@ -155,16 +155,16 @@ extension PostgresHookLinkInsertTests {
         #expect(try Self.items(schema) == ["1 again 12.5 x false", "2 again 3 y false", "3 b! - k false", "7 z - z false"])
     }
 
-    @Test func onConflictUpdateIntoATableWithSeveralUniquenessConstraintsIsRefusedBeforeAnyStep() async throws {
+    @Test func onConflictUpdateFromSourceRowsIntoATableWithSeveralUniquenessConstraintsIsRefusedBeforeAnyStep() async throws {
         let history = try ModelHistory.load(yaml: [
             "1.yaml": "version: 1\nentities:\n  T:\n    attributes:\n      a: { type: string }\n      b: { type: string }\n    uniqueness: [[a], [b]]\n",
             "2.yaml": "version: 2\nentities:\n  T:\n    attributes:\n      a: { type: string }\n      b: { type: string }\n      c: { type: string }\n    uniqueness: [[a], [b]]\n",
         ])
-        let hooks = try HookSet.load(yaml: ["up.yaml": "id: up\nafter: 2\nsteps:\n  - batchInsert: { entity: T, objects: [ { a: x, c: y } ], onConflict: update }\n"],
+        let hooks = try HookSet.load(yaml: ["up.yaml": "id: up\nafter: 2\nsteps:\n  - batchInsert: { entity: T, from: { entity: T }, values: { a: \"a\", c: \"'y'\" }, onConflict: update }\n"],
                                      models: history)
         let (url, schema) = try await PostgresMigrationTests.create(history, at: 1, hooks: hooks)
         await #expect(throws: PostgresStoreError.notYetSupported(
-            what: "hook 'up': a batchInsert with onConflict: update into T, which has several uniqueness constraints")) {
+            what: "hook 'up': a batchInsert from: source rows with onConflict: update into T, which has several uniqueness constraints")) {
             try await PostgresMigration.run(url, models: history, hooks: hooks, options: .init())
         }
         #expect(try PostgresHookTests.version(schema) == ["1"])

@@ -84,21 +84,24 @@ struct PostgresMigrationTests {
             "1.yaml": "version: 1\nentities:\n  A:\n    attributes:\n      n: { type: int16 }\n",
             "2.yaml": "version: 2\nentities:\n  A:\n    attributes:\n      n: { type: int16 }\n      m: { type: string }\n",
             "3.yaml": "version: 3\nentities:\n  A:\n    attributes:\n      n: { type: int16 }\n      m: { type: string }\n  B:\n    attributes:\n      n: { type: int16 }\n  C:\n    attributes:\n      n: { type: int16 }\n",
-            "4.yaml": "version: 4\nentities:\n  B:\n    attributes:\n      n: { type: int16 }\n  C:\n    attributes:\n      n: { type: int16 }\n",
+            "4.yaml": "version: 4\nentities:\n  B:\n    attributes:\n      n: { type: int16 }\n  C:\n    attributes:\n      n: { type: int16 }\n      k: { type: int16 }\n    uniqueness: [[n], [k]]\n",
         ])
-        // A mapping file splits A's objects into B and C: C is created under the name of a table the step drops,
-        // which PostgreSQL does not do yet.
+        // A mapping file splits A's objects into B and C (C created under the name of the C the step drops); then a
+        // hook upserts B's rows into C, which has two uniqueness constraints, from source rows: PostgreSQL does not
+        // do that yet.
         history.mappings[4] = try MappingFileLoader.load(yaml: "mapping: { from: 3, to: 4 }\nentities:\n  B: { source: A, filter: \"n > 0\" }\n  C: { source: A, filter: \"n <= 0\" }\n",
                                                          file: "migrations/4.mapping.yaml")
-        let (url, schema) = try await Self.create(history, at: 1)
+        let hooks = try HookSet.load(yaml: ["up.yaml": "id: up\nafter: 4\nsteps:\n  - batchInsert: { entity: C, from: { entity: B }, values: { n: \"n\", k: \"n\" }, onConflict: update }\n"],
+                                     models: history)
+        let (url, schema) = try await Self.create(history, at: 1, hooks: hooks)
         let error = await #expect(throws: PostgresStoreError.self) {
-            try await PostgresMigration.run(url, models: history, hooks: Self.none, options: .init())
+            try await PostgresMigration.run(url, models: history, hooks: hooks, options: .init())
         }
         #expect(error?.exitCode == .invalidInput)
-        #expect(error.map { "\($0)" }?.contains("table C taking the name of a table the step drops") == true, "\(String(describing: error))")
+        #expect(error.map { "\($0)" }?.contains("a batchInsert from: source rows with onConflict: update into C") == true, "\(String(describing: error))")
         #expect(try Self.psql("SELECT count(*) FROM information_schema.columns WHERE table_schema = '\(schema)' AND column_name = 'm'") == ["0"])
         // Up to the last supported step is fine.
-        let report = try await PostgresMigration.run(url, models: history, hooks: Self.none, options: .init(target: 2))
+        let report = try await PostgresMigration.run(url, models: history, hooks: hooks, options: .init(target: 2))
         #expect(report.toVersion == 2)
     }
 

@@ -52,7 +52,7 @@ extension BatchExecutor {
                 while true {
                     var row: [String: Value] = [:]
                     if handler(&row) { break }
-                    let (statement, links) = try planner.insertRow(row.mapValues(UpdateValue.value), request: request, context: context)
+                    let (statement, links, _) = try planner.insertRow(row.mapValues(UpdateValue.value), request: request, context: context)
                     try insert(statement, links: links)
                 }
             }

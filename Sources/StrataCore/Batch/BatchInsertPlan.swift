@@ -15,9 +15,10 @@ public struct BatchInsertPlan: Sendable, Hashable {
     /// Foreign keys of the new rows whose values may name no object (literal primary keys, key paths), checked
     /// after the insert (`BatchInsertPlanner.danglingReferences`); a `$source` value is not among them.
     public var referenceChecks: [ReferenceCheck] = []
-    /// A `from:` insert with `onConflict: update` into a table with one uniqueness constraint: per statement of
-    /// `statements`, the form PostgreSQL runs (`BatchInsertPlanner.upsert`); nil where a statement needs none
-    /// (literal rows: one row per statement, PostgreSQL's own `ON CONFLICT` does as SQLite does).
+    /// With `onConflict: update`, per statement of `statements`, the form PostgreSQL runs where its own
+    /// `ON CONFLICT` cannot: a `from:` insert into a table with one uniqueness constraint, a literal row into a
+    /// table with several (`BatchInsertPlanner.upsert`); nil where a statement needs none (a literal row into a
+    /// table with one constraint: PostgreSQL's own `ON CONFLICT` does as SQLite does).
     public var upserts: [Upsert?] = []
 
     /// An upsert that proposes each key once, its new objects keyed as SQLite's would be.

@@ -46,6 +46,60 @@ extension BatchInsertPlanner {
     }
 }
 
+extension BatchInsertPlanner {
+    /// A literal row with `onConflict: update` into a table with several uniqueness constraints, in the form
+    /// PostgreSQL runs (one `ON CONFLICT` target per statement there), with SQLite's outcome.
+    ///
+    /// SQLite's `INSERT … ON CONFLICT (a) DO UPDATE … ON CONFLICT (b) DO UPDATE …` tries the clauses in order:
+    /// the first constraint on which an existing row holds the proposed key picks that row, whose named columns
+    /// are updated (a key that then collides with a third row breaks the constraint: 1551, exit 3); no match on
+    /// any constraint inserts the row. Either way the row spends one `AUTOINCREMENT` key. So the row's target is
+    /// resolved first, constraint by constraint in the same order (`coalesce` of one lookup each; a NULL key
+    /// matches nothing), then updated, or inserted under `base + 1` (`OVERRIDING SYSTEM VALUE`; the caller takes
+    /// `base` from the identity sequence and moves it past `base + 1`, as SQLite's sequence moves):
+    ///
+    /// ```sql
+    /// WITH "m" AS (SELECT p.*, coalesce((SELECT x."_pk" FROM "T" AS x WHERE x."a" = p."strata_v0"),
+    ///   (SELECT x."_pk" FROM "T" AS x WHERE x."b" = p."strata_v1")) AS "strata_target" FROM (SELECT <v0> AS "strata_v0", …) AS p),
+    ///   "u" AS (UPDATE "T" AS x SET "a" = m."strata_v0", … FROM "m" AS m WHERE x."_pk" = m."strata_target" RETURNING x."_pk"),
+    ///   "i" AS (INSERT INTO "T" AS x ("_pk", "a", …) OVERRIDING SYSTEM VALUE SELECT $base + 1, m."strata_v0", … FROM "m" AS m
+    ///   WHERE m."strata_target" IS NULL RETURNING x."_pk")
+    /// SELECT * FROM "u" UNION ALL SELECT * FROM "i"
+    /// ```
+    ///
+    /// nil when the table has at most one uniqueness constraint (PostgreSQL's own `ON CONFLICT` does as SQLite
+    /// does) or the row names no column to update (`ON CONFLICT DO NOTHING` on both engines).
+    func upsert(columns: [ColumnName], values: [SQLText], table: String, setting named: [ColumnName],
+                discriminated: Bool) -> BatchInsertPlan.Upsert? {
+        let unique = layout.table(table)?.indexes.filter(\.isUnique) ?? []
+        let assigned = named.filter { $0.name != "_entity" }
+        guard unique.count > 1, !assigned.isEmpty else { return nil }
+        let inner = columns.indices.map { ColumnName("strata_v\($0)") }
+        let inners = Dictionary(zip(columns.map(\.name), inner), uniquingKeysWith: { a, _ in a })
+        let m = { (column: ColumnName) in column.qualified(by: "m") }
+        let pk = ColumnName("_pk"), target = ColumnName("strata_target")
+        // A constraint with a column the row leaves NULL (neither named nor defaulted) matches no row.
+        let lookups = unique.compactMap { index -> SQLText? in
+            let pairs = index.columns.compactMap { key in inners[key].map { (ColumnName(key, qualifier: "x"), $0.qualified(by: "p")) } }
+            guard pairs.count == index.columns.count else { return nil }
+            return "(SELECT \(ColumnName("_pk", qualifier: "x")) FROM \(TableName(table)) AS x WHERE "
+                + pairs.map { column, value in "\(column) = \(value)" as SQLText }.joined(separator: " AND ") + ")"
+        }
+        let resolved: SQLText = lookups.isEmpty ? "CAST(NULL AS bigint)" : "coalesce(" + lookups.joined(separator: ", ") + ")"
+        let returned: SQLText = discriminated ? ", \(ColumnName("_entity", qualifier: "x"))" : ""
+        let head: SQLText = "WITH \(TableName("m")) AS (SELECT p.*, " + resolved + " AS \(target) FROM (SELECT "
+            + zip(values, inner).map { value, name in value + " AS \(name)" }.joined(separator: ", ") + ") AS p), "
+            + "\(TableName("u")) AS (UPDATE \(TableName(table)) AS x SET "
+            + assigned.map { "\($0) = \(m(inners[$0.name]!))" as SQLText }.joined(separator: ", ")
+            + " FROM \(TableName("m")) AS m WHERE \(ColumnName("_pk", qualifier: "x")) = \(m(target)) RETURNING \(ColumnName("_pk", qualifier: "x"))" + returned + "), "
+            + "\(TableName("i")) AS (INSERT INTO \(TableName(table)) AS x (\(pk), \(columns)) OVERRIDING SYSTEM VALUE SELECT "
+        let tail: SQLText = " + 1, " + inner.map { "\(m($0))" as SQLText }.joined(separator: ", ")
+            + " FROM \(TableName("m")) AS m WHERE \(m(target)) IS NULL RETURNING \(ColumnName("_pk", qualifier: "x"))" + returned + ") "
+            + "SELECT * FROM \(TableName("u")) UNION ALL SELECT * FROM \(TableName("i"))"
+        return BatchInsertPlan.Upsert(count: "SELECT CAST(1 AS bigint)", head: head, tail: tail)
+    }
+}
+
 extension BatchInsertPlan.Upsert {
     /// The insert, its new objects' keys counted from `base` (the identity sequence's value before it).
     public func insert(above base: Int64) -> SQLText { head + .bind(.integer(base)) + tail }

@@ -35,9 +35,11 @@ public struct BatchInsertPlanner: Sendable {
             }
             for (i, row) in request.objects.enumerated() {
                 let origins = i < request.objectOrigins.count ? request.objectOrigins[i] : [:]
-                let (insert, links) = try insertRow(row, request: request, storage: storage, context: context, origins: origins)
+                let (insert, links) = try insertRow(row, request: request, storage: storage, context: context, origins: origins,
+                                                    upsert: &upsert)
                 plan.statements.append(insert)
                 plan.rowLinks.append(links)
+                plan.upserts.append(upsert)
             }
             // A to-one given as a primary key may name no object (handler rows too): checked after the insert.
             plan.referenceChecks = references(storage.relationships.filter { $0.value.kind == .foreignKey && !$0.value.isToMany }
@@ -50,9 +52,14 @@ public struct BatchInsertPlanner: Sendable {
 
     /// The `INSERT … VALUES` of one row (a literal object or one the handler filled), and the updates that link it
     /// from the destinations of one-to-ones stored on their side (`last_insert_rowid()`, right after the insert).
+    /// `upsert` is the row's PostgreSQL form for `onConflict: update` into several uniqueness constraints (as
+    /// ``BatchInsertPlan/upserts`` holds for literal rows), else nil.
     public func insertRow(_ row: [String: UpdateValue], request: BatchInsertRequest, context: PredicateContext,
-                          origins: [String: SourceLocation] = [:]) throws(BatchError) -> (insert: SQLText, links: [SQLText]) {
-        try insertRow(row, request: request, storage: try storage(of: request.entity), context: context, origins: origins)
+                          origins: [String: SourceLocation] = [:]) throws(BatchError) -> (insert: SQLText, links: [SQLText], upsert: BatchInsertPlan.Upsert?) {
+        var upsert: BatchInsertPlan.Upsert?
+        let (insert, links) = try insertRow(row, request: request, storage: try storage(of: request.entity), context: context, origins: origins,
+                                            upsert: &upsert)
+        return (insert, links, upsert)
     }
 
     /// For a `from:` insert: the update that points each destination of a one-to-one stored on its side at the new
@@ -205,7 +212,7 @@ public struct BatchInsertPlanner: Sendable {
     }
 
     func insertRow(_ row: [String: UpdateValue], request: BatchInsertRequest, storage: EntityStorage, context: PredicateContext,
-                   origins: [String: SourceLocation]) throws(BatchError) -> (insert: SQLText, links: [SQLText]) {
+                   origins: [String: SourceLocation], upsert: inout BatchInsertPlan.Upsert?) throws(BatchError) -> (insert: SQLText, links: [SQLText]) {
         var columns: [ColumnName] = []
         var values: [SQLText] = []
         var links: [SQLText] = []
@@ -247,6 +254,9 @@ public struct BatchInsertPlanner: Sendable {
         if !links.isEmpty && request.onConflict != .fail {
             throw .invalid(.error("\(request.entity) has a one-to-one stored on the other side: an insert that sets it cannot skip or merge rows",
                                   hint: "remove onConflict, or link the objects afterwards with a setRelationship step"))
+        }
+        if request.onConflict == .update {
+            upsert = self.upsert(columns: columns, values: values, table: storage.table, setting: named, discriminated: storage.isDiscriminated)
         }
         return (sql + conflictClause(request.onConflict, table: storage.table, setting: named), links)
     }
