@@ -321,7 +321,7 @@ file), and SQLite's `DELETE` collects the rowids it removes, as the shell's does
 """
 
 
-KEPT_SECTIONS = ("## Where a small command's time goes",)
+KEPT_SECTIONS = ("## Where a small command's time goes", "## Where the touched audit of a batch update goes")
 
 
 def kept_sections(page):
