@@ -53,6 +53,9 @@ public struct PostgresStoreURL: Hashable, Sendable, CustomStringConvertible {
             throw invalid("it names no user (postgres://USER@HOST/DATABASE)")
         }
         guard let host = components.host.flatMap({ $0.isEmpty ? nil : $0 }) ?? env("PGHOST") else { throw invalid("it names no host") }
+        guard !host.hasPrefix("/") else {
+            throw invalid("the host '\(host)' is a Unix-domain socket directory, which Strata cannot connect through; name a TCP host")
+        }
         let path = String(components.path.drop { $0 == "/" })
         guard let database = path.isEmpty ? env("PGDATABASE") : path, !database.contains("/") else {
             throw invalid("it names no database (postgres://USER@HOST/DATABASE); Strata never creates databases")

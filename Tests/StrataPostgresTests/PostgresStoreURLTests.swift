@@ -75,6 +75,9 @@ import Testing
         #expect(throws: PostgresStoreError.invalidURL(url: "postgres://app@db/shop", reason: "sslmode='on' is not one of disable, allow, prefer, require, verify-ca, verify-full")) {
             try PostgresStoreURL(parsing: "postgres://app@db/shop", environment: ["PGSSLMODE": "on"])
         }
+        #expect(throws: PostgresStoreError.invalidURL(url: "postgres://app@/shop", reason: "the host '/var/run/postgresql' is a Unix-domain socket directory, which Strata cannot connect through; name a TCP host")) {
+            try PostgresStoreURL(parsing: "postgres://app@/shop", environment: ["PGHOST": "/var/run/postgresql"])
+        }
         // Empty variables count as unset.
         #expect(throws: PostgresStoreError.invalidURL(url: "postgres:///shop", reason: "it names no user (postgres://USER@HOST/DATABASE)")) {
             try PostgresStoreURL(parsing: "postgres:///shop", environment: ["PGUSER": "", "PGHOST": "h"])
