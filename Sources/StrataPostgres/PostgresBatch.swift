@@ -106,7 +106,8 @@ public enum PostgresBatch {
             runner.options.audit = audit.mode
             runner.options.maxSamples = audit.maxSamples
             runner.options.collectObjectIDs = collectObjectIDs
-            let result = try await store.session.transaction(lockTimeout: ddlLockTimeout) {
+            let layout = metadata.layout
+            let result = try await PostgresBatch.violations(layout: layout) { try await store.session.transaction(lockTimeout: ddlLockTimeout) {
                 try await store.session.execute("SELECT pg_advisory_xact_lock(\(PostgresNames.advisoryLockKey(schema: url.schema)))")
                 try await store.session.execute("SET CONSTRAINTS ALL DEFERRED")
                 if runner.recordsTouched { try await runner.prepareTouched() }
@@ -118,12 +119,40 @@ public enum PostgresBatch {
                 // Thrown inside the transaction, so nothing of the batch is committed.
                 if audit.onViolation == .rollback, (result.audit?.totalViolations ?? 0) > 0 { throw BatchViolationError(result: result) }
                 return result
-            }
+            } }
             try await lock.release()
             return result
         } catch {
             try? await lock.release()   // the library's store stays open: its session lock must not outlive the request
             throw error
+        }
+    }
+
+    /// Runs `body` (the request's transaction), turning a constraint failure the server reported into the
+    /// `BatchError` SQLite's `Store.execute` gives, with SQLite's words: a unique constraint or index of
+    /// `layout` as `UNIQUE constraint failed: Table.column, …` (1551), a foreign key as `FOREIGN KEY constraint
+    /// failed` (1700). The transaction has rolled back: nothing was written.
+    static func violations<T>(layout: StoreLayout, _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as PostgresStoreError {
+            throw violation(error, layout: layout) ?? error
+        }
+    }
+
+    /// The `BatchError` for a server's constraint failure (nil for other errors).
+    static func violation(_ error: PostgresStoreError, layout: StoreLayout) -> BatchError? {
+        guard case .server(let message, let state?, _, let constraint) = error else { return nil }
+        switch state {
+        case "23505":
+            for table in layout.tables {
+                guard let index = table.indexes.first(where: { $0.isUnique && ($0.name == constraint || PostgresNames.shortened($0.name) == constraint) })
+                else { continue }
+                return .uniqueness("UNIQUE constraint failed: " + index.columns.map { "\(table.name).\($0)" }.joined(separator: ", "))
+            }
+            return .uniqueness(message)   // an index of the user's own
+        case "23503": return .danglingReference("FOREIGN KEY constraint failed")
+        default: return nil
         }
     }
 }

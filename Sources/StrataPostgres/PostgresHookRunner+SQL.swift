@@ -14,7 +14,7 @@ extension PostgresHookRunner {
         for statement in statements {
             do {
                 count += try await run(statement).affected
-            } catch PostgresStoreError.server(let message, let state, _) {
+            } catch PostgresStoreError.server(let message, let state, _, _) {
                 if let state, state.hasPrefix("23") {
                     let code = Self.violationCodes[state].map { " (\($0))" } ?? ""
                     throw PostgresStoreError.violations(message: "hook '\(hook)' step \(step): the sql: step broke a constraint\(code): \(message)",

@@ -115,7 +115,7 @@ final class PostgresStageBridge: @unchecked Sendable {
         let session = runner.session
         do {
             return try blocking { try read(try await session.run(rendering)) }
-        } catch PostgresStoreError.server(let message, let state, _) {
+        } catch PostgresStoreError.server(let message, let state, _, _) {
             throw StatementError(description: "PostgreSQL: \(message)" + (state.map { " (SQLSTATE \($0))" } ?? ""))
         }
     }

@@ -67,7 +67,7 @@ struct PostgresHookRunner {
             let result: BatchResult
             do {
                 result = try await run(step, model: plan.model, layout: plan.layout, hook: hook.id)
-            } catch PostgresStoreError.server(let message, let state?, _) where Self.violationCodes[state] != nil {
+            } catch PostgresStoreError.server(let message, let state?, _, _) where Self.violationCodes[state] != nil {
                 // A constraint the step broke: exit 3 located at the hook's step, as on SQLite; the step rolls back.
                 throw PostgresStoreError.violations(
                     message: "hook '\(hook.id)' step \(index + 1) would break a rule (\(Self.violationCodes[state]!)): \(message)",

@@ -13,7 +13,7 @@ public struct PostgresLockWaitError: Error, Hashable, Sendable {
 
     /// `error` as a lock wait when it is the server's `lock_not_available`, else `error` unchanged.
     static func lockWait(_ error: any Error, seconds: Double) -> any Error {
-        guard case PostgresStoreError.server(let message, let state, let statement) = error,
+        guard case PostgresStoreError.server(let message, let state, let statement, _) = error,
               state == PostgresStoreError.lockNotAvailable else { return error }
         return PostgresLockWaitError(seconds: seconds, statement: statement, message: message)
     }

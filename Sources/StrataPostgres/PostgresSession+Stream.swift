@@ -14,7 +14,7 @@ extension PostgresSession {
             throw error
         } catch let error as PSQLError {
             throw PostgresStoreError.server(message: Self.message(of: error), sqlState: error.serverInfo?[.sqlState],
-                                            statement: rendering.sql)
+                                            statement: rendering.sql, constraint: error.serverInfo?[.constraintName])
         }
     }
 }

@@ -79,7 +79,8 @@ struct PostgresSession: Sendable {
             let result = try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).get()
             return (result.rows.map { PostgresRandomAccessRow($0) }, result.metadata.rows ?? 0)
         } catch {
-            throw .server(message: Self.message(of: error), sqlState: (error as? PSQLError)?.serverInfo?[.sqlState], statement: sql)
+            throw .server(message: Self.message(of: error), sqlState: (error as? PSQLError)?.serverInfo?[.sqlState], statement: sql,
+                          constraint: (error as? PSQLError)?.serverInfo?[.constraintName])
         }
     }
 

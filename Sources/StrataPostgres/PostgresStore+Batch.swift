@@ -90,17 +90,9 @@ extension PostgresStore {
     private func publishing(context: PredicateContext, audit: AuditMode, onViolation: ViolationPolicy, maxSamples: Int,
                             lockTimeout: Double,
                             plan: (Model, StoreLayout) throws -> PostgresHookPlan.Step) async throws -> BatchResult {
-        let result: BatchResult
-        do {
-            result = try await PostgresBatch.run(on: self, models: nil, lockTimeout: lockTimeout, ddlLockTimeout: 5, context: context,
+        let result = try await PostgresBatch.run(on: self, models: nil, lockTimeout: lockTimeout, ddlLockTimeout: 5, context: context,
                                                  audit: PostgresBatch.Audit(mode: audit, onViolation: onViolation, maxSamples: maxSamples),
                                                  collectObjectIDs: changeObservers.wantsObjectIDs, plan: plan)
-        } catch PostgresStoreError.server(let message, "23505"?, _) {
-            // A constraint the batch broke, as `Store.execute` reports it on SQLite (the transaction rolled back).
-            throw BatchError.violation(code: 1551, message: "the batch would break a uniqueness constraint: \(message)")
-        } catch PostgresStoreError.server(let message, "23503"?, _) {
-            throw BatchError.violation(code: 1700, message: "the batch would leave a dangling reference: \(message)")
-        }
         changeObservers.publish(result.changes)
         return result
     }

@@ -14,8 +14,9 @@ public enum PostgresStoreError: Error, Hashable, Sendable {
     case nameTooLong(kind: String, name: String, hint: String)
     /// The server cannot be reached or refused the login (exit 1).
     case connection(store: String, message: String)
-    /// The server refused a statement (exit 1; exit 5 when it could not get a lock in time).
-    case server(message: String, sqlState: String?, statement: String?)
+    /// The server refused a statement (exit 1; exit 5 when it could not get a lock in time); `constraint` names
+    /// the constraint or index a constraint failure broke, as the server reports it.
+    case server(message: String, sqlState: String?, statement: String?, constraint: String? = nil)
     /// Another run holds the store's advisory lock (exit 5).
     case busy(store: String, holder: String?)
     /// The store's version is above the target, or the metadata names an unknown version (exit 2).
@@ -34,7 +35,7 @@ extension PostgresStoreError: StrataError {
         switch self {
         case .invalidURL, .missingStore, .exists, .notYetSupported, .nameTooLong, .version: .invalidInput
         case .connection: .runtimeFailure
-        case .server(_, let state, _): state == PostgresStoreError.lockNotAvailable ? .storeBusy : .runtimeFailure
+        case .server(_, let state, _, _): state == PostgresStoreError.lockNotAvailable ? .storeBusy : .runtimeFailure
         case .busy: .storeBusy
         case .drift: .drift
         case .violations: .validationViolations
@@ -62,7 +63,7 @@ extension PostgresStoreError: StrataError {
             [.error("\(kind) name '\(name)' is longer than PostgreSQL's 63 bytes", hint: hint)]
         case .connection(let store, let message):
             [.error("cannot connect to \(store): \(message)")]
-        case .server(let message, let state, let statement):
+        case .server(let message, let state, let statement, _):
             [.error("PostgreSQL: \(message)" + (state.map { " (SQLSTATE \($0))" } ?? "")
                         + (statement.map { "\n  in: \($0)" } ?? ""),
                     hint: state == PostgresStoreError.lockNotAvailable ? "another session holds a lock on a table; retry, or raise the lock timeout" : nil)]

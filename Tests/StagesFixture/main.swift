@@ -52,6 +52,20 @@ if extra.contains("sneaky") || extra.contains("broken") {
         try ctx.execute(sql: ctx.engine == .postgresql ? "SET search_path TO public" : "PRAGMA foreign_keys = ON")
     }
 }
+// after: 2 (`named`, `named-missing`): GRDB's named arguments, one name used twice, others in quotes, comments
+// and (on PostgreSQL) a dollar quote and a cast; then a fetch with one, and (`named-missing`) a name not given.
+if extra.contains("named") || extra.contains("named-missing") {
+    stages.register("named-args", revision: "1") { ctx in
+        let postgres = ctx.engine == .postgresql
+        try ctx.execute(sql: #"UPDATE "Item" SET "note" = :label || ':label' || "# + (postgres ? "$q$ @label$q$" : "' @label'")
+                        + #" || @label, "count" = "# + (postgres ? "$n::integer" : "$n") + " /* :n */ WHERE \"_pk\" <= $n -- :nope\n",
+                        arguments: ["label": "L", "n": 3, "unused": 0])
+        let n = try ctx.fetchOne(sql: #"SELECT count(*) FROM "Item" WHERE "count" = :n AND "note" LIKE @pattern"#,
+                                 arguments: ["n": 3, "pattern": "L:label%"])
+        try ctx.execute(sql: #"UPDATE "Item" SET "note" = :found WHERE "_pk" = 30"#, arguments: ["found": "\(n?[0] as Int? ?? -1) found"])
+        if extra.contains("named-missing") { try ctx.execute(sql: #"UPDATE "Item" SET "note" = :nope"#, arguments: ["label": "L"]) }
+    }
+}
 if extra.contains("duplicate") { stages.register("copy-codes", revision: "1") { _ in } }
 if extra.contains("undeclared") { stages.register("ghost", revision: "1") { _ in } }
 await StrataCommand.main(stages: stages)

@@ -42,7 +42,7 @@ import Testing
         ProgressState.self, ProjectSource.self, PropertySort.self, Relationship.self, RelationshipStorage.self,
         Report.self, ReportFormat.self, (any ReportRenderer).self, SQLDialect.self, SQLText.self,
         SQLFunction.self, SQLKeyword.self, StrataFunction.self, PostgresRenderer.self, PostgresRenderError.self,
-        PostgresStatementSplitter.self, PostgresBatch.self, PostgresLint.self,
+        PostgresStatementSplitter.self, PostgresLexer.self, PostgresBatch.self, PostgresLint.self,
         SchemaSQL.self, SignalCleanup.self, Snapshot.self, StrataCore.SourceLocation.self, StepReport.self, Store.self,
         StoreAdoption.self, StoreChanges.self, StoreCreator.self, StoreError.self, StoreLayout.self, StoreLock.self,
         StoreMetadata.self, StorePath.self, StorePathError.self, StoreSetupError.self, StoreStatus.self,

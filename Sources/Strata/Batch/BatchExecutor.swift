@@ -96,12 +96,8 @@ enum BatchExecutor {
     static func classify(_ error: DatabaseError, sql: String) -> BatchError {
         let message = error.message ?? "\(error)"
         if error.resultCode == .SQLITE_FULL { return .outOfSpace(message: message) }
-        if error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
-            return .violation(code: 1551, message: "the batch would break a uniqueness constraint: \(message)")
-        }
-        if error.extendedResultCode == .SQLITE_CONSTRAINT_FOREIGNKEY {
-            return .violation(code: 1700, message: "the batch would leave a dangling reference: \(message)")
-        }
+        if error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE { return .uniqueness(message) }
+        if error.extendedResultCode == .SQLITE_CONSTRAINT_FOREIGNKEY { return .danglingReference(message) }
         return .database(message: message, sql: error.sql ?? sql)
     }
 }

@@ -116,8 +116,9 @@ public final class StageContext {
     public var nowDate: Date { Date(timeIntervalSince1970: now) }
 
     /// Runs SQL (one or more statements) with bound arguments.
-    /// On PostgreSQL, `?` placeholders (outside quotes and comments) take the positional `arguments` in order,
-    /// and several statements separated by semicolons run one after another; named arguments are SQLite only.
+    /// On PostgreSQL, placeholders outside quotes, dollar quotes and comments are bound as GRDB binds them:
+    /// `?` takes the positional `arguments` in order, `:name`, `@name` and `$name` the named ones (`::type` is a
+    /// cast); several statements separated by semicolons run one after another.
     public func execute(sql: String, arguments: StatementArguments = StatementArguments()) throws {
         if let remote {
             for statement in try StageSQL.statements(sql, arguments: arguments, stage: id) { _ = try remote(statement) }

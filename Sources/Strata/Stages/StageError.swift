@@ -9,7 +9,7 @@ public enum StageError: StrataError, Sendable {
     case threw(stage: String, message: String)
     /// A name the stage asked the context for (`ctx.table`, `ctx.column`) is not in the model.
     case unknownName(stage: String, name: String)
-    /// A context method the stage called that its engine does not offer (named arguments on PostgreSQL):
+    /// A context method the stage called that its engine does not offer (the GRDB `database` on PostgreSQL):
     /// its step rolls back, exit 1.
     case notOnThisEngine(stage: String, what: String, engine: String)
     /// Registrations that do not match the declarations: exit 2 in `lint` and `migrate`.
@@ -36,7 +36,7 @@ public enum StageError: StrataError, Sendable {
             return [.error("Swift stage '\(stage)': no '\(name)' in the model it runs on; its step was rolled back")]
         case .notOnThisEngine(let stage, let what, let engine):
             return [.error("Swift stage '\(stage)': \(what) is not available on \(engine == "postgresql" ? "PostgreSQL" : engine); its step was rolled back",
-                           hint: "on PostgreSQL, bind positional ? arguments (see Docs/stages.md)")]
+                           hint: "on PostgreSQL, use the context's execute and fetches (see Docs/stages.md)")]
         case .registration(let diagnostics):
             return diagnostics
         }

@@ -13,6 +13,17 @@ public enum BatchError: Error, Sendable, CustomStringConvertible {
 
     public static let blockerLimit = 1000
 
+    /// The engine refused the batch's rows for a uniqueness constraint (`detail`: SQLite's message, or a
+    /// PostgreSQL store's failure written as SQLite's): 1551, exit 3.
+    public static func uniqueness(_ detail: String) -> BatchError {
+        .violation(code: 1551, message: "the batch would break a uniqueness constraint: \(detail)")
+    }
+
+    /// The engine refused the batch for a foreign key (`detail` as for ``uniqueness(_:)``): 1700, exit 3.
+    public static func danglingReference(_ detail: String) -> BatchError {
+        .violation(code: 1700, message: "the batch would leave a dangling reference: \(detail)")
+    }
+
     public var description: String {
         switch self {
         case .invalid(let diagnostic): return diagnostic.description
