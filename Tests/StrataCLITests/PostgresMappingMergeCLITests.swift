@@ -158,30 +158,8 @@ struct PostgresMappingMergeCLITests {
 
     /// A many-to-many of a merged entity: its join table is copied with both ends re-linked to the new IDs.
     @Test func aManyToManyOfAMergedEntityIsReLinkedAsOnSQLite() throws {
-        let v1 = """
-            version: 1
-            entities:
-              Album:
-                attributes: { title: { type: string } }
-                relationships: { photos: { destination: Photo, toMany: true, inverse: albums } }
-              Photo:
-                attributes: { name: { type: string } }
-                relationships: { albums: { destination: Album, toMany: true, inverse: photos } }
-              Video:
-                attributes: { name: { type: string } }
-            """
-        let v2 = """
-            version: 2
-            entities:
-              Album:
-                attributes: { title: { type: string } }
-                relationships: { photos: { destination: Media, toMany: true, inverse: albums } }
-              Media:
-                attributes: { name: { type: string } }
-                relationships: { albums: { destination: Album, toMany: true, inverse: photos } }
-            """
-        let mapping = "mapping: { from: 1, to: 2 }\nentities:\n  Media: { source: [Video, Photo] }\n"
-        let (dir, store) = try MappingProject.project(v1: v1, v2: v2, files: ["v2.yaml": mapping], name: "pgjoinm")
+        let (dir, store) = try MappingProject.project(v1: AlbumMergeFixture.v1, v2: AlbumMergeFixture.v2,
+                                                      files: ["v2.yaml": AlbumMergeFixture.mapping], name: "pgjoinm")
         let joins = #"SELECT "name" FROM sqlite_master WHERE "type" = 'table' AND "name" NOT IN ('Album', 'Photo', 'Video', 'Media') AND "name" NOT LIKE 'strata%' AND "name" NOT LIKE 'sqlite%'"#
         let before = try E2E.rows(store, joins)
         try #require(before.count == 1)

@@ -1,6 +1,7 @@
 import Foundation
 import StrataCore
 @testable import StrataPostgres
+import StrataTestSupport
 import Testing
 
 /// A mapping file's step rendered for PostgreSQL, without a server: exact statements, and the refusals.
@@ -98,31 +99,8 @@ import Testing
     }
 
     @Test func aJoinTableOfAMergedEntityIsCopiedWithBothEndsReLinked() throws {
-        let v1 = """
-            version: 1
-            entities:
-              Album:
-                attributes: { title: { type: string } }
-                relationships: { photos: { destination: Photo, toMany: true, inverse: albums } }
-              Photo:
-                attributes: { name: { type: string } }
-                relationships: { albums: { destination: Album, toMany: true, inverse: photos } }
-              Video:
-                attributes: { name: { type: string } }
-            """
-        let v2 = """
-            version: 2
-            entities:
-              Album:
-                attributes: { title: { type: string } }
-                relationships: { photos: { destination: Media, toMany: true, inverse: albums } }
-              Media:
-                attributes: { name: { type: string } }
-                relationships: { albums: { destination: Album, toMany: true, inverse: photos } }
-            """
-        var history = try ModelHistory.load(yaml: ["1.yaml": v1, "2.yaml": v2])
-        history.mappings[2] = try MappingFileLoader.load(yaml: "mapping: { from: 1, to: 2 }\nentities:\n  Media: { source: [Video, Photo] }\n",
-                                                         file: "migrations/2.mapping.yaml")
+        var history = try ModelHistory.load(yaml: ["1.yaml": AlbumMergeFixture.v1, "2.yaml": AlbumMergeFixture.v2])
+        history.mappings[2] = try MappingFileLoader.load(yaml: AlbumMergeFixture.mapping, file: "migrations/2.mapping.yaml")
         let statements = PostgresStepPlannerTests.statements(try Self.plan(history, 1, 2))
         // The join table's keys change: it is created under a temporary name and filled from the old one, its photo
         // end through the translation table (links to objects no mapping carries left out), then takes its name back.
