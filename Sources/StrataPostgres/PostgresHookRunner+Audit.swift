@@ -16,7 +16,7 @@ extension PostgresHookRunner {
 
     /// Records what a batch insert changed as touched rows, as SQLite's executor does: the new rows (above
     /// `before`), the rows of other tables whose one-to-one now points at a new object, and the existing rows an
-    /// `onConflict: update` changed (`updated`, listed a thousand keys per statement).
+    /// `onConflict: update` changed (`updated`, bound as one JSON array).
     func recordTouched(_ plan: BatchInsertPlan, above before: Int64, updated: [Int64]) async throws {
         let table = TableName(plan.table), pk = ColumnName("_pk")
         try await run(BatchPlanner.recordingTouched(plan.table, "\(pk) FROM \(table) WHERE \(pk) > \(before)"))
@@ -25,9 +25,11 @@ extension PostgresHookRunner {
                 try await run(BatchPlanner.recordingTouched(link.table, "\(pk) FROM \(TableName(link.table)) WHERE \(ColumnName(link.column)) > \(before)"))
             }
         }
-        for start in stride(from: 0, to: updated.count, by: 1000) {
-            let keys = updated[start..<min(start + 1000, updated.count)].map { "\($0)" as SQLText }
-            try await run(BatchPlanner.recordingTouched(plan.table, "\(pk) FROM \(table) WHERE \(pk) IN (" + keys.joined(separator: ", ") + ")"))
+        if !updated.isEmpty {
+            // One statement, the keys bound as one JSON array (not a statement per thousand keys).
+            let keys = "[" + updated.map(String.init).joined(separator: ",") + "]"
+            let value = ColumnName("value", qualifier: "strata_k")
+            try await run(BatchPlanner.recordingTouched(plan.table, "CAST(\(value) AS bigint) FROM jsonb_array_elements_text(CAST(\(keys) AS jsonb)) AS \(TableName("strata_k"))"))
         }
     }
 
