@@ -9,12 +9,14 @@ extension Auditor {
 
     /// The audit after a hook or a batch, inside its transaction: the touched rows (and the entity-wide
     /// rules of their entities) or the whole store; nil for `.none`.
+    /// - Parameter batchKeysOf: the table of a batch update whose keys are still in `temp.strata_batch_keys`
+    ///   (`BatchExecutor`'s `keepKeys`): the touched rows are read there, not in `temp.strata_touched`.
     static func afterBatch(in db: Database, mode: AuditMode, model: Model, layout: StoreLayout, storeUUID: String,
-                           context: PredicateContext, maxSamples: Int) throws -> AuditResult? {
+                           context: PredicateContext, maxSamples: Int, batchKeysOf keyedTable: String? = nil) throws -> AuditResult? {
         guard mode != .none else { return nil }
         var auditor = Auditor(model: model, layout: layout, storeUUID: storeUUID, now: context.now)
         auditor.variables = context.variables
-        return try auditor.run(in: db, scope: mode == .full ? .full : .touched, maxSamples: maxSamples)
+        return try auditor.run(in: db, scope: mode == .full ? .full : .touched, maxSamples: maxSamples, batchKeysOf: keyedTable)
     }
 }
 

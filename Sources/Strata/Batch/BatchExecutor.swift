@@ -14,10 +14,14 @@ enum BatchExecutor {
     ///   - recordTouched: record the updated rows in `temp.strata_touched` for the audit. With false
     ///     (and `.statusOnly`), the batch is exactly one `UPDATE`, as fast as the bare SQL.
     ///   - collectObjectIDs: list IDs in the change set even when the result type does not ask.
+    ///   - keepKeys: with `recordTouched`, leave the matched keys in `temp.strata_batch_keys` for an audit of
+    ///     this batch alone (`Auditor.afterBatch(batchKeysOf:)`) instead of copying them into
+    ///     `temp.strata_touched`. Measured at 1,000,000 rows (78,000 matched): the copy was 32–36 ms, and the
+    ///     counts read the rowid keys table 10–15 ms faster than the `("table", "pk")` key.
     /// - Throws: `BatchError`.
     static func execute(_ request: BatchUpdateRequest, in db: Database, model: Model, layout: StoreLayout,
                         storeUUID: String, context: PredicateContext, recordTouched: Bool,
-                        collectObjectIDs: Bool = false) throws(BatchError) -> BatchResult {
+                        collectObjectIDs: Bool = false, keepKeys: Bool = false) throws(BatchError) -> BatchResult {
         var context = context
         context.arguments = request.arguments
         let plan = try BatchPlanner(model: model, layout: layout).planUpdate(request, context: context)
@@ -33,7 +37,7 @@ enum BatchExecutor {
                 try db.execute(plan.selectKeys)
                 try db.execute(plan.updateKeyed)
                 count = db.changesCount
-                try db.execute(plan.recordTouched)
+                if !keepKeys { try db.execute(plan.recordTouched) }
                 if wantIDs || plan.isDiscriminated {
                     let rows = try Row.fetchCursor(db, "SELECT \(BatchPlanner.pkColumn), \(BatchPlanner.entityColumn) FROM \(BatchPlanner.keysTable) ORDER BY \(BatchPlanner.pkColumn)")
                     while let row = try rows.next() {
@@ -42,7 +46,7 @@ enum BatchExecutor {
                 } else {
                     changes.updatedCounts[plan.rootEntity] = count
                 }
-                try db.execute("DELETE FROM \(BatchPlanner.keysTable)")
+                if !keepKeys { try db.execute("DELETE FROM \(BatchPlanner.keysTable)") }
             } else if wantIDs || plan.isDiscriminated {
                 let rows = try Row.fetchCursor(db, plan.update(returning: true))
                 while let row = try rows.next() {

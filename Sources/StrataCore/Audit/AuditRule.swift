@@ -80,6 +80,9 @@ public enum AuditRunMode: Sendable, Hashable {
     case all
     /// Only the rows listed in `temp.strata_touched` for the rule's table.
     case touchedRows
+    /// Only the rows whose keys are in `temp.strata_batch_keys`: the rows one batch update matched, all of
+    /// the rule's table, read where the update left them (a batch audited alone, `Store.execute`).
+    case batchKeys
     /// Not run.
     case skip
 }

@@ -28,7 +28,7 @@ public struct AuditSchedule: Sendable, Hashable {
             }
         }
         for table in groups.keys.sorted() {
-            for mode in [AuditRunMode.all, .touchedRows] {
+            for mode in [AuditRunMode.all, .touchedRows, .batchKeys] {
                 if let indices = groups[table]?[mode] { rowGroups.append(RowGroup(table: table, mode: mode, rules: indices)) }
             }
         }
