@@ -123,6 +123,27 @@ import StrataTestSupport
                 == ["link-post-authors|applied|3", "summarize-posts|applied|6"])
     }
 
+    /// Two steps of a hook updating the same posts: `--changes-out` lists each post once (one object to refresh),
+    /// while the counts add up both statements' rows.
+    @Test func anObjectTwoStepsUpdateIsListedOnce() throws {
+        let hook = """
+            id: retitle-posts
+            after: 2
+            steps:
+              - batchUpdate: { entity: Post, predicate: "authorID == 20", propertiesToUpdate: { title: draft } }
+              - batchUpdate: { entity: Post, predicate: "title == 'draft' OR title == 'p1'", propertiesToUpdate: { title: final } }
+            """
+        let dir = try project(hooks: ["retitle": hook])
+        let run = try CLI.run(["migrate", "--store", "app.sqlite", "--format", "json", "--changes-out", "changes.json"], in: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try E2E.rows(dir + "/app.sqlite", #"SELECT "title" FROM "Post" ORDER BY "_pk""#) == ["final", "final", "final", "NULL", "p5"])
+        let changes = try CLI.json(String(contentsOfFile: dir + "/changes.json", encoding: .utf8))
+        let updated = try #require(changes["updated"] as? [String: [String]])
+        #expect(updated["Post"]?.map { $0.components(separatedBy: "/").last! } == ["p1", "p2", "p3"])
+        let counts = try #require(((try CLI.json(run.stdout)["migration"] as? [String: Any])?["changes"] as? [String: Any])?["updatedCounts"] as? [String: Int])
+        #expect(counts["Post"] == 5)
+    }
+
     /// A run killed in the middle of the step (its journal growing while the link rewrites the posts) leaves a
     /// consistent store: at v1 with no hook effects, or at v2 with all of them; the rerun completes them once.
     @Test func aRunKilledMidStepCompletesOnRerunExactlyOnce() throws {

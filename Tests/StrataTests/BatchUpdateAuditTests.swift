@@ -75,3 +75,23 @@ import Testing
             [.integer(5)]))
     }
 }
+
+@Suite struct ChangeSetMergeTests {
+    /// Two batches updating the same object: listed once, counted per statement.
+    @Test func mergedListsHoldEachObjectOnce() {
+        let id = { (pk: Int64) in ObjectID(storeUUID: "u", entity: "Recipe", primaryKey: pk) }
+        var first = ChangeSet()
+        first.hasObjectIDs = true
+        first.add(updated: [id(3), id(1)])
+        first.add(deleted: id(7))
+        var second = ChangeSet()
+        second.hasObjectIDs = true
+        second.add(updated: [id(1), id(2), id(1)])
+        second.add(deleted: id(7))
+        first.merge(second)
+        #expect(first.updated["Recipe"]?.map(\.primaryKey) == [1, 2, 3])
+        #expect(first.deleted["Recipe"]?.map(\.primaryKey) == [7])
+        #expect(first.updatedCounts == ["Recipe": 5])
+        #expect(first.deletedCounts == ["Recipe": 2])
+    }
+}

@@ -2,15 +2,16 @@
 /// `mergeChanges(fromRemoteContextSave:into:)`. Object IDs when they were asked for, else counts
 /// only, so memory stays flat.
 public struct ChangeSet: Sendable, Hashable, Codable {
-    /// Entity → updated object IDs (rows updated, and rows whose relationship was nullified), sorted.
+    /// Entity → updated object IDs (rows updated, and rows whose relationship was nullified), sorted, each once.
     public var updated: [String: [ObjectID]] = [:]
-    /// Entity → deleted object IDs (cascades included), sorted.
+    /// Entity → deleted object IDs (cascades included), sorted, each once.
     public var deleted: [String: [ObjectID]] = [:]
-    /// Entity → inserted object IDs (batch inserts), sorted.
+    /// Entity → inserted object IDs (batch inserts), sorted, each once.
     public var inserted: [String: [ObjectID]] = [:]
     /// Entity → number of inserted objects (always filled).
     public var insertedCounts: [String: Int] = [:]
-    /// Entity → number of updated objects (always filled).
+    /// Entity → number of rows updated, added up over the statements (always filled): an object two steps
+    /// updated counts twice, while `updated` lists it once.
     public var updatedCounts: [String: Int] = [:]
     /// Entity → number of deleted objects (always filled).
     public var deletedCounts: [String: Int] = [:]
@@ -69,15 +70,24 @@ public struct ChangeSet: Sendable, Hashable, Codable {
 
     public mutating func add(deleted ids: [ObjectID]) { for id in ids { add(deleted: id) } }
 
-    /// Sorts the ID lists.
+    /// Sorts the ID lists, each ID once.
     public mutating func normalize() {
-        for key in updated.keys { updated[key]!.sort() }
-        for key in deleted.keys { deleted[key]!.sort() }
-        for key in inserted.keys { inserted[key]!.sort() }
+        for key in updated.keys { updated[key] = Self.sortedOnce(updated[key]!) }
+        for key in deleted.keys { deleted[key] = Self.sortedOnce(deleted[key]!) }
+        for key in inserted.keys { inserted[key] = Self.sortedOnce(inserted[key]!) }
         updatedCounts = updatedCounts.filter { $0.value > 0 }
         deletedCounts = deletedCounts.filter { $0.value > 0 }
         insertedCounts = insertedCounts.filter { $0.value > 0 }
         remappedCounts = remappedCounts.filter { $0.value > 0 }
+    }
+
+    /// `ids` sorted, each once: an object two steps of a hook updated (or two proposed rows of one upsert) is
+    /// one object to refresh. The counts still add up each statement's rows, as Core Data's batch results do.
+    static func sortedOnce(_ ids: [ObjectID]) -> [ObjectID] {
+        var result: [ObjectID] = []
+        result.reserveCapacity(ids.count)
+        for id in ids.sorted() where result.last != id { result.append(id) }
+        return result
     }
 
     /// Merges another change set (several batches of one hook).
