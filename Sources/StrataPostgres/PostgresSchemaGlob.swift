@@ -109,10 +109,16 @@ extension PostgresSchemaGlob {
     /// Whether a schema holds a store is not looked at here: a matched schema without Strata's tables
     /// fails as `--store` would on it (exit 2, a missing store), as a file a `--stores` glob matches that
     /// is not a store does.
-    /// - Throws: `PostgresStoreError.connection` (exit 1) when the server cannot be reached,
+    /// - Throws: `PostgresStoreError.connection` (exit 1, naming the glob) when the server cannot be reached,
     ///   ``FleetError/noStores(source:)`` (exit 2) when no schema matches.
     public func stores() async throws -> [String] {
-        let session = try await PostgresSession.connect(server)
+        let session: PostgresSession
+        do {
+            session = try await PostgresSession.connect(server)
+        } catch {
+            guard case .connection(_, let message) = error else { throw error }
+            throw PostgresStoreError.connection(store: source, message: message)   // the glob, not its `schema=public`
+        }
         let statement: SQLText = "SELECT nspname::text FROM pg_catalog.pg_namespace"
         let names: [String]
         do {

@@ -129,6 +129,13 @@ struct PostgresSchemaGlobCLITests {
             }
         }
         #expect(try Self.version(prefix + "a") == "1")
+        // A server that cannot be reached: exit 1 naming the glob (its password hidden), before any store.
+        let closed = "postgres://strata:pw@127.0.0.1:1/postgres?schema=\(prefix)*"
+        let unreachable = try project.run(["status", "--stores", closed], now: false)
+        #expect(unreachable.status == 1)
+        #expect(unreachable.stderr.hasPrefix("error: cannot connect to postgres://strata:***@127.0.0.1:1/postgres?schema=\(prefix)*: "),
+                "\(unreachable.stderr)")
+        #expect(unreachable.stdout == "")
     }
 
     @Test func aGlobOutsideTheSchemaCreateAndBackupDirAreExit2() throws {
