@@ -53,7 +53,7 @@ struct AuditCommand: StrataSubcommand {
     }
 
     func run(output: Output) async throws {
-        if fleet.isFleet { return try runFleet(output: output) }
+        if fleet.isFleet { return try await runFleet(output: output) }
         if let url = try global.postgresStore() { return try await runPostgres(url, output: output) }
         let path = try global.storePath()
         try global.checkOutputs([("--report", report)], storePath: path)
@@ -103,14 +103,14 @@ struct AuditCommand: StrataSubcommand {
 
     /// `--stores`: the model files loaded once, each store audited (`--jobs` at once); one summary of
     /// failing violations per store.
-    func runFleet(output: Output) throws {
+    func runFleet(output: Output) async throws {
         var isDirectory: ObjCBool = false
         var history: ModelHistory?
         if FileManager.default.fileExists(atPath: global.models, isDirectory: &isDirectory), isDirectory.boolValue {
             history = try ModelHistory.load(directory: global.models)
             for warning in history!.warnings { output.diagnostic(warning) }
         }
-        let stores = try fleet.storeList()
+        let stores = try await fleet.storeList()
         try fleet.checkReport(report, stores: stores, global: global)
         let summary = try auditFleet(fleet.runner(stores, global: global, output: output), history: history)
         fleet.emit(summary, title: "Strata audit (fleet)", report: report, format: reportFormat, output: output)

@@ -1,11 +1,34 @@
+import ArgumentParser
 import Foundation
 import Strata
 import StrataPostgres
 
-// Fleets (`--stores-from FILE`) listing PostgreSQL stores (`postgres://…`), alone or with SQLite files
-// (SPEC §14.1, §14.2; Docs/postgresql.md "Fleets"): each store through its engine, one summary.
+// Fleets with PostgreSQL stores (`postgres://…`): the schemas a `--stores` URL's schema glob matches, or
+// URLs in `--stores-from FILE`, alone or with SQLite files (SPEC §14.1, §14.2; Docs/postgresql.md "Fleets"):
+// each store through its engine, one summary.
+
+extension FleetOptions {
+    /// Whether `--stores` is a PostgreSQL URL whose schema is a glob (``PostgresSchemaGlob``).
+    var isPostgresGlob: Bool { stores.map(PostgresStoreURL.isPostgres) ?? false }
+
+    /// The fleet's stores, each once, side files skipped: the files a glob matches, the schemas a
+    /// PostgreSQL URL's schema glob matches (listed from the server), or the stores a list file names.
+    func storeList(excluding: [String] = []) async throws -> [String] {
+        if let stores, isPostgresGlob { return try await PostgresSchemaGlob(parsing: stores).stores() }
+        if let stores { return try FleetStores.matching(stores, excluding: excluding) }
+        return try FleetStores.listed(inFile: storesFrom!, excluding: excluding)
+    }
+}
 
 extension MigrateCommand {
+    /// Refuses `--create` with a PostgreSQL schema glob (exit 2, before any connection): a pattern matches
+    /// schemas that exist and names no store to create.
+    func checkPostgresGlob() throws {
+        guard fleet.isPostgresGlob, create else { return }
+        throw ValidationError("--create cannot be used with --stores naming PostgreSQL schemas: a pattern names no store to create; "
+                              + "create each with --store URL --create, or list the URLs in --stores-from")
+    }
+
     /// The fleet's migration: SQLite's own when every store is a file, else across engines.
     /// - Throws: exit 2 for `--backup-dir` with a PostgreSQL store (see ``postgresBackupRefused``) or a bad URL.
     func migrateFleet(_ runner: Fleet, models: ModelHistory, hooks: HookSet) throws -> FleetReport {

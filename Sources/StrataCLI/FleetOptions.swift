@@ -5,7 +5,8 @@ import Strata
 /// `--stores GLOB` / `--stores-from FILE`, `--jobs N`, `--continue-on-error`: one command over many stores
 /// (SPEC §14.1), for `migrate`, `status` and `audit`.
 struct FleetOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Run on every store this glob matches (quote it; ** matches folders).", valueName: "GLOB"))
+    @Option(name: .long, help: ArgumentHelp("Run on every store this glob matches (quote it; ** matches folders), or on the schemas a "
+                                                      + "postgres://USER@HOST/DB?schema=GLOB URL matches.", valueName: "GLOB"))
     var stores: String?
 
     @Option(name: .long, help: ArgumentHelp("Run on the stores this file lists, one path a line (- reads stdin).", valueName: "FILE"))
@@ -42,12 +43,6 @@ struct FleetOptions: ParsableArguments {
 
     /// `--stores` or `--stores-from`, for messages.
     var source: String { stores != nil ? "--stores" : "--stores-from" }
-
-    /// The fleet's stores, each once, side files skipped.
-    func storeList(excluding: [String] = []) throws -> [String] {
-        if let stores { return try FleetStores.matching(stores, excluding: excluding) }
-        return try FleetStores.listed(inFile: storesFrom!, excluding: excluding)
-    }
 
     /// A runner over `stores` that prints each failed store's errors as it ends, draws stores done / total
     /// on a terminal, and notes lock waits.

@@ -70,10 +70,11 @@ struct MigrateCommand: StrataSubcommand {
         try OptionCheck.maxSamples(maxSamples)
         try fleet.checkSingleStoreOptions(global, [("--backup", backup != nil), ("--changes-out", changesOut != nil)])
         if backupDir != nil && !fleet.isFleet { throw ValidationError("--backup-dir needs --stores or --stores-from (one store takes --backup PATH)") }
+        try checkPostgresGlob()
     }
 
     func run(output: Output) async throws {
-        if fleet.isFleet { return try runFleet(output: output) }
+        if fleet.isFleet { return try await runFleet(output: output) }
         if let url = try global.postgresStore() { return try await runPostgres(url, output: output) }
         let path = try global.storePath()
         try global.checkOutputs([("--report", report), ("--changes-out", changesOut), ("--backup", backup)], storePath: path)
@@ -116,10 +117,11 @@ struct MigrateCommand: StrataSubcommand {
 
     /// `--stores`: models, hooks and mapping files loaded and checked once, then each store migrated
     /// (`--jobs` at once); one summary.
-    func runFleet(output: Output) throws {
+    func runFleet(output: Output) async throws {
+        if fleet.isPostgresGlob && backupDir != nil { throw Self.postgresBackupRefused }   // before connecting
         let models = try global.loadModels(output)
         let hooks = try HookSet.load(directory: global.migrations, models: models, variables: global.variableValues)
-        let stores = try fleet.storeList(excluding: backupDir.map { [$0] } ?? [])
+        let stores = try await fleet.storeList(excluding: backupDir.map { [$0] } ?? [])
         try fleet.checkReport(report, stores: stores, global: global)
         let summary = try migrateFleet(fleet.runner(stores, global: global, output: output), models: models, hooks: hooks)
         fleet.emit(summary, title: dryRun ? "Strata migrate (fleet, dry run)" : "Strata migrate (fleet)", report: report,

@@ -31,7 +31,7 @@ struct StatusCommand: StrataSubcommand {
         let history = try global.loadModels(output)
         if fleet.isFleet {
             let hooks = try HookSet.load(directory: global.migrations, models: history, variables: global.variableValues)
-            let stores = try fleet.storeList()
+            let stores = try await fleet.storeList()
             try fleet.checkReport(report, stores: stores, global: global)
             let summary = try statusFleet(fleet.runner(stores, global: global, output: output), history: history, hooks: hooks)
             return fleet.emit(summary, title: "Strata status (fleet)", report: report, format: reportFormat, output: output)

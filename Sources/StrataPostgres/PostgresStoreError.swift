@@ -4,6 +4,8 @@ import StrataCore
 public enum PostgresStoreError: Error, Hashable, Sendable {
     /// The `--store` URL cannot be used (exit 2).
     case invalidURL(url: String, reason: String)
+    /// A `--stores` URL with a glob character outside its `schema` parameter (exit 2).
+    case globOutsideSchema(url: String, part: String, value: String)
     /// The schema has no `strata_` tables and `--create` was not given (exit 2).
     case missingStore(store: String)
     /// The schema already holds a Strata store where one was to be created, or tables in the way (exit 2).
@@ -33,7 +35,7 @@ public enum PostgresStoreError: Error, Hashable, Sendable {
 extension PostgresStoreError: StrataError {
     public var exitCode: ExitStatus {
         switch self {
-        case .invalidURL, .missingStore, .exists, .notYetSupported, .nameTooLong, .version: .invalidInput
+        case .invalidURL, .globOutsideSchema, .missingStore, .exists, .notYetSupported, .nameTooLong, .version: .invalidInput
         case .connection: .runtimeFailure
         case .server(_, let state, _, _): state == PostgresStoreError.lockNotAvailable ? .storeBusy : .runtimeFailure
         case .busy: .storeBusy
@@ -51,6 +53,10 @@ extension PostgresStoreError: StrataError {
         case .invalidURL(let url, let reason):
             [.error("invalid PostgreSQL store URL '\(url)': \(reason)",
                     hint: "use postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?schema=NAME]")]
+        case .globOutsideSchema(let url, let part, let value):
+            [.error("--stores '\(url)': the \(part) '\(value)' holds a glob character; a pattern may only be the schema's",
+                    hint: "match schemas of one database: postgres://USER@HOST[:PORT]/DATABASE?schema=PATTERN; "
+                        + "list stores on other hosts or databases in --stores-from FILE")]
         case .missingStore(let store):
             [.error("no Strata store in \(store): the schema has no strata_ tables",
                     hint: "check the URL and schema, or pass --create to create the store there")]

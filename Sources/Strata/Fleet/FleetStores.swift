@@ -90,12 +90,24 @@ public enum FleetStores {
     static func expand(_ base: String, _ component: String) -> [String] {
         let join = { (name: String) in base.isEmpty ? name : (base.hasSuffix("/") ? base + name : base + "/" + name) }
         if component == "**" { return [base] + subdirectories(of: base).map(join) }
-        guard component.contains(where: { "*?[".contains($0) }) else {
+        guard isGlob(component) else {
             let path = join(component)
             var info = stat()
             return lstat(path, &info) == 0 ? [path] : []
         }
-        return entries(of: base).filter { fnmatch(component, $0, FNM_PERIOD) == 0 }.map(join)
+        return entries(of: base).filter { nameMatches(component, $0) }.map(join)
+    }
+
+    /// Whether `name` matches the glob `pattern` as a component of `--stores` does: `fnmatch(3)` with `*`,
+    /// `?` and `[…]`, a leading `.` only when the pattern spells it. PostgreSQL schema globs use it too
+    /// (StrataPostgres: `PostgresSchemaGlob`).
+    public static func nameMatches(_ pattern: String, _ name: String) -> Bool {
+        fnmatch(pattern, name, FNM_PERIOD) == 0
+    }
+
+    /// Whether `text` holds a glob character (`*`, `?` or `[`).
+    public static func isGlob(_ text: some StringProtocol) -> Bool {
+        text.contains { "*?[".contains($0) }
     }
 
     /// The names in a directory, sorted; none when it cannot be read.
