@@ -52,7 +52,7 @@ import Testing
         ColumnSource.self, KindBranch.self, NullDefault.self, TablePlan.self, TablePlans.self,
         // StrataPostgres, the PostgreSQL engine (SPEC §14.2).
         PostgresMigration.self, PostgresNames.self, PostgresStatus.self, PostgresStore.self, PostgresStoreError.self,
-        PostgresStoreURL.self,
+        PostgresStoreURL.self, PostgresSchemaGlob.self,
         // Operations on PostgreSQL (issue 18): privileges, lock waits, TLS.
         PostgresLockWaitError.self, PostgresPrivilegeError.self, PostgresSSLMode.self,
     ]
