@@ -85,3 +85,20 @@ import Testing
         #expect(try PostgresStoreURL(parsing: "postgres://app@/shop?host=/other", environment: environment).password == nil)
     }
 }
+
+/// The library's open call takes the same URLs as `--store`: migrate on open through the test server's socket.
+@Suite(.enabled(if: PostgresTestServer.isAvailable, "needs PostgreSQL (initdb, pg_ctl): see the SKIPPED note on stderr"))
+struct PostgresSocketLibraryTests {
+    @Test func openMigratesThroughTheUnixDomainSocket() async throws {
+        let url = try PostgresStoreURL(parsing: PostgresTestServer.socketURL() + "&connect_timeout=5")
+        #expect(url.socketPath == PostgresTestServer.socketDirectory + "/.s.PGSQL.\(url.port)" && url.connectTimeout == 5)
+        let (models, hooks) = (ProjectSource.yaml(PostgresLibraryTests.models), ProjectSource.yaml(PostgresLibraryTests.hooks))
+        let created = try await PostgresStore.open(url, models: models, hooks: hooks, options: PostgresLibraryTests.options(target: 1))
+        #expect(created.migration?.created == true && created.migration?.toVersion == 1)
+        await created.close()
+        let store = try await PostgresStore.open(url, models: models, hooks: hooks, options: PostgresLibraryTests.options(target: nil))
+        #expect(store.migration?.fromVersion == 1 && store.migration?.toVersion == 2 && store.migration?.hooks.map(\.id) == ["seed"])
+        #expect(try await store.fetchAll("Item").count == 5)
+        await store.close()
+    }
+}
