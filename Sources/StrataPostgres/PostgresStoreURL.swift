@@ -49,8 +49,10 @@ public struct PostgresStoreURL: Hashable, Sendable, CustomStringConvertible {
     public var isUnixSocket: Bool { host.hasPrefix("/") }
 
     /// The server's Unix-domain socket, `<host>/.s.PGSQL.<port>`, when ``host`` is a socket directory.
-    public var socketPath: String? {
-        isUnixSocket ? (host.hasSuffix("/") ? host : host + "/") + ".s.PGSQL.\(port)" : nil
+    public var socketPath: String? { isUnixSocket ? Self.socketPath(directory: host, port: port) : nil }
+
+    static func socketPath(directory: String, port: Int) -> String {
+        (directory.hasSuffix("/") ? directory : directory + "/") + ".s.PGSQL.\(port)"
     }
 
     /// Whether `store` names a PostgreSQL store (rather than an SQLite file).
@@ -141,7 +143,7 @@ public struct PostgresStoreURL: Hashable, Sendable, CustomStringConvertible {
             port = 5432
         }
         if host.hasPrefix("/") {
-            let socket = (host.hasSuffix("/") ? host : host + "/") + ".s.PGSQL.\(port)"
+            let socket = Self.socketPath(directory: host, port: port)
             guard socket.utf8.count <= Self.maximumSocketPathBytes else {
                 throw invalid("the Unix-domain socket path '\(socket)' is longer than \(Self.maximumSocketPathBytes) bytes, the most the system takes")
             }
