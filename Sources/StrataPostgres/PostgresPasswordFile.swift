@@ -3,8 +3,16 @@ import Foundation
 /// The password file libpq reads (`~/.pgpass`, or `PGPASSFILE`): lines of
 /// `hostname:port:database:username:password`, `*` matching anything, `\:` and `\\` escaped; the first
 /// matching line wins. Like libpq, a file that the group or others can read is ignored.
+///
+/// A Unix-domain socket connection matches its directory as the host name, except libpq's default socket
+/// directory (`/tmp` as PostgreSQL builds it, `/var/run/postgresql` as Debian's and Ubuntu's libpq do), which
+/// matches `localhost` instead (libpq's `passwordFromFile`).
 enum PostgresPasswordFile {
+    /// The socket directories whose connections match `localhost`.
+    static let defaultSocketDirectories: Set = ["/tmp", "/var/run/postgresql"]
+
     static func password(host: String, port: Int, database: String, user: String, environment: [String: String]) -> String? {
+        let host = defaultSocketDirectories.contains(host) ? "localhost" : host
         guard let path = environment["PGPASSFILE"] ?? environment["HOME"].map({ $0 + "/.pgpass" }) else { return nil }
         var info = stat()
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_mode & 0o077 == 0,

@@ -13,22 +13,30 @@ struct PostgresSession: Sendable {
     var insideRunTransaction = false
 
     /// Connects as `url` says, with `application_name` = `strata <version> pid@host` (SPEC §14.2), and
-    /// sets the session's `search_path` to the store's schema.
-    /// - Throws: `PostgresStoreError.connection` when the server cannot be reached or refuses the login.
+    /// sets the session's `search_path` to the store's schema. A socket directory as the host connects to
+    /// its Unix-domain socket, without TLS whatever `sslmode` says (as libpq). The server must accept the
+    /// connection and the login within the URL's `connect_timeout` (default 10 s).
+    /// - Throws: `PostgresStoreError.connection` when the server cannot be reached, does not answer in time or
+    ///   refuses the login.
     static func connect(_ url: PostgresStoreURL) async throws(PostgresStoreError) -> PostgresSession {
         var logger = Logger(label: "strata.postgres")
         logger.logLevel = .critical
-        let tls = try tls(for: url)
+        let tls = url.isUnixSocket ? .disable : try tls(for: url)
+        let timeout = url.connectTimeout ?? PostgresStoreURL.defaultConnectTimeout
         func attempt(_ tls: PostgresConnection.Configuration.TLS) async throws -> PostgresConnection {
-            var configuration = PostgresConnection.Configuration(
-                host: url.host, port: url.port, username: url.user, password: url.password, database: url.database, tls: tls)
+            var configuration = if let socket = url.socketPath {
+                PostgresConnection.Configuration(unixSocketPath: socket, username: url.user, password: url.password, database: url.database)
+            } else {
+                PostgresConnection.Configuration(host: url.host, port: url.port, username: url.user, password: url.password,
+                                                 database: url.database, tls: tls)
+            }
             configuration.options.additionalStartupParameters = [("application_name", applicationName)]
-            configuration.options.connectTimeout = .seconds(10)
+            configuration.options.connectTimeout = .seconds(Int64(timeout))
             return try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
         }
         let connection: PostgresConnection
         do {
-            if url.sslMode == .allow {
+            if url.sslMode == .allow && !url.isUnixSocket {
                 // libpq's allow: plain first; a login the server refuses (a hostssl-only pg_hba.conf line)
                 // is tried once more with TLS. A server that cannot be reached is not tried twice.
                 do {
@@ -40,7 +48,7 @@ struct PostgresSession: Sendable {
                 connection = try await attempt(tls)
             }
         } catch {
-            throw .connection(store: url.description, message: Self.message(of: error))
+            throw .connection(store: url.description, message: Self.connectionMessage(of: error, url: url, timeout: timeout))
         }
         let session = PostgresSession(connection: connection, url: url, logger: logger)
         try await session.execute(PostgresSchemaSQL.setSearchPath(url.schema, local: false))

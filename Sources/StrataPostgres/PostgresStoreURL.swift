@@ -7,12 +7,18 @@ import StrataCore
 /// The password comes from the URL, else `PGPASSWORD`, else the password file (`PGPASSFILE`, default
 /// `~/.pgpass`, as libpq reads it), else none (trust or peer authentication). What the URL leaves out is
 /// taken from libpq's environment variables: `PGUSER`, `PGHOST`, `PGPORT`, `PGDATABASE`, `PGSSLMODE`,
-/// `PGSSLROOTCERT`, `PGSSLCERT`, `PGSSLKEY`. A client certificate is `sslcert=`/`sslkey=`, else
-/// `~/.postgresql/postgresql.crt` and `.key` when both exist (as libpq).
+/// `PGSSLROOTCERT`, `PGSSLCERT`, `PGSSLKEY`, `PGCONNECT_TIMEOUT`. A client certificate is
+/// `sslcert=`/`sslkey=`, else `~/.postgresql/postgresql.crt` and `.key` when both exist (as libpq).
+///
+/// A host that is an absolute path (`host=/var/run/postgresql`, a percent-encoded host
+/// `postgres://app@%2Fvar%2Frun%2Fpostgresql/shop`, or `PGHOST`) is the directory of the server's
+/// Unix-domain socket `<directory>/.s.PGSQL.<port>`; as libpq, `sslmode` and the TLS files are not used there.
 ///
 /// ```swift
 /// let url = try PostgresStoreURL(parsing: "postgres://app@db.internal:5432/shop?schema=inventory")
 /// url.schema   // "inventory"
+/// let local = try PostgresStoreURL(parsing: "postgres://app@/shop?host=/var/run/postgresql")
+/// local.socketPath   // "/var/run/postgresql/.s.PGSQL.5432"
 /// ```
 public struct PostgresStoreURL: Hashable, Sendable, CustomStringConvertible {
     public var user: String
@@ -31,6 +37,23 @@ public struct PostgresStoreURL: Hashable, Sendable, CustomStringConvertible {
     /// authenticate clients by certificate.
     public var sslCert: String?
     public var sslKey: String?
+    /// `connect_timeout=` (else `PGCONNECT_TIMEOUT`): the seconds to wait for the server to accept the
+    /// connection and the login, at least 2 (as libpq); nil (absent, 0 or negative) is Strata's default,
+    /// ``defaultConnectTimeout``.
+    public var connectTimeout: Int?
+
+    /// The seconds Strata waits for a server when the URL gives no `connect_timeout` (libpq waits forever).
+    public static let defaultConnectTimeout = 10
+
+    /// Whether ``host`` is the directory of a Unix-domain socket rather than a TCP host (it starts with `/`).
+    public var isUnixSocket: Bool { host.hasPrefix("/") }
+
+    /// The server's Unix-domain socket, `<host>/.s.PGSQL.<port>`, when ``host`` is a socket directory.
+    public var socketPath: String? { isUnixSocket ? Self.socketPath(directory: host, port: port) : nil }
+
+    static func socketPath(directory: String, port: Int) -> String {
+        (directory.hasSuffix("/") ? directory : directory + "/") + ".s.PGSQL.\(port)"
+    }
 
     /// Whether `store` names a PostgreSQL store (rather than an SQLite file).
     public static func isPostgres(_ store: String) -> Bool {
@@ -52,25 +75,32 @@ public struct PostgresStoreURL: Hashable, Sendable, CustomStringConvertible {
         guard let user = components.user.flatMap({ $0.isEmpty ? nil : $0 }) ?? env("PGUSER") else {
             throw invalid("it names no user (postgres://USER@HOST/DATABASE)")
         }
-        guard let host = components.host.flatMap({ $0.isEmpty ? nil : $0 }) ?? env("PGHOST") else { throw invalid("it names no host") }
-        guard !host.hasPrefix("/") else {
-            throw invalid("the host '\(host)' is a Unix-domain socket directory, which Strata cannot connect through; name a TCP host")
-        }
         let path = String(components.path.drop { $0 == "/" })
         guard let database = path.isEmpty ? env("PGDATABASE") : path, !database.contains("/") else {
             throw invalid("it names no database (postgres://USER@HOST/DATABASE); Strata never creates databases")
         }
         var parameters: [String: String] = [:]
         for item in components.queryItems ?? [] {
+            if item.name == "application_name" {
+                throw invalid("application_name= cannot be set: Strata names its sessions 'strata <version> pid@host', "
+                              + "the name a run that finds the store busy quotes")
+            }
             guard Self.parameters.contains(item.name) else {
-                throw invalid("unknown parameter '\(item.name)' (the parameters are schema, sslmode, sslrootcert, sslcert and sslkey)")
+                throw invalid("unknown parameter '\(item.name)' (the parameters are " + Self.parameterList + ")")
             }
             let value = item.value ?? ""
             if value.isEmpty && item.name != "sslmode" {   // an empty sslmode is refused below, with the valid ones
-                throw invalid("\(item.name)= names no \(item.name == "schema" ? "schema" : "file")")
+                let what = ["schema": "schema", "host": "host", "connect_timeout": "number of seconds"][item.name] ?? "file"
+                throw invalid("\(item.name)= names no \(what)")
             }
             parameters[item.name] = value
         }
+        guard let host = parameters["host"] ?? components.host.flatMap({ $0.isEmpty ? nil : $0 }) ?? env("PGHOST") else {
+            throw invalid("it names no host")
+        }
+        let connectTimeout = try Self.connectTimeout(parameters["connect_timeout"].map { ("connect_timeout", $0) }
+                                                     ?? env("PGCONNECT_TIMEOUT").map { ("PGCONNECT_TIMEOUT", $0) },
+                                                     invalid: invalid)
         if parameters["sslmode"] == nil { parameters["sslmode"] = env("PGSSLMODE") }
         let schema = parameters["schema"] ?? "public"
         var sslMode = PostgresSSLMode.prefer
@@ -112,6 +142,12 @@ public struct PostgresStoreURL: Hashable, Sendable, CustomStringConvertible {
         } else {
             port = 5432
         }
+        if host.hasPrefix("/") {
+            let socket = Self.socketPath(directory: host, port: port)
+            guard socket.utf8.count <= Self.maximumSocketPathBytes else {
+                throw invalid("the Unix-domain socket path '\(socket)' is longer than \(Self.maximumSocketPathBytes) bytes, the most the system takes")
+            }
+        }
         self.user = user
         self.host = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         self.port = port
@@ -121,17 +157,34 @@ public struct PostgresStoreURL: Hashable, Sendable, CustomStringConvertible {
         self.sslRootCert = sslRootCert
         self.sslCert = sslCert
         self.sslKey = sslKey
+        self.connectTimeout = connectTimeout
         self.password = components.password
             ?? environment["PGPASSWORD"]
             ?? PostgresPasswordFile.password(host: self.host, port: port, database: database, user: user, environment: environment)
     }
 
-    /// The URL's query parameters.
-    static let parameters: Set = ["schema", "sslmode", "sslrootcert", "sslcert", "sslkey"]
+    /// The longest Unix-domain socket path the system takes (`sockaddr_un`'s `sun_path`, less its NUL).
+    static let maximumSocketPathBytes = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
 
-    /// The URL without its password, for messages.
+    /// The URL's query parameters.
+    static let parameters: Set = ["schema", "host", "sslmode", "sslrootcert", "sslcert", "sslkey", "connect_timeout"]
+    static let parameterList = "schema, host, sslmode, sslrootcert, sslcert, sslkey and connect_timeout"
+
+    /// `connect_timeout`'s seconds as libpq reads them: a whole number; 0 or less is no timeout of the URL's
+    /// (nil: Strata's default), 1 is 2.
+    static func connectTimeout(_ given: (name: String, value: String)?, invalid: (String) -> PostgresStoreError) throws(PostgresStoreError) -> Int? {
+        guard let (name, value) = given else { return nil }
+        guard let seconds = Int32(value.trimmingCharacters(in: .whitespaces)) else {
+            throw invalid("\(name)='\(value)' is not a whole number of seconds")
+        }
+        return seconds <= 0 ? nil : max(2, Int(seconds))
+    }
+
+    /// The URL without its password, for messages; a socket directory is percent-encoded as the host.
     public var description: String {
-        "postgres://\(user)@\(host.contains(":") ? "[\(host)]" : host):\(port)/\(database)?schema=\(schema)"
+        let shown = isUnixSocket ? host.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "/", with: "%2F")
+            : host.contains(":") ? "[\(host)]" : host
+        return "postgres://\(user)@\(shown):\(port)/\(database)?schema=\(schema)"
     }
 
     /// `text` with the password (between `:` and `@` of the authority) replaced by `***`.

@@ -67,6 +67,16 @@ public enum PostgresTestServer {
         return "postgres://\(server.user)@127.0.0.1:\(server.port)/\(server.database)?schema=\(schema)"
     }
 
+    /// The directory of the server's Unix-domain socket (`.s.PGSQL.<port>`; pg_hba's `local` lines trust every role).
+    public static var socketDirectory: String { try! shared.get().directory }
+
+    /// ``url(schema:)`` through the server's Unix-domain socket: its directory percent-encoded as the host.
+    public static func socketURL(schema: String = "t_" + UUID().uuidString.prefix(8).lowercased()) -> String {
+        let server = try! shared.get()
+        let host = server.directory.replacingOccurrences(of: "/", with: "%2F")
+        return "postgres://\(server.user)@\(host):\(server.port)/\(server.database)?schema=\(schema)"
+    }
+
     /// Runs `psql -c sql` against the server (for setting up and inspecting stores), returning its unaligned output.
     public static func psql(_ sql: String) throws -> String {
         let server = try shared.get()
