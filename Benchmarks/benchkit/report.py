@@ -116,6 +116,8 @@ TARGETS = [
     ("batch-update-count", "memory", None, 1.10, "issue 4"),
     ("batch-update-ids", "time", "sqlite3 shell", 1.25, "issue 4"),
     ("batch-delete-cascade", "time", "sqlite3 shell", 1.10, "issue 4"),
+    ("batch-update-audited", "time", "sqlite3 shell", 1.15, "issue 13"),
+    ("dry-run", "time", "snapshot + real run", 1.00, "issue 13 (≤ its parts)"),
     ("add-column", "time", "itself at 1,000 rows", 1.25, "issue 3 (O(1))"),
     ("table-rebuild", "time", "sqlite3 shell", 1.25, "issue 3"),
     ("audit-8-rules", "time", "sqlite3 shell", 1.50, "issue 5"),
