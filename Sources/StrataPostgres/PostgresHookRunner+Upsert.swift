@@ -30,6 +30,7 @@ extension PostgresHookRunner {
                 try await run(rowByRow.drop)
                 try await run(rowByRow.create)
                 try await spendingKeys(of: plan.table) { base in Int64(try await run(rowByRow.fill(above: base)).affected) }
+                try await run(rowByRow.key)
                 try await run(rowByRow.loop)
                 try collect(try await run(rowByRow.updated).rows, into: &updated, plan: plan, request: request, above: before,
                             statement: rowByRow.updated)

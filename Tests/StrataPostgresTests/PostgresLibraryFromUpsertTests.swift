@@ -81,29 +81,30 @@ struct PostgresLibraryFromUpsertTests {
             ("a4", "b5", "w"),   // a: that row again, through the first constraint now
             ("a1", "b6", "v"),   // a: row 1 (its b becomes b6)
             ("a7", "b1", "u"),   // new: b1 is free since row 1 moved to b6; 8
+            ("a9", "b9", "t"),   // a: row 2 again (listed a second time, as SQLite's RETURNING lists it)
         ]) { stores in
             let onSQLite = try await stores.sqlite.execute(Self.request(), context: PostgresLibraryInsertLinkTests.context)
             let onPostgres = try await stores.postgres.execute(Self.request(), context: PostgresLibraryInsertLinkTests.context)
             #expect(stores.plain(onPostgres) == stores.plain(onSQLite))
-            // Every source row spends a key, as SQLite's AUTOINCREMENT does: 3…8, of which 4 and 8 are new objects.
+            // Every source row spends a key, as SQLite's AUTOINCREMENT does: 3…9, of which 4 and 8 are new objects.
             #expect(onPostgres.count == 2)
             #expect(onPostgres.objectIDs?.map { "\($0.entity)/p\($0.primaryKey)" } == ["T/p4", "T/p8"])
-            #expect(onPostgres.changes.updated.mapValues { $0.map(\.primaryKey) } == ["T": [1, 2]])
-            #expect(onPostgres.changes.updatedCounts == ["T": 2])
+            #expect(onPostgres.changes.updated.mapValues { $0.map(\.primaryKey) } == ["T": [1, 2, 2]])
+            #expect(onPostgres.changes.updatedCounts == ["T": 3])
             #expect(onPostgres.audit?.totalViolations == 0)
             let received = await stores.received(1)
             #expect(received.postgres == received.sqlite)
             let objects = try await stores.objects("T")
             #expect(objects.postgres == objects.sqlite)
-            #expect(objects.sqlite == [#"T/p1 a="a1" b="b6" c="v""#, #"T/p2 a="a9" b="b2" c="x""#,
+            #expect(objects.sqlite == [#"T/p1 a="a1" b="b6" c="v""#, #"T/p2 a="a9" b="b9" c="t""#,
                                        #"T/p4 a="a4" b="b5" c="w""#, #"T/p8 a="a7" b="b1" c="u""#])
 
-            // The sequence moved past every source row's key: the next object is 9 on both.
+            // The sequence moved past every source row's key: the next object is 10 on both.
             let next = BatchInsertRequest(entity: "T", objects: [["a": .text("n"), "b": .text("n"), "c": .text("n")]])
             let sqliteNext = try await stores.sqlite.execute(next, context: PostgresLibraryInsertLinkTests.context)
             let postgresNext = try await stores.postgres.execute(next, context: PostgresLibraryInsertLinkTests.context)
             #expect(stores.plain(postgresNext) == stores.plain(sqliteNext))
-            #expect(try await stores.objects("T").postgres.last == #"T/p9 a="n" b="n" c="n""#)
+            #expect(try await stores.objects("T").postgres.last == #"T/p10 a="n" b="n" c="n""#)
         }
     }
 

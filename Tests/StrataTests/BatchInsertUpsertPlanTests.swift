@@ -101,6 +101,7 @@ import Testing
             t."x", t."y" FROM "S" AS t WHERE (t."x" IS DISTINCT FROM $2)
             """#)
         #expect(fill.arguments == [.integer(41), .text("no")])
+        #expect(rowByRow.key.rendered(for: .postgresql).sql == #"ALTER TABLE pg_temp."strata_upsert" ADD PRIMARY KEY ("strata_k")"#)
         let loop = try PostgresRenderer().rendering(rowByRow.loop)
         #expect(loop.sql == #"""
             DO E'#variable_conflict use_variable

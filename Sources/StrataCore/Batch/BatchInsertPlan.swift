@@ -45,6 +45,9 @@ public struct BatchInsertPlan: Sendable, Hashable {
         /// Fills the work table, before and after its bound `base` key (`fill(above:)`); it writes one row per source row.
         public var fillHead: SQLText
         public var fillTail: SQLText
+        /// The work table's primary key, `strata_k`, added once it is filled (built in one pass): the block records
+        /// each row it updates by its key, one index lookup each rather than a scan of the work table.
+        public var key: SQLText
         /// The `DO` block that inserts or updates the rows in `strata_k` order.
         public var loop: SQLText
         /// The rows the source rows updated, one per source row that updated one, in source order: `_pk`[, `_entity`].

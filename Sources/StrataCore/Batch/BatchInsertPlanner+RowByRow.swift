@@ -24,6 +24,7 @@ extension BatchInsertPlanner {
     ///   x."a" AS "strata_v0", x."b" AS "strata_v1" FROM "T" AS x WITH NO DATA
     /// INSERT INTO pg_temp."strata_upsert" ("strata_k", "strata_v0", "strata_v1") SELECT $base + row_number() OVER
     ///   (ORDER BY t."_pk"), <v0>, <v1> FROM "S" AS t WHERE …
+    /// ALTER TABLE pg_temp."strata_upsert" ADD PRIMARY KEY ("strata_k")
     /// DO E'#variable_conflict use_variable
     ///   DECLARE "strata_r" record; "strata_pk" bigint; BEGIN FOR "strata_r" IN SELECT * FROM pg_temp."strata_upsert"
     ///   ORDER BY "strata_k" LOOP "strata_pk" := coalesce((SELECT x."_pk" FROM "T" AS x WHERE x."a" = strata_r."strata_v0"),
@@ -78,6 +79,7 @@ extension BatchInsertPlanner {
             ? "SELECT \(u(found)), \(x(ColumnName("_entity"))) FROM \(work) AS u JOIN \(target) AS x ON \(x(pk)) = \(u(found)) ORDER BY \(u(k))"
             : "SELECT \(u(found)) FROM \(work) AS u WHERE \(u(found)) IS NOT NULL ORDER BY \(u(k))"
         return BatchInsertPlan.RowByRowUpsert(drop: "DROP TABLE IF EXISTS \(work)", create: create, fillHead: fillHead, fillTail: fillTail,
+                                              key: "ALTER TABLE \(work) ADD PRIMARY KEY (\(k))",
                                               loop: .function(.plpgsqlBlock, [body]), updated: updated)
     }
 }
