@@ -88,6 +88,7 @@ struct PostgresUpsertParityCLITests {
         #expect(run.sqlite.status == 3, "\(run.sqlite.stdout)\(run.sqlite.stderr)")
         #expect(run.postgres.status == 3, "\(run.postgres.stdout)\(run.postgres.stderr)")
         #expect(run.sqlite.stderr.contains("1551") && run.postgres.stderr.contains("1551"), "\(run.sqlite.stderr)\(run.postgres.stderr)")
+        #expect(EngineParity.untimed(run.postgres.stderr) == run.sameSQLiteErrors)
         let versions = try run.versions()
         #expect(versions.sqlite == "2" && versions.postgres == "2")
         let t = try run.rows(Self.rows[0])
