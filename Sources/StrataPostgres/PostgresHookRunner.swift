@@ -36,7 +36,8 @@ struct PostgresHookRunner {
     /// audit of what they touched (``Options/audit``), then its record.
     /// - Returns: the hook's result and change set, or nil when it was recorded already.
     /// - Throws: `HookViolationError` (exit 3) when the audit finds violations and the hook says `onViolation:
-    ///   rollback`; `BatchError.denied` (exit 3), `PostgresStoreError` (violations 3, server 1), `PostgresRenderError` (2).
+    ///   rollback`; `BatchError.denied` (exit 3), `SQLStepError` (exit 3) for a batch step breaking a uniqueness
+    ///   constraint, as on SQLite; `PostgresStoreError` (violations 3, server 1), `PostgresRenderError` (2).
     func run(_ plan: PostgresHookPlan) async throws -> (result: HookRunResult, changes: ChangeSet)? {
         let hook = plan.hook
         if try await isRecorded(hook.id) { return nil }
