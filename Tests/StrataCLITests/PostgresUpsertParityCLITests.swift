@@ -117,6 +117,34 @@ struct PostgresUpsertParityCLITests {
         #expect(t.postgres == t.sqlite)
     }
 
+    /// A constraint of two columns, from source rows: both source rows land on U's row 2 through (x, y), which is
+    /// listed once per source row in the report, as SQLite's `RETURNING` lists it.
+    @Test func fromSourceRowsThroughATwoColumnConstraintAsOnSQLite() throws {
+        let work = """
+            id: work
+            after: 3
+            steps:
+              - batchInsert:
+                  entity: U
+                  from: { entity: T }
+                  values: { x: "'p'", y: "2", z: "b", w: "c" }
+                  onConflict: update
+                  resultType: objectIDs
+              - batchInsert: { entity: U, objects: [ { x: q, y: 9, z: z9, w: N } ] }
+            """
+        let run = try EngineParity.run(v2: Self.entities, v3: Self.v3, files: ["seed.yaml": Self.seed, "work.yaml": work],
+                                       arguments: ["--format", "json"])
+        #expect(run.sqlite.status == 0, "\(run.sqlite.stderr)")
+        #expect(run.postgres.status == 0, "\(run.postgres.stderr)")
+        #expect(try PostgresHookParityCLITests.stepCounts(run.sqlite.stdout) == ["seed: 2, 2", "work: 0, 1"])
+        #expect(try PostgresMigrateReportCLITests.comparable(run.samePostgresOutput) == PostgresMigrateReportCLITests.comparable(run.sameSQLiteOutput))
+        #expect(run.sqlite.stdout.contains(#""U" : 2"#), "\(run.sqlite.stdout)")
+        // T's rows take keys 3 and 4 without making an object; the literal row is 5.
+        let u = try run.rows(Self.rows[1])
+        #expect(u.sqlite == ["1 p 1 z1 A", "2 p 2 b2 B", "5 q 9 z9 N"])
+        #expect(u.postgres == u.sqlite)
+    }
+
     /// An existing row an upsert updates is audited as SQLite audits it (`--audit touched`): a value breaking a rule
     /// there is exit 3 with the same report, rolled back, on both engines.
     @Test(arguments: ["{ a: a1, b: b1, c: toolong }", "{ a: a9, b: b2, c: toolong }"])
