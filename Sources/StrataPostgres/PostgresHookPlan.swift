@@ -40,8 +40,7 @@ struct PostgresHookPlan: Sendable {
             switch step {
             case .batchUpdate(let request): planned = try .planned(request, model: model, layout: layout, context: context)
             case .batchDelete(let request): planned = try .planned(request, model: model, layout: layout, context: context)
-            case .batchInsert(let request):
-                planned = try .planned(request, model: model, layout: layout, context: context, in: "hook '\(hook.id)': ")
+            case .batchInsert(let request): planned = try .planned(request, model: model, layout: layout, context: context)
             case .setRelationship(let request): planned = try .planned(request, model: model, layout: layout, context: context)
             case .sql(let sql):
                 let statements = try sqlStatements(sql, hook: hook, step: steps.count + 1, layout: layout, context: context, schema: schema)
@@ -109,14 +108,12 @@ extension PostgresHookPlan.Step {
         return .delete(try BatchPlanner(model: model, layout: layout).planDelete(request, context: context), request)
     }
 
-    /// A batch insert planned for PostgreSQL, with a `dictionaryHandler`'s rows (the library's requests).
-    /// - Parameter origin: what the refusal names first (`hook 'ID': `), empty from the library.
-    /// - Throws: `BatchError.invalid` (exit 2); `PostgresStoreError.notYetSupported` (exit 2) for a `from:` insert with
-    ///   `onConflict: update` into a table with several uniqueness constraints: SQLite's upsert takes one `ON CONFLICT`
-    ///   clause per constraint and runs row by row, so a source row may update the row an earlier one wrote, under
-    ///   another constraint. Literal and handler rows run one statement each (`BatchInsertPlanner.upsert`).
-    static func planned(_ request: BatchInsertRequest, model: Model, layout: StoreLayout, context: PredicateContext,
-                        in origin: String = "") throws -> Self {
+    /// A batch insert planned for PostgreSQL, with a `dictionaryHandler`'s rows (the library's requests). With
+    /// `onConflict: update` into a table with several uniqueness constraints, literal and handler rows take one
+    /// statement each (`BatchInsertPlanner.upsert`), a `from:` insert runs row by row on the server
+    /// (`BatchInsertPlan.rowByRow`), as SQLite runs it.
+    /// - Throws: `BatchError.invalid` (exit 2).
+    static func planned(_ request: BatchInsertRequest, model: Model, layout: StoreLayout, context: PredicateContext) throws -> Self {
         let planner = BatchInsertPlanner(model: model, layout: layout)
         var plan = try planner.plan(request, context: context)
         if let handler = request.dictionaryHandler {
@@ -129,10 +126,6 @@ extension PostgresHookPlan.Step {
                 plan.rowLinks.append(links)
                 plan.upserts.append(upsert)
             }
-        }
-        if request.onConflict == .update, request.source != nil, (layout.table(plan.table)?.indexes.filter(\.isUnique).count ?? 0) > 1 {
-            throw PostgresStoreError.notYetSupported(
-                what: origin + "a batchInsert from: source rows with onConflict: update into \(plan.table), which has several uniqueness constraints")
         }
         return .insert(plan, request)
     }
@@ -151,6 +144,7 @@ extension PostgresHookPlan.Step {
         switch self {
         case .insert(let plan, _):
             plan.statements + plan.upserts.compactMap { $0 }.flatMap { [$0.count, $0.insert(above: 0)] } + plan.rowLinks.flatMap { $0 }
+                + (plan.rowByRow.map { [$0.create, $0.fill(above: 0), $0.loop, $0.updated] } ?? [])
         case .link(let plan, _):
             [plan.link, plan.selectKeys, plan.linkKeyed] + plan.ambiguities.flatMap { [$0.candidates, $0.query] }
                 + [plan.unlinkReturning].compactMap { $0 }

@@ -10,7 +10,9 @@ extension PostgresHookRunner {
     /// were there already. A literal row is one statement, whose `ON CONFLICT … DO UPDATE` spends one identity
     /// value when it updates, as SQLite's `AUTOINCREMENT` does. A `from:` insert runs as
     /// `BatchInsertPlan.upserts` plans it: its new objects keyed from the identity sequence's next value, which
-    /// then moves past one value per source row, as on SQLite.
+    /// then moves past one value per source row, as on SQLite; into a table with several uniqueness constraints,
+    /// as `BatchInsertPlan.rowByRow` plans it: its source rows written to a work table, then a PL/pgSQL block
+    /// inserts or updates them one by one in source order, as SQLite does.
     /// - Returns: the rows inserted, and the existing rows an `onConflict: update` changed (`_pk`, entity).
     func insertRows(_ plan: BatchInsertPlan, _ request: BatchInsertRequest, planner: BatchInsertPlanner,
                     above before: Int64) async throws -> (count: Int, updated: [(Int64, String)]) {
@@ -24,18 +26,24 @@ extension PostgresHookRunner {
                 for link in i < plan.rowLinks.count ? plan.rowLinks[i] : [] { try await run(link) }
                 continue
             }
-            let written: SQLText
-            if let upsert = i < plan.upserts.count ? plan.upserts[i] : nil {
-                let sequence: SQLText = "pg_get_serial_sequence(\(SQLDialect.postgresql.quote(plan.table)), '_pk')"
-                let next = try await session.value("SELECT nextval(" + sequence + ")", as: Int64.self) ?? 1
+            if let rowByRow = plan.rowByRow {
+                try await run(rowByRow.drop)
+                try await run(rowByRow.create)
+                try await spendingKeys(of: plan.table) { base in Int64(try await run(rowByRow.fill(above: base)).affected) }
+                try await run(rowByRow.key)
+                try await run(rowByRow.loop)
+                try collect(try await run(rowByRow.updated).rows, into: &updated, plan: plan, request: request, above: before,
+                            statement: rowByRow.updated)
+                try await run(rowByRow.drop)
+            } else if let upsert = i < plan.upserts.count ? plan.upserts[i] : nil {
                 let rows = try await session.value(upsert.count, as: Int64.self) ?? 0
-                written = upsert.insert(above: next - 1)
-                let returned = try await run(written).rows
-                let last = next - 1 + rows
-                try await run("SELECT setval(" + sequence + ", \(max(last, 1)), " + .keyword(last >= 1 ? .true : .false) + ")")
-                try collect(returned, into: &updated, plan: plan, request: request, above: before, statement: written)
+                try await spendingKeys(of: plan.table) { base in
+                    let written = upsert.insert(above: base)
+                    try collect(try await run(written).rows, into: &updated, plan: plan, request: request, above: before, statement: written)
+                    return rows
+                }
             } else {
-                written = statement + " RETURNING \(pk)" + (plan.isDiscriminated ? ", \(ColumnName("_entity"))" : "")
+                let written = statement + " RETURNING \(pk)" + (plan.isDiscriminated ? ", \(ColumnName("_entity"))" : "")
                 try collect(try await run(written).rows, into: &updated, plan: plan, request: request, above: before, statement: written)
             }
             for link in i < plan.rowLinks.count ? plan.rowLinks[i] : [] { try await run(link) }
@@ -46,6 +54,15 @@ extension PostgresHookRunner {
             count = Int(try await session.value(inserted, as: Int64.self) ?? 0)
         }
         return (count, updated)
+    }
+
+    /// Runs `write` with `base`, the identity sequence's value before it, then moves the sequence past
+    /// `base + n`, n the number of rows `write` proposed (each spends a key on SQLite, inserted or not).
+    func spendingKeys(of table: String, _ write: (_ base: Int64) async throws -> Int64) async throws {
+        let sequence: SQLText = "pg_get_serial_sequence(\(SQLDialect.postgresql.quote(table)), '_pk')"
+        let next = try await session.value("SELECT nextval(" + sequence + ")", as: Int64.self) ?? 1
+        let last = next - 1 + (try await write(next - 1))
+        try await run("SELECT setval(" + sequence + ", \(max(last, 1)), " + .keyword(last >= 1 ? .true : .false) + ")")
     }
 
     /// The rows at or below `before` among those an upsert returned (`_pk`[, `_entity`]): existing rows it updated.

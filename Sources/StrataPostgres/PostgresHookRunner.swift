@@ -36,7 +36,8 @@ struct PostgresHookRunner {
     /// audit of what they touched (``Options/audit``), then its record.
     /// - Returns: the hook's result and change set, or nil when it was recorded already.
     /// - Throws: `HookViolationError` (exit 3) when the audit finds violations and the hook says `onViolation:
-    ///   rollback`; `BatchError.denied` (exit 3), `PostgresStoreError` (violations 3, server 1), `PostgresRenderError` (2).
+    ///   rollback`; `BatchError.denied` (exit 3), `SQLStepError` (exit 3) for a batch step breaking a uniqueness
+    ///   constraint, as on SQLite; `PostgresStoreError` (violations 3, server 1), `PostgresRenderError` (2).
     func run(_ plan: PostgresHookPlan) async throws -> (result: HookRunResult, changes: ChangeSet)? {
         let hook = plan.hook
         if try await isRecorded(hook.id) { return nil }
@@ -67,11 +68,18 @@ struct PostgresHookRunner {
             let result: BatchResult
             do {
                 result = try await run(step, model: plan.model, layout: plan.layout, hook: hook.id)
-            } catch PostgresStoreError.server(let message, let state?, _, _) where Self.violationCodes[state] != nil {
-                // A constraint the step broke: exit 3 located at the hook's step, as on SQLite; the step rolls back.
-                throw PostgresStoreError.violations(
-                    message: "hook '\(hook.id)' step \(index + 1) would break a rule (\(Self.violationCodes[state]!)): \(message)",
-                    objects: [])
+            } catch let error as PostgresStoreError {
+                // A constraint the step broke: exit 3 located at the hook's step, as on SQLite; the step rolls back. A
+                // uniqueness constraint is reported in SQLite's words (`HookRunner.located`), its table and columns named.
+                if case .violation(let code, let message)? = PostgresBatch.violation(error, layout: plan.layout), code == 1551 {
+                    var located = SQLStepError(.violation(code: code), "hook '\(hook.id)' step \(index + 1): \(message)",
+                                               at: index < hook.stepLocations.count ? hook.stepLocations[index] : hook.afterLocation)
+                    located.source = hook.source
+                    throw located
+                }
+                guard case .server(let message, let state?, _, _) = error, let code = Self.violationCodes[state] else { throw error }
+                throw PostgresStoreError.violations(message: "hook '\(hook.id)' step \(index + 1) would break a rule (\(code)): \(message)",
+                                                    objects: [])
             }
             changes.merge(result.changes)
             steps.append(HookStepResult(kind: step.kind, entity: step.entity, count: result.count, objectIDs: result.objectIDs,

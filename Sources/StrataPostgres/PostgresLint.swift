@@ -2,7 +2,7 @@ import StrataCore
 
 /// `strata lint --engine postgresql` (SPEC §14.2): what a PostgreSQL store would refuse in the hooks, as
 /// warnings, without a server: predicates PostgreSQL cannot run (ICU-only regex syntax, casts, long `IN`
-/// lists), `sql:` steps without PostgreSQL text or with a refused statement, step kinds not yet supported.
+/// lists), `sql:` steps without PostgreSQL text or with a refused statement, Swift stages declared for other engines.
 public enum PostgresLint {
     /// One warning per hook that a PostgreSQL store would refuse, located at the hook (or its step).
     public static func warnings(for hooks: HookSet, models: ModelHistory, variables: [String: String]) -> [Diagnostic] {
@@ -23,8 +23,6 @@ public enum PostgresLint {
                 var warning = error
                 warning.severity = .warning
                 warnings.append(warning)
-            } catch let error as PostgresStoreError {
-                warnings += error.diagnostics.map { var d = $0; d.severity = .warning; d.location = hook.afterLocation; return d }
             } catch {
                 continue   // invalid hooks are lint's errors already
             }

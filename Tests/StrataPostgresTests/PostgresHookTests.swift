@@ -103,10 +103,13 @@ struct PostgresHookTests {
               - batchUpdate: { entity: Item, propertiesToUpdate: { code: same } }
             """])
         _ = try Self.psql(#"INSERT INTO "\#(schema)"."Item" ("name", "price", "code") VALUES ('a', 12.5, 'x'), ('b', 3, 'y')"#)
-        let error = await #expect(throws: PostgresStoreError.self) {
+        // In SQLite's words, located at the step (HookRunner.located): the same error as on an SQLite store.
+        let error = await #expect(throws: SQLStepError.self) {
             try await PostgresMigration.run(url, models: history, hooks: hooks, options: .init(now: Self.now))
         }
         #expect(error?.exitCode == .validationViolations)
+        #expect(error?.message == "hook 'mark' step 2: the batch would break a uniqueness constraint: UNIQUE constraint failed: Item.code")
+        #expect(error?.location?.line == 5)
         #expect(try Self.psql("SELECT value FROM \"\(schema)\".strata_metadata WHERE key = 'strata.version'") == ["1"])
         #expect(try Self.psql("SELECT count(*) FROM information_schema.columns WHERE table_schema = '\(schema)' AND column_name = 'sale'") == ["0"])
         #expect(try Self.psql(#"SELECT count(*) FROM "\#(schema)".strata_hooks"#) == ["0"])

@@ -20,6 +20,10 @@ public struct BatchInsertPlan: Sendable, Hashable {
     /// table with several (`BatchInsertPlanner.upsert`); nil where a statement needs none (a literal row into a
     /// table with one constraint: PostgreSQL's own `ON CONFLICT` does as SQLite does).
     public var upserts: [Upsert?] = []
+    /// With `onConflict: update`, a `from:` insert into a table with several uniqueness constraints in the form
+    /// PostgreSQL runs: SQLite's row-by-row upsert replayed on the server (`BatchInsertPlanner.rowByRowUpsert`);
+    /// nil for every other insert.
+    public var rowByRow: RowByRowUpsert? = nil
 
     /// An upsert that proposes each key once, its new objects keyed as SQLite's would be.
     public struct Upsert: Sendable, Hashable {
@@ -28,6 +32,29 @@ public struct BatchInsertPlan: Sendable, Hashable {
         /// The insert before and after its bound `base` key (`insert(above:)`).
         public var head: SQLText
         public var tail: SQLText
+    }
+
+    /// A `from:` upsert run row by row on the server, as SQLite runs it: the source rows are written to the work
+    /// table `pg_temp."strata_upsert"` (one bound statement), then a PL/pgSQL block takes them in source order.
+    public struct RowByRowUpsert: Sendable, Hashable {
+        /// Drops the work table (left by an earlier insert of the same transaction, or after this one).
+        public var drop: SQLText
+        /// Creates the work table, empty: `strata_k` (the key the source row takes), `strata_target` (the
+        /// existing row it updated, or NULL) and `strata_v0`, … (the inserted columns, of the table's types).
+        public var create: SQLText
+        /// Fills the work table, before and after its bound `base` key (`fill(above:)`); it writes one row per source row.
+        public var fillHead: SQLText
+        public var fillTail: SQLText
+        /// The work table's primary key, `strata_k`, added once it is filled (built in one pass): the block records
+        /// each row it updates by its key, one index lookup each rather than a scan of the work table.
+        public var key: SQLText
+        /// The `DO` block that inserts or updates the rows in `strata_k` order.
+        public var loop: SQLText
+        /// The rows the source rows updated, one per source row that updated one, in source order: `_pk`[, `_entity`].
+        public var updated: SQLText
+
+        /// The fill, its source rows keyed `base + 1`, `base + 2`, … in source `_pk` order.
+        public func fill(above base: Int64) -> SQLText { fillHead + .bind(.integer(base)) + fillTail }
     }
 
     /// A foreign-key column of the inserted table and the table it references.

@@ -20,7 +20,7 @@ extension BatchInsertPlanner {
     ///   ON CONFLICT ("code") DO UPDATE SET … RETURNING "_pk"
     /// ```
     ///
-    /// nil when the table has no uniqueness constraint or several (PostgreSQL refuses those first), or when the
+    /// nil when the table has no uniqueness constraint or several (`rowByRowUpsert` runs those), or when the
     /// insert leaves a key column out (its rows are NULL there and conflict with nothing).
     func upsert(columns: [ColumnName], values: [SQLText], from source: TableName, where condition: SQLText,
                 table: String, setting named: [ColumnName], discriminated: Bool) -> BatchInsertPlan.Upsert? {

@@ -25,7 +25,7 @@ public struct BatchInsertPlanner: Sendable {
                 throw .invalid(.error("a batch insert takes either objects or from:, not both", hint: "split it into two steps"))
             }
             plan.statements = [try insertSelect(request, source: source, storage: storage, context: context, sourceLinks: &plan.sourceLinks,
-                                                referenceChecks: &plan.referenceChecks, upsert: &upsert)]
+                                                referenceChecks: &plan.referenceChecks, upsert: &upsert, rowByRow: &plan.rowByRow)]
             plan.upserts = [upsert]
             plan.rowLinks = [[]]
         } else {
@@ -138,8 +138,8 @@ public struct BatchInsertPlanner: Sendable {
     /// `INSERT INTO "T" (…) SELECT … FROM "S" AS t WHERE … ORDER BY t."_pk"`: the one statement of a `from:` insert.
     func insertSelect(_ request: BatchInsertRequest, source: BatchInsertSource, storage: EntityStorage,
                       context: PredicateContext, sourceLinks: inout [BatchInsertPlan.SourceLink],
-                      referenceChecks: inout [BatchInsertPlan.ReferenceCheck],
-                      upsert: inout BatchInsertPlan.Upsert?) throws(BatchError) -> SQLText {
+                      referenceChecks: inout [BatchInsertPlan.ReferenceCheck], upsert: inout BatchInsertPlan.Upsert?,
+                      rowByRow: inout BatchInsertPlan.RowByRowUpsert?) throws(BatchError) -> SQLText {
         let sourceStorage = try BatchPlanner(model: model, layout: layout).storage(of: source.entity)
         var context = context
         context.arguments = source.arguments
@@ -207,6 +207,8 @@ public struct BatchInsertPlanner: Sendable {
         if request.onConflict == .update {
             upsert = self.upsert(columns: columns, values: values, from: TableName(sourceStorage.table), where: whereClause,
                                  table: storage.table, setting: named, discriminated: storage.isDiscriminated)
+            rowByRow = rowByRowUpsert(columns: columns, values: values, from: TableName(sourceStorage.table), where: whereClause,
+                                      table: storage.table, setting: named, discriminated: storage.isDiscriminated)
         }
         return sql + conflictClause(request.onConflict, table: storage.table, setting: named)
     }

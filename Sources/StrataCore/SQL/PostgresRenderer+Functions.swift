@@ -4,6 +4,20 @@ extension PostgresRenderer {
         typealias P = Part
         let parts: [Part]
         switch function {
+        case .plpgsqlBlock:
+            // The body as one string constant: an E'' string escapes the same way whatever
+            // standard_conforming_strings says. A block takes no parameters, so it has no bound values.
+            var body = Rendering()
+            try write(a[0], into: &body)
+            precondition(body.arguments.isEmpty, "a PL/pgSQL block takes no bound values")
+            output.requirements.formUnion(body.requirements)
+            output.sql += "DO E'"
+            for character in body.sql {
+                if character == "'" || character == "\\" { output.sql.append(character) }   // doubled: escaped
+                output.sql.append(character)
+            }
+            output.sql += "'"
+            return
         case .native(let type):
             switch type {
             case .bool: parts = [.text("("), .argument(0), .text(" <> 0)")]

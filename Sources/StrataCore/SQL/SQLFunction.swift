@@ -40,6 +40,10 @@ public enum SQLFunction: Hashable, Sendable {
     /// PostgreSQL `char_length(x)` for ASCII text without CR and NULL for other text (the audit counts
     /// those Characters in Swift, SPEC §14.2).
     case auditCharacters
+    /// `DO E'…'`: a PL/pgSQL block run once on the server, its one argument (identifiers and text, no bound
+    /// values) written as a string constant, quotes and backslashes escaped (PostgreSQL only: Strata sends it
+    /// only to a PostgreSQL store; SQLite's spelling is `DO` and the body, never run).
+    case plpgsqlBlock
 
     /// Whether the call only converts between storage forms (its argument stands for the value).
     public var isConversion: Bool {
@@ -72,6 +76,7 @@ public enum SQLFunction: Hashable, Sendable {
             let x = arguments[0]
             return "(length(CAST(" + x + " AS BLOB)) <> length(" + x + ") OR instr(" + x + ", char(13)) > 0)"
         case .auditCharacters: return .call("strata_length", arguments)
+        case .plpgsqlBlock: return "DO " + arguments[0]
         }
     }
 }
