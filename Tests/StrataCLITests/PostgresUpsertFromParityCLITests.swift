@@ -10,17 +10,8 @@ import Testing
 struct PostgresUpsertFromParityCLITests {
     static let entities = """
         entities:
-          T:
-            attributes:
-              a: { type: string }
-              b: { type: string }
-              c: { type: string }
-            uniqueness: [[a], [b]]
-          S:
-            attributes:
-              sa: { type: string }
-              sb: { type: string }
-              sc: { type: string }
+        \(UpsertFixture.twoConstraintEntity)
+        \(UpsertFixture.sourceEntity)
         """
     static let v3 = entities.replacingOccurrences(of: "c: { type: string }", with: "c: { type: string }\n      note: { type: string }")
 

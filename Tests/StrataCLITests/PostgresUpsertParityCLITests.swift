@@ -9,12 +9,7 @@ import Testing
 struct PostgresUpsertParityCLITests {
     static let entities = """
         entities:
-          T:
-            attributes:
-              a: { type: string }
-              b: { type: string }
-              c: { type: string }
-            uniqueness: [[a], [b]]
+        \(UpsertFixture.twoConstraintEntity)
           U:
             attributes:
               x: { type: string }

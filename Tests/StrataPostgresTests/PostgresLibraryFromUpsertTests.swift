@@ -14,17 +14,8 @@ struct PostgresLibraryFromUpsertTests {
     static let models = ["1.yaml": """
         version: 1
         entities:
-          T:
-            attributes:
-              a: { type: string }
-              b: { type: string }
-              c: { type: string }
-            uniqueness: [[a], [b]]
-          S:
-            attributes:
-              sa: { type: string }
-              sb: { type: string }
-              sc: { type: string }
+        \(UpsertFixture.twoConstraintEntity)
+        \(UpsertFixture.sourceEntity)
           P:
             attributes:
               code: { type: string }

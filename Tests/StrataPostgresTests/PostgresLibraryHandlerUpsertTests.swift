@@ -14,12 +14,7 @@ struct PostgresLibraryHandlerUpsertTests {
     static let models = ["1.yaml": """
         version: 1
         entities:
-          T:
-            attributes:
-              a: { type: string }
-              b: { type: string }
-              c: { type: string }
-            uniqueness: [[a], [b]]
+        \(UpsertFixture.twoConstraintEntity)
         """]
 
     /// The handler's rows, in order (a key left out is not named by the row).

@@ -1,0 +1,22 @@
+/// The entities the upsert parity tests (library and `strata` binary, SQLite against PostgreSQL) insert into and
+/// read from, as YAML lines for a model's `entities:` (each starts two spaces in, its first line without a newline
+/// before it): interpolate one where the entity's first line would stand.
+public enum UpsertFixture {
+    /// `T`, with two uniqueness constraints (`[[a], [b]]`, tried in that order) and a third attribute `c`.
+    public static let twoConstraintEntity = """
+          T:
+            attributes:
+              a: { type: string }
+              b: { type: string }
+              c: { type: string }
+            uniqueness: [[a], [b]]
+        """
+    /// `S`, the source a `from:` insert into `T` reads (`sa`, `sb`, `sc`).
+    public static let sourceEntity = """
+          S:
+            attributes:
+              sa: { type: string }
+              sb: { type: string }
+              sc: { type: string }
+        """
+}
