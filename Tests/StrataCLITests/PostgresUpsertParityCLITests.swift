@@ -163,16 +163,7 @@ struct PostgresUpsertParityCLITests {
     @Test func aSubEntityInAHierarchyTableGivesTheSameRowsAndIDs() throws {
         let entities = """
             entities:
-              P:
-                attributes:
-                  code: { type: string }
-                  tag:  { type: string }
-                  note: { type: string }
-                uniqueness: [[code], [tag]]
-              Q:
-                parent: P
-                attributes:
-                  extra: { type: string }
+            \(UpsertFixture.hierarchyEntities)
             """
         let seed = """
             id: seed

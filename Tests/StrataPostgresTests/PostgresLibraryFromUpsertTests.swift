@@ -16,16 +16,7 @@ struct PostgresLibraryFromUpsertTests {
         entities:
         \(UpsertFixture.twoConstraintEntity)
         \(UpsertFixture.sourceEntity)
-          P:
-            attributes:
-              code: { type: string }
-              tag: { type: string }
-              note: { type: string }
-            uniqueness: [[code], [tag]]
-          Q:
-            parent: P
-            attributes:
-              extra: { type: string }
+        \(UpsertFixture.hierarchyEntities)
         """]
 
     static let seed = #"""

@@ -19,4 +19,17 @@ public enum UpsertFixture {
               sb: { type: string }
               sc: { type: string }
         """
+    /// `P` with two uniqueness constraints (`[[code], [tag]]`) and its sub-entity `Q`, stored in `P`'s table.
+    public static let hierarchyEntities = """
+          P:
+            attributes:
+              code: { type: string }
+              tag: { type: string }
+              note: { type: string }
+            uniqueness: [[code], [tag]]
+          Q:
+            parent: P
+            attributes:
+              extra: { type: string }
+        """
 }
