@@ -22,11 +22,14 @@ extension Store {
     /// - Throws: `BatchError` or `BatchViolationError` (the transaction is rolled back).
     public func execute(_ request: BatchUpdateRequest, context: PredicateContext? = nil, model: Model? = nil,
                         audit: AuditMode = .touched, onViolation: ViolationPolicy = .rollback, maxSamples: Int = 20) async throws -> BatchResult {
-        try await run(model: model, context: context, audit: audit, onViolation: onViolation, maxSamples: maxSamples,
-                      keysOf: request.entity) { db, model, metadata, context, wantsIDs in
-            try BatchExecutor.execute(request, in: db, model: model, layout: metadata.layout, storeUUID: metadata.storeUUID,
-                                      context: context, recordTouched: audit == .touched, collectObjectIDs: wantsIDs,
-                                      keepKeys: audit == .touched)
+        try await run(model: model, context: context, audit: audit, onViolation: onViolation, maxSamples: maxSamples) {
+            db, model, metadata, context, wantsIDs in
+            guard audit == .touched else {
+                return (try BatchExecutor.execute(request, in: db, model: model, layout: metadata.layout, storeUUID: metadata.storeUUID,
+                                                  context: context, recordTouched: false, collectObjectIDs: wantsIDs), .recorded)
+            }
+            return try BatchExecutor.executeAudited(request, in: db, model: model, layout: metadata.layout, storeUUID: metadata.storeUUID,
+                                                    context: context, collectObjectIDs: wantsIDs)
         }
     }
 
@@ -38,8 +41,8 @@ extension Store {
                         audit: AuditMode = .touched, onViolation: ViolationPolicy = .rollback, maxSamples: Int = 20) async throws -> BatchResult {
         try await run(model: model, context: context, audit: audit, onViolation: onViolation, maxSamples: maxSamples) {
             db, model, metadata, context, wantsIDs in
-            try BatchExecutor.execute(request, in: db, model: model, layout: metadata.layout, storeUUID: metadata.storeUUID,
-                                      context: context, recordTouched: audit == .touched, collectObjectIDs: wantsIDs)
+            (try BatchExecutor.execute(request, in: db, model: model, layout: metadata.layout, storeUUID: metadata.storeUUID,
+                                       context: context, recordTouched: audit == .touched, collectObjectIDs: wantsIDs), .recorded)
         }
     }
 
@@ -51,8 +54,8 @@ extension Store {
                         audit: AuditMode = .touched, onViolation: ViolationPolicy = .rollback, maxSamples: Int = 20) async throws -> BatchResult {
         try await run(model: model, context: context, audit: audit, onViolation: onViolation, maxSamples: maxSamples) {
             db, model, metadata, context, wantsIDs in
-            try BatchExecutor.execute(request, in: db, model: model, layout: metadata.layout, storeUUID: metadata.storeUUID,
-                                      context: context, recordTouched: audit == .touched, collectObjectIDs: wantsIDs)
+            (try BatchExecutor.execute(request, in: db, model: model, layout: metadata.layout, storeUUID: metadata.storeUUID,
+                                       context: context, recordTouched: audit == .touched, collectObjectIDs: wantsIDs), .recorded)
         }
     }
 
@@ -63,15 +66,14 @@ extension Store {
                         audit: AuditMode = .touched, onViolation: ViolationPolicy = .rollback, maxSamples: Int = 20) async throws -> BatchResult {
         try await run(model: model, context: context, audit: audit, onViolation: onViolation, maxSamples: maxSamples) {
             db, model, metadata, context, wantsIDs in
-            try BatchExecutor.execute(request, in: db, model: model, layout: metadata.layout, storeUUID: metadata.storeUUID,
-                                      context: context, recordTouched: audit == .touched, collectObjectIDs: wantsIDs)
+            (try BatchExecutor.execute(request, in: db, model: model, layout: metadata.layout, storeUUID: metadata.storeUUID,
+                                       context: context, recordTouched: audit == .touched, collectObjectIDs: wantsIDs), .recorded)
         }
     }
 
-    /// - Parameter keysOf: the entity of a batch update that leaves its keys in `temp.strata_batch_keys`
-    ///   (`keepKeys`): the touched audit reads them there, then they are cleared.
+    /// Runs `body` (the batch, returning where its touched rows are) in one transaction, its audit before commit.
     private func run(model: Model?, context: PredicateContext?, audit: AuditMode, onViolation: ViolationPolicy, maxSamples: Int,
-                     keysOf entity: String? = nil, _ body: @escaping @Sendable (Database, Model, StoreMetadata, PredicateContext, Bool) throws -> BatchResult) async throws -> BatchResult {
+                     _ body: @escaping @Sendable (Database, Model, StoreMetadata, PredicateContext, Bool) throws -> (BatchResult, TouchedSource)) async throws -> BatchResult {
         let context = context ?? PredicateContext(now: Date().timeIntervalSince1970)
         let wantsIDs = changeObservers.wantsObjectIDs
         let path = self.path
@@ -85,12 +87,11 @@ extension Store {
                 try db.inTransaction(.immediate) {
                     let (model, metadata) = try Self.batchModel(given, db: db, path: path)
                     if audit == .touched { try Auditor.prepareTouched(db) }
-                    var result = try body(db, model, metadata, context, wantsIDs)
-                    let keyedTable = audit == .touched ? entity.flatMap { metadata.layout.storage(of: $0)?.table } : nil
+                    var (result, touched) = try body(db, model, metadata, context, wantsIDs)
                     result.audit = try Auditor.afterBatch(in: db, mode: audit, model: model, layout: metadata.layout,
                                                           storeUUID: metadata.storeUUID, context: context, maxSamples: maxSamples,
-                                                          batchKeysOf: keyedTable)
-                    if keyedTable != nil { try db.execute("DELETE FROM \(BatchPlanner.keysTable)") }
+                                                          touched: touched)
+                    if case .keys = touched { try db.execute("DELETE FROM \(BatchPlanner.keysTable)") }
                     if onViolation == .rollback, (result.audit?.totalViolations ?? 0) > 0 { throw BatchViolationError(result: result) }
                     outcome = result
                     return .commit
