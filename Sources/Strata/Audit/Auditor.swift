@@ -47,13 +47,26 @@ public struct Auditor: Sendable {
     /// - Parameters:
     ///   - scope: all objects, some entities, or the rows in `temp.strata_touched`.
     ///   - maxSamples: the most sample objects kept per rule (counts stay exact).
-    ///   - source: for a `.touched` scope, where the touched rows are (default: `temp.strata_touched`).
+    ///   - batchKeysOf: for a `.touched` scope, the table whose rows in `temp.strata_batch_keys` are the touched
+    ///     rows (one batch update audited alone, which leaves its keys there), instead of `temp.strata_touched`.
     /// - Throws: `AuditError` for a scope naming an unknown entity or a rule that does not compile;
     ///   `DatabaseError` from SQLite.
-    func run(in db: Database, scope: AuditScope, maxSamples: Int = 20, touched source: TouchedSource = .recorded) throws -> AuditResult {
+    func run(in db: Database, scope: AuditScope, maxSamples: Int = 20, batchKeysOf keyedTable: String? = nil) throws -> AuditResult {
         precondition(maxSamples >= 0, "maxSamples must not be negative")
         let rules = try AuditPlanner(model: model, layout: layout, now: now, variables: variables).rules(for: scope)
-        let modes = scope == .touched ? try Self.touchedModes(rules, source: source, db) : rules.map { _ in .all }
+        let modes: [AuditRunMode]
+        if scope == .touched, let keyedTable {
+            let touched: Set<String> = try Bool.fetchOne(db, "SELECT EXISTS (SELECT 1 FROM \(BatchPlanner.keysTable))") == true ? [keyedTable] : []
+            modes = rules.map { rule in
+                let mode = rule.mode(touchedTables: touched)
+                return mode == .touchedRows ? .batchKeys : mode
+            }
+        } else if scope == .touched {
+            let touched = try Self.touchedTables(db, among: Set(rules.flatMap { [$0.table] + $0.entityWideTriggers }))
+            modes = rules.map { $0.mode(touchedTables: touched) }
+        } else {
+            modes = rules.map { _ in .all }
+        }
 
         var tallies = [Tally?](repeating: nil, count: rules.count)
         let schedule = AuditSchedule(rules: rules, modes: modes)

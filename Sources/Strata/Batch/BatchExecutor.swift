@@ -66,38 +66,6 @@ enum BatchExecutor {
                            objectIDs: request.resultType == .updatedObjectIDs ? ids : nil, changes: changes)
     }
 
-    /// Runs a batch update whose touched rows are audited alone before commit (`Store.execute`, `strata batch`),
-    /// and says where the audit finds them. When the rows it changes are exactly the rows its condition matches
-    /// afterwards (`BatchUpdatePlan.conditionHoldsAfterUpdate`, no trigger on the table) and no object ID is
-    /// wanted, it is the bare `UPDATE` and the audit reads the rows by the condition: no keys are recorded.
-    /// Else the matched keys are left in `temp.strata_batch_keys` for the audit (measured at 1,000,000 rows,
-    /// 78,000 matched: recording the keys costs 60–90 ms, their copy into `strata_touched` 25–36 ms more).
-    static func executeAudited(_ request: BatchUpdateRequest, in db: Database, model: Model, layout: StoreLayout,
-                               storeUUID: String, context: PredicateContext,
-                               collectObjectIDs: Bool) throws(BatchError) -> (BatchResult, TouchedSource) {
-        var planned = context
-        planned.arguments = request.arguments
-        let plan = try BatchPlanner(model: model, layout: layout).planUpdate(request, context: planned)
-        let wantIDs = request.resultType == .updatedObjectIDs || collectObjectIDs
-        var triggered = true
-        try run(plan.update(returning: false).sql) { triggered = try hasTriggers(plan.table, db) }
-        if !wantIDs, !plan.isDiscriminated, plan.conditionHoldsAfterUpdate, !triggered {
-            let result = try execute(request, in: db, model: model, layout: layout, storeUUID: storeUUID, context: context,
-                                     recordTouched: false, collectObjectIDs: collectObjectIDs)
-            return (result, .matching(table: plan.table, condition: plan.condition, count: result.count))
-        }
-        let result = try execute(request, in: db, model: model, layout: layout, storeUUID: storeUUID, context: context,
-                                 recordTouched: true, collectObjectIDs: collectObjectIDs, keepKeys: true)
-        return (result, .keys(table: plan.table))
-    }
-
-    /// Whether a trigger (the store's or this connection's temporary one) fires on changes to `table`.
-    static func hasTriggers(_ table: String, _ db: Database) throws -> Bool {
-        let named: SQLText = "type = 'trigger' AND tbl_name = \(table) COLLATE NOCASE"
-        return try Bool.fetchOne(db, "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE " + named
-                                     + ") OR EXISTS (SELECT 1 FROM temp.sqlite_master WHERE " + named + ")") ?? true
-    }
-
     static func prepareKeys(_ db: Database) throws {
         try db.execute("CREATE TEMP TABLE IF NOT EXISTS \(TableName(BatchPlanner.keysTable.name)) (\(BatchPlanner.pkColumn) INTEGER PRIMARY KEY, \(BatchPlanner.entityColumn) TEXT NOT NULL)")
         try db.execute("DELETE FROM \(BatchPlanner.keysTable)")

@@ -22,14 +22,11 @@ extension Store {
     /// - Throws: `BatchError` or `BatchViolationError` (the transaction is rolled back).
     public func execute(_ request: BatchUpdateRequest, context: PredicateContext? = nil, model: Model? = nil,
                         audit: AuditMode = .touched, onViolation: ViolationPolicy = .rollback, maxSamples: Int = 20) async throws -> BatchResult {
-        try await run(model: model, context: context, audit: audit, onViolation: onViolation, maxSamples: maxSamples) {
-            db, model, metadata, context, wantsIDs in
-            guard audit == .touched else {
-                return (try BatchExecutor.execute(request, in: db, model: model, layout: metadata.layout, storeUUID: metadata.storeUUID,
-                                                  context: context, recordTouched: false, collectObjectIDs: wantsIDs), .recorded)
-            }
-            return try BatchExecutor.executeAudited(request, in: db, model: model, layout: metadata.layout, storeUUID: metadata.storeUUID,
-                                                    context: context, collectObjectIDs: wantsIDs)
+        try await run(model: model, context: context, audit: audit, onViolation: onViolation, maxSamples: maxSamples,
+                      keysOf: request.entity) { db, model, metadata, context, wantsIDs in
+            try BatchExecutor.execute(request, in: db, model: model, layout: metadata.layout, storeUUID: metadata.storeUUID,
+                                      context: context, recordTouched: audit == .touched, collectObjectIDs: wantsIDs,
+                                      keepKeys: audit == .touched)
         }
     }
 
@@ -41,8 +38,8 @@ extension Store {
                         audit: AuditMode = .touched, onViolation: ViolationPolicy = .rollback, maxSamples: Int = 20) async throws -> BatchResult {
         try await run(model: model, context: context, audit: audit, onViolation: onViolation, maxSamples: maxSamples) {
             db, model, metadata, context, wantsIDs in
-            (try BatchExecutor.execute(request, in: db, model: model, layout: metadata.layout, storeUUID: metadata.storeUUID,
-                                       context: context, recordTouched: audit == .touched, collectObjectIDs: wantsIDs), .recorded)
+            try BatchExecutor.execute(request, in: db, model: model, layout: metadata.layout, storeUUID: metadata.storeUUID,
+                                      context: context, recordTouched: audit == .touched, collectObjectIDs: wantsIDs)
         }
     }
 
@@ -54,8 +51,8 @@ extension Store {
                         audit: AuditMode = .touched, onViolation: ViolationPolicy = .rollback, maxSamples: Int = 20) async throws -> BatchResult {
         try await run(model: model, context: context, audit: audit, onViolation: onViolation, maxSamples: maxSamples) {
             db, model, metadata, context, wantsIDs in
-            (try BatchExecutor.execute(request, in: db, model: model, layout: metadata.layout, storeUUID: metadata.storeUUID,
-                                       context: context, recordTouched: audit == .touched, collectObjectIDs: wantsIDs), .recorded)
+            try BatchExecutor.execute(request, in: db, model: model, layout: metadata.layout, storeUUID: metadata.storeUUID,
+                                      context: context, recordTouched: audit == .touched, collectObjectIDs: wantsIDs)
         }
     }
 
@@ -66,14 +63,15 @@ extension Store {
                         audit: AuditMode = .touched, onViolation: ViolationPolicy = .rollback, maxSamples: Int = 20) async throws -> BatchResult {
         try await run(model: model, context: context, audit: audit, onViolation: onViolation, maxSamples: maxSamples) {
             db, model, metadata, context, wantsIDs in
-            (try BatchExecutor.execute(request, in: db, model: model, layout: metadata.layout, storeUUID: metadata.storeUUID,
-                                       context: context, recordTouched: audit == .touched, collectObjectIDs: wantsIDs), .recorded)
+            try BatchExecutor.execute(request, in: db, model: model, layout: metadata.layout, storeUUID: metadata.storeUUID,
+                                      context: context, recordTouched: audit == .touched, collectObjectIDs: wantsIDs)
         }
     }
 
-    /// Runs `body` (the batch, returning where its touched rows are) in one transaction, its audit before commit.
+    /// - Parameter keysOf: the entity of a batch update that leaves its keys in `temp.strata_batch_keys`
+    ///   (`keepKeys`): the touched audit reads them there, then they are cleared.
     private func run(model: Model?, context: PredicateContext?, audit: AuditMode, onViolation: ViolationPolicy, maxSamples: Int,
-                     _ body: @escaping @Sendable (Database, Model, StoreMetadata, PredicateContext, Bool) throws -> (BatchResult, TouchedSource)) async throws -> BatchResult {
+                     keysOf entity: String? = nil, _ body: @escaping @Sendable (Database, Model, StoreMetadata, PredicateContext, Bool) throws -> BatchResult) async throws -> BatchResult {
         let context = context ?? PredicateContext(now: Date().timeIntervalSince1970)
         let wantsIDs = changeObservers.wantsObjectIDs
         let path = self.path
@@ -87,11 +85,12 @@ extension Store {
                 try db.inTransaction(.immediate) {
                     let (model, metadata) = try Self.batchModel(given, db: db, path: path)
                     if audit == .touched { try Auditor.prepareTouched(db) }
-                    var (result, touched) = try body(db, model, metadata, context, wantsIDs)
+                    var result = try body(db, model, metadata, context, wantsIDs)
+                    let keyedTable = audit == .touched ? entity.flatMap { metadata.layout.storage(of: $0)?.table } : nil
                     result.audit = try Auditor.afterBatch(in: db, mode: audit, model: model, layout: metadata.layout,
                                                           storeUUID: metadata.storeUUID, context: context, maxSamples: maxSamples,
-                                                          touched: touched)
-                    if case .keys = touched { try db.execute("DELETE FROM \(BatchPlanner.keysTable)") }
+                                                          batchKeysOf: keyedTable)
+                    if keyedTable != nil { try db.execute("DELETE FROM \(BatchPlanner.keysTable)") }
                     if onViolation == .rollback, (result.audit?.totalViolations ?? 0) > 0 { throw BatchViolationError(result: result) }
                     outcome = result
                     return .commit

@@ -83,9 +83,6 @@ public enum AuditRunMode: Sendable, Hashable {
     /// Only the rows whose keys are in `temp.strata_batch_keys`: the rows one batch update matched, all of
     /// the rule's table, read where the update left them (a batch audited alone, `Store.execute`).
     case batchKeys
-    /// Only the rows `condition` (over alias `t`; nil: every row) matches: the rows one batch update changed,
-    /// found again by its condition after it (`BatchUpdatePlan.conditionHoldsAfterUpdate`), with no keys recorded.
-    case matching(SQLText?)
     /// Not run.
     case skip
 }

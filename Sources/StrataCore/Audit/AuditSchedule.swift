@@ -28,9 +28,8 @@ public struct AuditSchedule: Sendable, Hashable {
             }
         }
         for table in groups.keys.sorted() {
-            // All rows first, then the touched ones (one audit has one source of touched rows).
-            for (mode, indices) in groups[table]!.sorted(by: { ($0.key == .all ? 0 : 1) < ($1.key == .all ? 0 : 1) }) {
-                rowGroups.append(RowGroup(table: table, mode: mode, rules: indices))
+            for mode in [AuditRunMode.all, .touchedRows, .batchKeys] {
+                if let indices = groups[table]?[mode] { rowGroups.append(RowGroup(table: table, mode: mode, rules: indices)) }
             }
         }
     }

@@ -71,7 +71,6 @@ public struct BatchPlanner: Sendable {
                                                             context: context, origin: request.predicateOrigin)
         var nextArgument = predicateArguments
         var assignments: [SQLText] = []
-        var assigned: [String] = []
         for name in request.propertiesToUpdate.keys.sorted() {
             let origin = request.valueOrigins[name]
             do throws(PredicateCompileError) {
@@ -92,7 +91,6 @@ public struct BatchPlanner: Sendable {
                     value = statement
                 }
                 assignments.append("\(ColumnName(target)) = " + value)
-                assigned.append(target)
             } catch {
                 throw .invalid(error.diagnostic)
             }
@@ -103,7 +101,7 @@ public struct BatchPlanner: Sendable {
         }
         return BatchUpdatePlan(entity: request.entity, table: storage.table, rootEntity: storage.root,
                                isDiscriminated: storage.isDiscriminated, condition: condition,
-                               assignments: assignments.joined(separator: ", "), assignedColumns: assigned)
+                               assignments: assignments.joined(separator: ", "))
     }
 }
 
@@ -117,19 +115,6 @@ public struct BatchUpdatePlan: Sendable, Hashable {
     public var condition: SQLText?
     /// `"favorite" = ?, "rating" = …`
     public var assignments: SQLText
-    /// The columns `assignments` sets.
-    public var assignedColumns: [String] = []
-
-    /// Whether the rows the update changed are, after it, exactly the rows ``condition`` matches: the condition
-    /// reads only the row's own columns (every identifier on alias `t`: no other table, no subquery) and none
-    /// that the update sets. A row's match then cannot change, so the touched audit can find the rows by the
-    /// condition instead of recording their keys (a trigger on the table could still change them: the
-    /// executor checks there is none).
-    public var conditionHoldsAfterUpdate: Bool {
-        guard let condition else { return true }
-        let assigned = Set(assignedColumns)
-        return condition.identifiers.allSatisfy { $0.qualifier == "t" && !assigned.contains($0.name) }
-    }
 
     var whereClause: SQLText { condition.map { " WHERE " + $0 } ?? "" }
 
