@@ -27,7 +27,8 @@ extension PostgresHookRunner {
                 continue
             }
             if let rowByRow = plan.rowByRow {
-                try await run(rowByRow.drop)
+                // Dropped after use: a later insert of the same transaction creates it anew (a failed one has
+                // aborted the transaction, which takes the table with it).
                 try await run(rowByRow.create)
                 try await spendingKeys(of: plan.table) { base in Int64(try await run(rowByRow.fill(above: base)).affected) }
                 try await run(rowByRow.key)

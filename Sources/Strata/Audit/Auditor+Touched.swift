@@ -7,6 +7,21 @@ extension Auditor {
         try db.execute("DELETE FROM \(BatchPlanner.touchedTable)")
     }
 
+    /// How a touched audit runs each rule: on the touched rows of its table, on all rows (an entity-wide rule
+    /// of a touched entity), or not at all. The touched rows are those of `temp.strata_touched`, or with
+    /// `batchKeysOf` the keys one batch update left in `temp.strata_batch_keys`, all of that table.
+    static func touchedModes(_ rules: [AuditRule], batchKeysOf keyedTable: String?, _ db: Database) throws -> [AuditRunMode] {
+        guard let keyedTable else {
+            let touched = try touchedTables(db, among: Set(rules.flatMap { [$0.table] + $0.entityWideTriggers }))
+            return rules.map { $0.mode(touchedTables: touched) }
+        }
+        let touched: Set<String> = try Bool.fetchOne(db, "SELECT EXISTS (SELECT 1 FROM \(BatchPlanner.keysTable))") == true ? [keyedTable] : []
+        return rules.map { rule in
+            let mode = rule.mode(touchedTables: touched)
+            return mode == .touchedRows ? .batchKeys : mode
+        }
+    }
+
     /// The audit after a hook or a batch, inside its transaction: the touched rows (and the entity-wide
     /// rules of their entities) or the whole store; nil for `.none`.
     /// - Parameter batchKeysOf: the table of a batch update whose keys are still in `temp.strata_batch_keys`

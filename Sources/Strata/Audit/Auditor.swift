@@ -54,19 +54,7 @@ public struct Auditor: Sendable {
     func run(in db: Database, scope: AuditScope, maxSamples: Int = 20, batchKeysOf keyedTable: String? = nil) throws -> AuditResult {
         precondition(maxSamples >= 0, "maxSamples must not be negative")
         let rules = try AuditPlanner(model: model, layout: layout, now: now, variables: variables).rules(for: scope)
-        let modes: [AuditRunMode]
-        if scope == .touched, let keyedTable {
-            let touched: Set<String> = try Bool.fetchOne(db, "SELECT EXISTS (SELECT 1 FROM \(BatchPlanner.keysTable))") == true ? [keyedTable] : []
-            modes = rules.map { rule in
-                let mode = rule.mode(touchedTables: touched)
-                return mode == .touchedRows ? .batchKeys : mode
-            }
-        } else if scope == .touched {
-            let touched = try Self.touchedTables(db, among: Set(rules.flatMap { [$0.table] + $0.entityWideTriggers }))
-            modes = rules.map { $0.mode(touchedTables: touched) }
-        } else {
-            modes = rules.map { _ in .all }
-        }
+        let modes = scope == .touched ? try Self.touchedModes(rules, batchKeysOf: keyedTable, db) : rules.map { _ in .all }
 
         var tallies = [Tally?](repeating: nil, count: rules.count)
         let schedule = AuditSchedule(rules: rules, modes: modes)

@@ -37,7 +37,7 @@ public struct BatchInsertPlan: Sendable, Hashable {
     /// A `from:` upsert run row by row on the server, as SQLite runs it: the source rows are written to the work
     /// table `pg_temp."strata_upsert"` (one bound statement), then a PL/pgSQL block takes them in source order.
     public struct RowByRowUpsert: Sendable, Hashable {
-        /// Drops the work table (left by an earlier insert of the same transaction, or after this one).
+        /// Drops the work table once the block has run, so that a later insert of the same transaction can create it.
         public var drop: SQLText
         /// Creates the work table, empty: `strata_k` (the key the source row takes), `strata_target` (the
         /// existing row it updated, or NULL) and `strata_v0`, … (the inserted columns, of the table's types).

@@ -58,14 +58,7 @@ extension BatchInsertPlanner {
         let fillTail: SQLText = " + row_number() OVER (ORDER BY \(ColumnName("_pk", qualifier: "t")))"
             + values.map { ", " + $0 }.joined() + " FROM \(source) AS t WHERE " + condition
 
-        // A constraint with a column the insert leaves NULL (neither named nor defaulted) matches no row.
-        let lookups = unique.compactMap { index -> SQLText? in
-            let pairs = index.columns.compactMap { column in inners[column].map { (x(ColumnName(column)), row($0)) } }
-            guard pairs.count == index.columns.count else { return nil }
-            return "(SELECT \(x(pk)) FROM \(target) AS x WHERE "
-                + pairs.map { column, value in "\(column) = \(value)" as SQLText }.joined(separator: " AND ") + ")"
-        }
-        let resolved: SQLText = lookups.isEmpty ? "NULL" : "coalesce(" + lookups.joined(separator: ", ") + ")"
+        let resolved = conflictTarget(in: table, values: inners, of: record.name) ?? "NULL"
         let insert: SQLText = "INSERT INTO \(target) (\([pk] + columns)) OVERRIDING SYSTEM VALUE VALUES ("
             + ([row(k)] + inner.map(row)).map { "\($0)" as SQLText }.joined(separator: ", ") + ");"
         let update: SQLText = assigned.isEmpty ? "NULL;" : "UPDATE \(target) AS x SET "

@@ -78,14 +78,7 @@ extension BatchInsertPlanner {
         let inners = Dictionary(zip(columns.map(\.name), inner), uniquingKeysWith: { a, _ in a })
         let m = { (column: ColumnName) in column.qualified(by: "m") }
         let pk = ColumnName("_pk"), target = ColumnName("strata_target")
-        // A constraint with a column the row leaves NULL (neither named nor defaulted) matches no row.
-        let lookups = unique.compactMap { index -> SQLText? in
-            let pairs = index.columns.compactMap { key in inners[key].map { (ColumnName(key, qualifier: "x"), $0.qualified(by: "p")) } }
-            guard pairs.count == index.columns.count else { return nil }
-            return "(SELECT \(ColumnName("_pk", qualifier: "x")) FROM \(TableName(table)) AS x WHERE "
-                + pairs.map { column, value in "\(column) = \(value)" as SQLText }.joined(separator: " AND ") + ")"
-        }
-        let resolved: SQLText = lookups.isEmpty ? "CAST(NULL AS bigint)" : "coalesce(" + lookups.joined(separator: ", ") + ")"
+        let resolved = conflictTarget(in: table, values: inners, of: "p") ?? "CAST(NULL AS bigint)"
         let returned: SQLText = discriminated ? ", \(ColumnName("_entity", qualifier: "x"))" : ""
         let head: SQLText = "WITH \(TableName("m")) AS (SELECT p.*, " + resolved + " AS \(target) FROM (SELECT "
             + zip(values, inner).map { value, name in value + " AS \(name)" }.joined(separator: ", ") + ") AS p), "
@@ -97,6 +90,23 @@ extension BatchInsertPlanner {
             + " FROM \(TableName("m")) AS m WHERE \(m(target)) IS NULL RETURNING \(ColumnName("_pk", qualifier: "x"))" + returned + ") "
             + "SELECT * FROM \(TableName("u")) UNION ALL SELECT * FROM \(TableName("i"))"
         return BatchInsertPlan.Upsert(count: "SELECT CAST(1 AS bigint)", head: head, tail: tail)
+    }
+}
+
+extension BatchInsertPlanner {
+    /// `coalesce((SELECT x."_pk" FROM "T" AS x WHERE x."a" = r."strata_v0"), …)`: the existing row a proposed row
+    /// (alias `row`, its values in the columns `values` names per inserted column) lands on, tried constraint by
+    /// constraint in the layout's order as SQLite tries its `ON CONFLICT` clauses. A constraint with a column the
+    /// row leaves NULL (neither named nor defaulted) matches no row; nil when none can match.
+    func conflictTarget(in table: String, values: [String: ColumnName], of row: String) -> SQLText? {
+        let unique = layout.table(table)?.indexes.filter(\.isUnique) ?? []
+        let lookups = unique.compactMap { index -> SQLText? in
+            let pairs = index.columns.compactMap { key in values[key].map { (ColumnName(key, qualifier: "x"), $0.qualified(by: row)) } }
+            guard pairs.count == index.columns.count else { return nil }
+            return "(SELECT \(ColumnName("_pk", qualifier: "x")) FROM \(TableName(table)) AS x WHERE "
+                + pairs.map { column, value in "\(column) = \(value)" as SQLText }.joined(separator: " AND ") + ")"
+        }
+        return lookups.isEmpty ? nil : "coalesce(" + lookups.joined(separator: ", ") + ")"
     }
 }
 
