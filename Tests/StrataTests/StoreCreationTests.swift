@@ -87,22 +87,6 @@ import Testing
         }
     }
 
-    /// Strata's connections run with an 8 MiB page cache (SQLite's default is 2 MiB), so that a batch update
-    /// over a large table spills dirty pages, and syncs the journal, less often (Store.connect's comment).
-    @Test func storeConnectionsRunWithAnEightMebibytePageCache() throws {
-        let history = try ModelHistory.load(directory: TestStore.packageRoot + "/models")
-        let path = TestStore.directory() + "/r.sqlite"
-        _ = try StoreCreator.create(at: path, model: history.latest!)
-        for readOnly in [false, true] {
-            let store = try Store.connect(path: path, readOnly: readOnly)
-            #expect(try store.queue.read { try Int.fetchOne($0, sql: "PRAGMA cache_size") } == -8192)
-        }
-        var plain = Configuration()
-        plain.readonly = true
-        let untouched = try DatabaseQueue(path: path, configuration: plain)
-        #expect(try untouched.read { try Int.fetchOne($0, sql: "PRAGMA cache_size") } == -2000)
-    }
-
     @Test func metadataRoundTrip() throws {
         let yaml = try Self.fixture("tricky.yaml")
         let (store, model, layout) = try TestStore.make(yaml: yaml)

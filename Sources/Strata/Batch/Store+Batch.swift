@@ -80,7 +80,7 @@ extension Store {
         do {
             // BEGIN IMMEDIATE, then the metadata and layout: a migration that committed before this
             // transaction began is seen, and none can commit while it runs.
-            result = try await queue.writeWithoutTransaction { db in
+            result = try await queue.writeWithoutTransaction { db in try db.withBatchPageCache {
                 var outcome: BatchResult?
                 try db.inTransaction(.immediate) {
                     let (model, metadata) = try Self.batchModel(given, db: db, path: path)
@@ -96,7 +96,7 @@ extension Store {
                     return .commit
                 }
                 return outcome!
-            }
+            } }
         } catch let error as DatabaseError {
             throw PipelineError.mapWriteError(error, path: path)
         } catch let error as BatchError {

@@ -59,9 +59,6 @@ public final class Store: Sendable {
         return store
     }
 
-    /// The page cache of Strata's connections, in SQLite's negative-means-KiB form: 8 MiB.
-    static let cacheKibibytes = -8_192
-
     /// Opens (creating when missing) a connection with Strata's configuration.
     static func connect(path: String, readOnly: Bool = false, busyTimeout: TimeInterval = 5) throws -> Store {
         do {
@@ -80,15 +77,6 @@ public final class Store: Sendable {
         config.busyMode = .timeout(busyTimeout.isFinite ? min(max(busyTimeout, 0), 1_000_000) : 5)
         config.prepareDatabase { db in
             db.registerStrataFunctions()
-            // A page cache of up to 8 MiB (SQLite's default is 2 MiB). A batch update or a copy that dirties
-            // more pages than the cache holds spills them into the file mid-transaction, behind another sync
-            // of the journal each time the spilled pages were journaled since the last one. Measured at
-            // 1,000,000 recipes, 78,211 updated (medians of 7 interleaved runs of Strata's statements replayed
-            // through Python's sqlite3): the batch update with its touched audit 779 ms with the default
-            // cache, 661 ms with 8 MiB, 640 ms with 16 MiB, 670 ms with 32 MiB; the bare UPDATE with the
-            // default cache 684 ms. 8 MiB keeps the "max RSS flat from 100,000 to 1,000,000 rows" targets:
-            // a 100,000-row store fills it as well.
-            try db.execute(sql: "PRAGMA cache_size = \(Self.cacheKibibytes)")
         }
         return Store(path: path, queue: try DatabaseQueue(path: path, configuration: config))
     }
