@@ -10,9 +10,10 @@ extension PostgresHookRunner {
     /// were there already. A literal row is one statement, whose `ON CONFLICT … DO UPDATE` spends one identity
     /// value when it updates, as SQLite's `AUTOINCREMENT` does. A `from:` insert runs as
     /// `BatchInsertPlan.upserts` plans it: its new objects keyed from the identity sequence's next value, which
-    /// then moves past one value per source row, as on SQLite; into a table with several uniqueness constraints,
-    /// as `BatchInsertPlan.rowByRow` plans it: its source rows written to a work table, then a PL/pgSQL block
-    /// inserts or updates them one by one in source order, as SQLite does.
+    /// then moves past one value per source row, as on SQLite, each row written returned with the number of source
+    /// rows of its key (an existing row counts that many updates, as SQLite's `RETURNING` lists it); into a table
+    /// with several uniqueness constraints, as `BatchInsertPlan.rowByRow` plans it: its source rows written to a
+    /// work table, then a PL/pgSQL block inserts or updates them one by one in source order, as SQLite does.
     /// - Returns: the rows inserted, and the existing rows an `onConflict: update` changed (`_pk`, entity, and the
     ///   number of source rows that updated it: SQLite's `RETURNING` lists a row once per source row that wrote it).
     func insertRows(_ plan: BatchInsertPlan, _ request: BatchInsertRequest, planner: BatchInsertPlanner,
@@ -80,12 +81,13 @@ extension PostgresHookRunner {
     /// rows that wrote it, when `counted`; else 1]): existing rows it updated.
     func collect(_ rows: [PostgresRandomAccessRow], into updated: inout [Updated], plan: BatchInsertPlan,
                  request: BatchInsertRequest, above before: Int64, statement: SQLText, counted: Bool = false) throws {
-        let entity = plan.isDiscriminated ? 1 : nil, times = counted ? (plan.isDiscriminated ? 2 : 1) : nil
+        let writers = plan.isDiscriminated ? 2 : 1   // the column of the count, after `_pk`[, `_entity`]
         for row in rows {
             let key = try PostgresSession.decode(row[0], as: Int64.self, statement: statement)
             guard key <= before else { continue }
-            updated.append(Updated(key: key, entity: try entity.map { try PostgresSession.decode(row[$0], as: String.self, statement: statement) } ?? request.entity,
-                                   times: try times.map { Int(try PostgresSession.decode(row[$0], as: Int64.self, statement: statement)) } ?? 1))
+            let entity = plan.isDiscriminated ? try PostgresSession.decode(row[1], as: String.self, statement: statement) : request.entity
+            let times = counted ? Int(try PostgresSession.decode(row[writers], as: Int64.self, statement: statement)) : 1
+            updated.append(Updated(key: key, entity: entity, times: times))
         }
     }
 }
