@@ -20,7 +20,7 @@ extension PostgresHookRunner {
                 message: "the batch insert into \(request.entity) would leave a dangling reference (1700): \(column) = \(value) names no object",
                 objects: [ObjectID(storeUUID: storeUUID, entity: request.entity, primaryKey: key).uri])
         }
-        if recordsTouched { try await recordTouched(plan, above: before, updated: updated.map(\.0)) }
+        if recordsTouched { try await recordTouched(plan, above: before, updated: updated.map(\.key)) }
         var changes = ChangeSet()
         let wantIDs = request.resultType == .objectIDs || options.collectObjectIDs
         changes.hasObjectIDs = wantIDs
@@ -34,10 +34,14 @@ extension PostgresHookRunner {
                 ids.append(id)
                 changes.add(inserted: id)
             }
-            for (key, entity) in updated { changes.add(updated: ObjectID(storeUUID: storeUUID, entity: entity, primaryKey: key)) }
+            // Listed once (`normalize`), counted once per source row that updated it.
+            for row in updated {
+                changes.updated[row.entity, default: []].append(ObjectID(storeUUID: storeUUID, entity: row.entity, primaryKey: row.key))
+                changes.updatedCounts[row.entity, default: 0] += row.times
+            }
         } else {
             changes.insertedCounts[request.entity] = count
-            for (_, entity) in updated { changes.updatedCounts[entity, default: 0] += 1 }
+            for row in updated { changes.updatedCounts[row.entity, default: 0] += row.times }
         }
         changes.normalize()
         return BatchResult(kind: .insert, entity: request.entity, count: count,

@@ -10,16 +10,18 @@ extension PostgresHookRunner {
     /// were there already. A literal row is one statement, whose `ON CONFLICT … DO UPDATE` spends one identity
     /// value when it updates, as SQLite's `AUTOINCREMENT` does. A `from:` insert runs as
     /// `BatchInsertPlan.upserts` plans it: its new objects keyed from the identity sequence's next value, which
-    /// then moves past one value per source row, as on SQLite; into a table with several uniqueness constraints,
-    /// as `BatchInsertPlan.rowByRow` plans it: its source rows written to a work table, then a PL/pgSQL block
-    /// inserts or updates them one by one in source order, as SQLite does.
-    /// - Returns: the rows inserted, and the existing rows an `onConflict: update` changed (`_pk`, entity).
+    /// then moves past one value per source row, as on SQLite, each row written returned with the number of source
+    /// rows of its key (an existing row counts that many updates, as SQLite's `RETURNING` lists it); into a table
+    /// with several uniqueness constraints, as `BatchInsertPlan.rowByRow` plans it: its source rows written to a
+    /// work table, then a PL/pgSQL block inserts or updates them one by one in source order, as SQLite does.
+    /// - Returns: the rows inserted, and the existing rows an `onConflict: update` changed (`_pk`, entity, and the
+    ///   number of source rows that updated it: SQLite's `RETURNING` lists a row once per source row that wrote it).
     func insertRows(_ plan: BatchInsertPlan, _ request: BatchInsertRequest, planner: BatchInsertPlanner,
-                    above before: Int64) async throws -> (count: Int, updated: [(Int64, String)]) {
+                    above before: Int64) async throws -> (count: Int, updated: [Updated]) {
         let pk = ColumnName("_pk")
         let updates = request.onConflict == .update
         var count = 0
-        var updated: [(Int64, String)] = []
+        var updated: [Updated] = []
         for (i, statement) in plan.statements.enumerated() {
             guard updates else {
                 count += try await run(statement).affected
@@ -40,7 +42,8 @@ extension PostgresHookRunner {
                 let rows = try await session.value(upsert.count, as: Int64.self) ?? 0
                 try await spendingKeys(of: plan.table) { base in
                     let written = upsert.insert(above: base)
-                    try collect(try await run(written).rows, into: &updated, plan: plan, request: request, above: before, statement: written)
+                    try collect(try await run(written).rows, into: &updated, plan: plan, request: request, above: before, statement: written,
+                                counted: upsert.returnsWriters)
                     return rows
                 }
             } else {
@@ -66,13 +69,25 @@ extension PostgresHookRunner {
         try await run("SELECT setval(" + sequence + ", \(max(last, 1)), " + .keyword(last >= 1 ? .true : .false) + ")")
     }
 
-    /// The rows at or below `before` among those an upsert returned (`_pk`[, `_entity`]): existing rows it updated.
-    func collect(_ rows: [PostgresRandomAccessRow], into updated: inout [(Int64, String)], plan: BatchInsertPlan,
-                 request: BatchInsertRequest, above before: Int64, statement: SQLText) throws {
+    /// An existing row an `onConflict: update` changed: its `_pk`, its entity, and how many source rows updated it
+    /// (each counts one update, as each is one row of SQLite's `RETURNING`).
+    struct Updated {
+        var key: Int64
+        var entity: String
+        var times: Int
+    }
+
+    /// The rows at or below `before` among those an upsert returned (`_pk`[, `_entity`][, the number of source
+    /// rows that wrote it, when `counted`; else 1]): existing rows it updated.
+    func collect(_ rows: [PostgresRandomAccessRow], into updated: inout [Updated], plan: BatchInsertPlan,
+                 request: BatchInsertRequest, above before: Int64, statement: SQLText, counted: Bool = false) throws {
+        let writers = plan.isDiscriminated ? 2 : 1   // the column of the count, after `_pk`[, `_entity`]
         for row in rows {
             let key = try PostgresSession.decode(row[0], as: Int64.self, statement: statement)
             guard key <= before else { continue }
-            updated.append((key, plan.isDiscriminated ? try PostgresSession.decode(row[1], as: String.self, statement: statement) : request.entity))
+            let entity = plan.isDiscriminated ? try PostgresSession.decode(row[1], as: String.self, statement: statement) : request.entity
+            let times = counted ? Int(try PostgresSession.decode(row[writers], as: Int64.self, statement: statement)) : 1
+            updated.append(Updated(key: key, entity: entity, times: times))
         }
     }
 }

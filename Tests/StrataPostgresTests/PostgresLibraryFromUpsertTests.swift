@@ -24,17 +24,20 @@ struct PostgresLibraryFromUpsertTests {
         INSERT INTO "P" ("_entity", "code", "tag", "note") VALUES ('P', 'c1', 't1', 'p'), ('Q', 'c2', 't2', 'q')
         """#
 
-    /// Both stores with ``models`` and ``seed``, the source rows `sources` (sa, sb, sc) in `_pk` order, then `body`.
-    static func withStores(_ sources: [(String, String, String)], _ body: (PostgresLibraryInsertLinkTests.Stores) async throws -> Void) async throws {
+    /// Both stores with `models` and `seed` (``models`` and ``seed`` unless given), the source rows `sources`
+    /// (sa, sb, sc; nil is NULL) in `_pk` order, then `body`.
+    static func withStores(_ sources: [(String?, String?, String?)], models: [String: String] = Self.models, seed: String = Self.seed,
+                           _ body: (PostgresLibraryInsertLinkTests.Stores) async throws -> Void) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("strata-pgfromupsert-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = try PostgresStoreURL(parsing: PostgresTestServer.url())
-        let postgres = try await PostgresStore.open(url, models: .yaml(Self.models))
+        let postgres = try await PostgresStore.open(url, models: .yaml(models))
         do {
-            let sqlite = try await Store.open(at: directory.appendingPathComponent("store.sqlite").path, models: .yaml(Self.models))
-            let rows = sources.map { "('\($0.0)', '\($0.1)', '\($0.2)')" }.joined(separator: ", ")
-            let seed = Self.seed + #"; INSERT INTO "S" ("sa", "sb", "sc") VALUES "# + rows
+            let sqlite = try await Store.open(at: directory.appendingPathComponent("store.sqlite").path, models: .yaml(models))
+            let quoted = { (value: String?) in value.map { "'\($0)'" } ?? "NULL" }
+            let rows = sources.map { "(\(quoted($0.0)), \(quoted($0.1)), \(quoted($0.2)))" }.joined(separator: ", ")
+            let seed = sources.isEmpty ? seed : seed + #"; INSERT INTO "S" ("sa", "sb", "sc") VALUES "# + rows
             _ = try PostgresStoreTests.psql(#"SET search_path TO "\#(url.schema)"; "# + seed)
             try await sqlite.queue.write { db in try db.execute(sql: seed) }
             let stores = PostgresLibraryInsertLinkTests.Stores(

@@ -19,6 +19,35 @@ public enum UpsertFixture {
               sb: { type: string }
               sc: { type: string }
         """
+    /// `K`, with one uniqueness constraint (`[[k]]`) and a second attribute `v`.
+    public static let oneConstraintEntity = """
+          K:
+            attributes:
+              k: { type: string }
+              v: { type: string }
+            uniqueness: [[k]]
+        """
+    /// `M`, with one uniqueness constraint on two columns (`[[a, b]]`) and a third attribute `c`.
+    public static let twoColumnConstraintEntity = """
+          M:
+            attributes:
+              a: { type: string }
+              b: { type: string }
+              c: { type: string }
+            uniqueness: [[a, b]]
+        """
+    /// `H` with one uniqueness constraint (`[[code]]`) and its sub-entity `HQ`, stored in `H`'s table.
+    public static let oneConstraintHierarchy = """
+          H:
+            attributes:
+              code: { type: string }
+              note: { type: string }
+            uniqueness: [[code]]
+          HQ:
+            parent: H
+            attributes:
+              extra: { type: string }
+        """
     /// `P` with two uniqueness constraints (`[[code], [tag]]`) and its sub-entity `Q`, stored in `P`'s table.
     public static let hierarchyEntities = """
           P:

@@ -120,6 +120,84 @@ import Testing
             """#)
     }
 
+    /// A `from:` insert into a table with one uniqueness constraint (`BatchInsertPlanner.upsert(columns:values:from:…)`):
+    /// each key proposed once (`"strata_p"`, its last source row's values under its first source row's key), the
+    /// insert (`"strata_w"`), and each written row returned with the number of source rows of its key (1 for a
+    /// key with a NULL, matched by no proposal), as SQLite's `RETURNING` lists a row once per source row.
+    @Test func aFromInsertIntoOneConstraintReturnsEachWrittenRowWithItsSourceRowCount() throws {
+        let model = try ModelLoader.load(yaml: """
+            version: 1
+            entities:
+              T:
+                attributes: { a: { type: string }, b: { type: string }, c: { type: string } }
+                uniqueness: [[a, b]]
+              S:
+                attributes: { x: { type: string }, y: { type: string } }
+            """, file: "models/1.yaml")
+        var request = BatchInsertRequest(entity: "T", from: BatchInsertSource(entity: "S", predicate: "x != %@", arguments: [.text("no")]),
+                                         values: ["a": "x", "b": "y", "c": "x"])
+        request.onConflict = .update
+        let plan = try BatchInsertPlanner(model: model, layout: LayoutBuilder.layout(for: model)).plan(request, context: PredicateContext(now: 0))
+        #expect(plan.rowByRow == nil)
+        // SQLite's own statement: the source rows one by one in `_pk` order.
+        #expect(plan.statements[0].rendered().sql == #"""
+            INSERT INTO "T" ("a", "b", "c") SELECT t."x", t."y", t."x" FROM "S" AS t WHERE (t."x" IS NOT ?) ORDER BY t."_pk" \#
+            ON CONFLICT ("a", "b") DO UPDATE SET "a" = excluded."a", "b" = excluded."b", "c" = excluded."c"
+            """#)
+        let upsert = try #require(plan.upserts[0])
+        #expect(upsert.returnsWriters)
+        #expect(upsert.count.rendered(for: .postgresql).sql == #"SELECT count(*) FROM "S" AS t WHERE (t."x" IS DISTINCT FROM $1)"#)
+        let (sql, arguments) = upsert.insert(above: 41).rendered(for: .postgresql)
+        #expect(sql == #"""
+            WITH "strata_p" AS (SELECT *, row_number() OVER (PARTITION BY "strata_v0", "strata_v1" ORDER BY "strata_k" DESC) AS "strata_last", \#
+            min("strata_k") OVER (PARTITION BY "strata_v0", "strata_v1") AS "strata_first", \#
+            count(*) OVER (PARTITION BY "strata_v0", "strata_v1") AS "strata_n" \#
+            FROM (SELECT t."x" AS "strata_v0", t."y" AS "strata_v1", t."x" AS "strata_v2", row_number() OVER (ORDER BY t."_pk") AS "strata_k" \#
+            FROM "S" AS t WHERE (t."x" IS DISTINCT FROM $1)) AS p), \#
+            "strata_w" AS (INSERT INTO "T" ("_pk", "a", "b", "c") OVERRIDING SYSTEM VALUE SELECT $2 + CASE WHEN n."strata_v0" IS NULL \#
+            OR n."strata_v1" IS NULL THEN n."strata_k" ELSE n."strata_first" END, n."strata_v0", n."strata_v1", n."strata_v2" \#
+            FROM "strata_p" AS n WHERE n."strata_last" = 1 OR n."strata_v0" IS NULL OR n."strata_v1" IS NULL ORDER BY 1 \#
+            ON CONFLICT ("a", "b") DO UPDATE SET "a" = excluded."a", "b" = excluded."b", "c" = excluded."c" \#
+            RETURNING "_pk", "a" AS "strata_v0", "b" AS "strata_v1") \#
+            SELECT w."_pk", coalesce(n."strata_n", 1) FROM "strata_w" AS w LEFT JOIN "strata_p" AS n \#
+            ON n."strata_last" = 1 AND n."strata_v0" = w."strata_v0" AND n."strata_v1" = w."strata_v1"
+            """#)
+        #expect(arguments == [.text("no"), .integer(41)])
+    }
+
+    /// A hierarchy table's rows come back with their `_entity` (the updated rows are listed under their own entity),
+    /// before the count; keyword names are quoted wherever they are written.
+    @Test func aFromInsertIntoAHierarchyTableReturnsEachRowsEntity() throws {
+        let model = try ModelLoader.load(yaml: """
+            version: 1
+            entities:
+              Order:
+                attributes: { select: { type: string }, from: { type: string } }
+                uniqueness: [[select]]
+              Group:
+                parent: Order
+                attributes: { by: { type: string } }
+            """, file: "models/1.yaml")
+        var request = BatchInsertRequest(entity: "Group", from: BatchInsertSource(entity: "Order"), values: ["select": "from", "by": "select"])
+        request.onConflict = .update
+        let plan = try BatchInsertPlanner(model: model, layout: LayoutBuilder.layout(for: model)).plan(request, context: PredicateContext(now: 0))
+        let (sql, arguments) = try #require(plan.upserts[0]).insert(above: 7).rendered(for: .postgresql)
+        #expect(sql == #"""
+            WITH "strata_p" AS (SELECT *, row_number() OVER (PARTITION BY "strata_v2" ORDER BY "strata_k" DESC) AS "strata_last", \#
+            min("strata_k") OVER (PARTITION BY "strata_v2") AS "strata_first", count(*) OVER (PARTITION BY "strata_v2") AS "strata_n" \#
+            FROM (SELECT $1 AS "strata_v0", t."select" AS "strata_v1", t."from" AS "strata_v2", \#
+            row_number() OVER (ORDER BY t."_pk") AS "strata_k" FROM "Order" AS t WHERE true) AS p), \#
+            "strata_w" AS (INSERT INTO "Order" ("_pk", "_entity", "by", "select") OVERRIDING SYSTEM VALUE SELECT $2 + CASE WHEN \#
+            n."strata_v2" IS NULL THEN n."strata_k" ELSE n."strata_first" END, n."strata_v0", n."strata_v1", n."strata_v2" \#
+            FROM "strata_p" AS n WHERE n."strata_last" = 1 OR n."strata_v2" IS NULL ORDER BY 1 \#
+            ON CONFLICT ("select") DO UPDATE SET "by" = excluded."by", "select" = excluded."select" \#
+            RETURNING "_pk", "_entity", "select" AS "strata_v2") \#
+            SELECT w."_pk", w."_entity", coalesce(n."strata_n", 1) FROM "strata_w" AS w LEFT JOIN "strata_p" AS n \#
+            ON n."strata_last" = 1 AND n."strata_v2" = w."strata_v2"
+            """#)
+        #expect(arguments == [.text("Group"), .integer(7)])
+    }
+
     /// A PL/pgSQL block's body is one string constant: quotes and backslashes in it (a quoted name's) are escaped.
     @Test func aBlockBodyIsOneEscapedStringConstant() throws {
         let block = SQLText.function(.plpgsqlBlock, ["BEGIN PERFORM \(ColumnName("it's \\ odd")) FROM \(TableName("T")); END"])

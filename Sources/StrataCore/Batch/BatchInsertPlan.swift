@@ -25,13 +25,17 @@ public struct BatchInsertPlan: Sendable, Hashable {
     /// nil for every other insert.
     public var rowByRow: RowByRowUpsert? = nil
 
-    /// An upsert that proposes each key once, its new objects keyed as SQLite's would be.
+    /// An upsert that proposes each key once, its new objects keyed as SQLite's would be. It returns the rows it
+    /// wrote, `_pk`[, `_entity`], each once.
     public struct Upsert: Sendable, Hashable {
         /// The number of source rows (each takes one `_pk` on SQLite, inserted or not).
         public var count: SQLText
         /// The insert before and after its bound `base` key (`insert(above:)`).
         public var head: SQLText
         public var tail: SQLText
+        /// Whether each returned row ends with the number of source rows that wrote it (a `from:` insert, where
+        /// several source rows may share a key): SQLite's `RETURNING` lists a row once per source row that wrote it.
+        public var returnsWriters: Bool = false
     }
 
     /// A `from:` upsert run row by row on the server, as SQLite runs it: the source rows are written to the work

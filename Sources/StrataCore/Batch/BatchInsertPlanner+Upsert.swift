@@ -1,24 +1,36 @@
 extension BatchInsertPlanner {
     /// A `from:` insert with `onConflict: update` in the form PostgreSQL runs (`BatchInsertPlan.upserts`), with
-    /// the rows and object IDs of SQLite's row-by-row `ON CONFLICT (key) DO UPDATE`.
+    /// the rows, object IDs and counts of SQLite's row-by-row `ON CONFLICT (key) DO UPDATE`.
     ///
     /// SQLite takes a new `_pk` (`AUTOINCREMENT`) for every source row, in source `_pk` order, whether it is
     /// inserted or updates a row: the k-th source row's new object, if any, is `base + k`. Where several source
     /// rows share a key, the first one is inserted (or updates the existing row) and each later one updates it
     /// again, so the named columns end with the last row's values (the columns the insert does not name hold
     /// the model's defaults, the same for every row). PostgreSQL's `ON CONFLICT DO UPDATE` cannot change a row
-    /// twice in one statement, so each key is proposed once, with its last row's values and its first row's key
-    /// `base + k` (`OVERRIDING SYSTEM VALUE`); the caller takes `base` from the identity sequence and moves the
-    /// sequence past `base + count` afterwards, as SQLite's sequence moves.
+    /// twice in one statement, so each key is proposed once (`"strata_p"`), with its last row's values and its
+    /// first row's key `base + k` (`OVERRIDING SYSTEM VALUE`); the caller takes `base` from the identity sequence
+    /// and moves the sequence past `base + count` afterwards, as SQLite's sequence moves.
+    ///
+    /// SQLite's `RETURNING` lists a row once per source row that wrote it; Strata counts as updated those that
+    /// existed before the insert, so an existing row n source rows updated counts n. So each written row
+    /// (`"strata_w"`) comes back with the number of source rows of its key (`"strata_n"`), joined on the key it
+    /// holds: 1 for a row whose key has a NULL (each such source row is proposed, and inserted, alone).
     ///
     /// ```sql
-    /// INSERT INTO "T" ("_pk", "code", "name") OVERRIDING SYSTEM VALUE SELECT $base + CASE WHEN n."strata_v0" IS NULL
-    ///   THEN n."strata_k" ELSE n."strata_first" END, n."strata_v0", n."strata_v1" FROM (SELECT *, row_number() OVER
-    ///   (PARTITION BY "strata_v0" ORDER BY "strata_k" DESC) AS "strata_last", min("strata_k") OVER (PARTITION BY …)
-    ///   AS "strata_first" FROM (SELECT <v0> AS "strata_v0", <v1> AS "strata_v1", row_number() OVER (ORDER BY t."_pk")
-    ///   AS "strata_k" FROM "S" AS t WHERE …) AS p) AS n WHERE n."strata_last" = 1 OR n."strata_v0" IS NULL ORDER BY 1
-    ///   ON CONFLICT ("code") DO UPDATE SET … RETURNING "_pk"
+    /// WITH "strata_p" AS (SELECT *, row_number() OVER (PARTITION BY "strata_v0" ORDER BY "strata_k" DESC) AS "strata_last",
+    ///   min("strata_k") OVER (PARTITION BY "strata_v0") AS "strata_first", count(*) OVER (PARTITION BY "strata_v0")
+    ///   AS "strata_n" FROM (SELECT <v0> AS "strata_v0", <v1> AS "strata_v1", row_number() OVER (ORDER BY t."_pk")
+    ///   AS "strata_k" FROM "S" AS t WHERE …) AS p),
+    ///   "strata_w" AS (INSERT INTO "T" ("_pk", "code", "name") OVERRIDING SYSTEM VALUE SELECT $base + CASE WHEN
+    ///   n."strata_v0" IS NULL THEN n."strata_k" ELSE n."strata_first" END, n."strata_v0", n."strata_v1" FROM "strata_p"
+    ///   AS n WHERE n."strata_last" = 1 OR n."strata_v0" IS NULL ORDER BY 1 ON CONFLICT ("code") DO UPDATE SET …
+    ///   RETURNING "_pk", "code" AS "strata_v0")
+    /// SELECT w."_pk", coalesce(n."strata_n", 1) FROM "strata_w" AS w LEFT JOIN "strata_p" AS n ON n."strata_last" = 1
+    ///   AND n."strata_v0" = w."strata_v0"
     /// ```
+    ///
+    /// A hierarchy table's rows also return their `_entity` (`RETURNING "_pk", "_entity", …`, then
+    /// `SELECT w."_pk", w."_entity", …`).
     ///
     /// nil when the table has no uniqueness constraint or several (`rowByRowUpsert` runs those), or when the
     /// insert leaves a key column out (its rows are NULL there and conflict with nothing).
@@ -29,20 +41,26 @@ extension BatchInsertPlanner {
         let positions = unique[0].columns.compactMap { key in columns.firstIndex { $0.name == key } }
         guard positions.count == unique[0].columns.count else { return nil }
         let inner = columns.indices.map { ColumnName("strata_v\($0)") }
-        let n = { (column: ColumnName) in column.qualified(by: "n") }
-        let k = ColumnName("strata_k"), first = ColumnName("strata_first"), last = ColumnName("strata_last")
+        let n = { (column: ColumnName) in column.qualified(by: "n") }, w = { (column: ColumnName) in column.qualified(by: "w") }
+        let k = ColumnName("strata_k"), first = ColumnName("strata_first"), last = ColumnName("strata_last"), sources = ColumnName("strata_n")
+        let proposed = TableName("strata_p"), written = TableName("strata_w")
         let keys = positions.map { "\(inner[$0])" as SQLText }.joined(separator: ", ")
         let anyKeyNull = positions.map { "\(n(inner[$0])) IS NULL" as SQLText }.joined(separator: " OR ")
-        let sourcePK = ColumnName("_pk", qualifier: "t"), pk = ColumnName("_pk")
+        let sameKey = positions.map { "\(n(inner[$0])) = \(w(inner[$0]))" as SQLText }.joined(separator: " AND ")
+        let sourcePK = ColumnName("_pk", qualifier: "t"), pk = ColumnName("_pk"), entity = ColumnName("_entity")
         let rows: SQLText = "SELECT " + zip(values, inner).map { value, name in value + " AS \(name)" }.joined(separator: ", ")
             + ", row_number() OVER (ORDER BY \(sourcePK)) AS \(k) FROM \(source) AS t WHERE " + condition
         let proposals: SQLText = "SELECT *, row_number() OVER (PARTITION BY " + keys + " ORDER BY \(k) DESC) AS \(last), min(\(k)) OVER (PARTITION BY "
-            + keys + ") AS \(first) FROM (" + rows + ") AS p"
-        let head: SQLText = "INSERT INTO \(TableName(table)) (\(pk), \(columns)) OVERRIDING SYSTEM VALUE SELECT "
+            + keys + ") AS \(first), count(*) OVER (PARTITION BY " + keys + ") AS \(sources) FROM (" + rows + ") AS p"
+        let head: SQLText = "WITH \(proposed) AS (" + proposals + "), \(written) AS (INSERT INTO \(TableName(table)) (\(pk), \(columns)) OVERRIDING SYSTEM VALUE SELECT "
+        let returned: SQLText = "\(pk)" + (discriminated ? ", \(entity)" : "")
+            + positions.map { ", \(columns[$0]) AS \(inner[$0])" as SQLText }.joined()
         let tail: SQLText = " + CASE WHEN " + anyKeyNull + " THEN \(n(k)) ELSE \(n(first)) END, " + inner.map { "\(n($0))" as SQLText }.joined(separator: ", ")
-            + " FROM (" + proposals + ") AS n WHERE \(n(last)) = 1 OR " + anyKeyNull + " ORDER BY 1" + conflictClause(.update, table: table, setting: named)
-            + " RETURNING \(pk)" + (discriminated ? ", \(ColumnName("_entity"))" : "")
-        return BatchInsertPlan.Upsert(count: "SELECT count(*) FROM \(source) AS t WHERE " + condition, head: head, tail: tail)
+            + " FROM \(proposed) AS n WHERE \(n(last)) = 1 OR " + anyKeyNull + " ORDER BY 1" + conflictClause(.update, table: table, setting: named)
+            + " RETURNING " + returned + ") SELECT \(w(pk)), " + (discriminated ? "\(w(entity)), " : "") + "coalesce(\(n(sources)), 1) FROM \(written) AS w "
+            + "LEFT JOIN \(proposed) AS n ON \(n(last)) = 1 AND " + sameKey
+        return BatchInsertPlan.Upsert(count: "SELECT count(*) FROM \(source) AS t WHERE " + condition, head: head, tail: tail,
+                                      returnsWriters: true)
     }
 }
 
