@@ -11,6 +11,7 @@ extension PostgresSession {
     ///   be read or is not PEM.
     static func tls(for url: PostgresStoreURL) throws(PostgresStoreError) -> PostgresConnection.Configuration.TLS {
         var configuration = TLSConfiguration.makeClientConfiguration()
+        configuration.minimumTLSVersion = .tlsv12   // libpq's default ssl_min_protocol_version
         switch url.sslMode {
         case .disable: return .disable
         case .allow, .prefer, .require: configuration.certificateVerification = .none
