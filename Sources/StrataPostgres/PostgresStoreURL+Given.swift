@@ -48,7 +48,9 @@ extension PostgresStoreURL {
                                  ("port", parts.ports), ("dbname", parts.database)] {
             if let value { given[keyword] = Given(keyword: keyword, value: value, source: .authority) }
         }
-        for (name, value) in parts.query {
+        for (spelled, written) in parts.query {
+            // libpq's JDBC spelling: `ssl=true` is `sslmode=require`.
+            let (name, value) = spelled == "ssl" && written == "true" ? ("sslmode", "require") : (spelled, written)
             guard let keyword = PostgresConnectionKeyword.byName[name] else {
                 throw invalid("unknown parameter '\(name)' (the parameters are " + PostgresConnectionKeyword.urlParameterList + ")")
             }

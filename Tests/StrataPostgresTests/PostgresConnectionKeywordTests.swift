@@ -71,6 +71,9 @@ import Testing
     @Test func dbnameUserAndPasswordInTheQuery() throws {
         let url = try PostgresStoreURL(parsing: "postgres://a:b@h/c?dbname=shop&user=app&password=s%26cret", environment: ["PGPASSWORD": "env"])
         #expect([url.database, url.user, url.password] == ["shop", "app", "s&cret"])
+        // libpq's JDBC spelling `ssl=true` is sslmode=require; any other value of ssl is unknown.
+        #expect(try PostgresStoreURL(parsing: "postgres://app@h/db?ssl=true", environment: [:]).sslMode == .require)
+        #expect(try PostgresStoreURL(parsing: "postgres://app@h/db?ssl=true&sslmode=verify-full", environment: [:]).sslMode == .verifyFull)
     }
 
     /// Harmless keywords are read and change nothing; those whose value Strata cannot honour are refused
