@@ -31,6 +31,9 @@ struct PostgresConnectionKeyword {
         .init("sslrootcert", "PGSSLROOTCERT", .read),
         .init("sslcert", "PGSSLCERT", .read),
         .init("sslkey", "PGSSLKEY", .read),
+        .init("sslpassword", nil, .read),
+        .init("ssl_min_protocol_version", "PGSSLMINPROTOCOLVERSION", .read),
+        .init("ssl_max_protocol_version", "PGSSLMAXPROTOCOLVERSION", .read),
         .init("target_session_attrs", "PGTARGETSESSIONATTRS", .read),
         .init("load_balance_hosts", "PGLOADBALANCEHOSTS", .read),
         .init("application_name", "PGAPPNAME", .refused(
@@ -54,19 +57,13 @@ struct PostgresConnectionKeyword {
         .init("hostaddr", "PGHOSTADDR", .refused("is not supported: Strata connects by host name or socket directory; name the address in host=")),
         .init("sslcrl", "PGSSLCRL", .refused(crlReason)),
         .init("sslcrldir", "PGSSLCRLDIR", .refused(crlReason)),
-        .init("sslpassword", nil, .refused("is not supported: Strata cannot decrypt an encrypted sslkey; give the key unencrypted (PEM), readable by its owner only")),
         .init("requirepeer", "PGREQUIREPEER", .refused("is not supported: the connection library Strata uses (PostgresNIO) cannot check the peer of a Unix-domain socket")),
         .init("require_auth", "PGREQUIREAUTH", .refused("is not supported: the connection library Strata uses (PostgresNIO) answers whichever authentication the server asks for and cannot be restricted")),
-        .init("ssl_min_protocol_version", "PGSSLMINPROTOCOLVERSION", .refused(tlsVersionReason)),
-        .init("ssl_max_protocol_version", "PGSSLMAXPROTOCOLVERSION", .refused(tlsVersionReason)),
         .init("replication", nil, .refused("is not supported: Strata is not a replication client")),
     ]
 
     /// Why `sslcrl` and `sslcrldir` are refused.
     static let crlReason = "is not supported: certificate revocation lists cannot be checked: the TLS library Strata uses (swift-nio-ssl) has no CRL support"
-
-    /// Why `ssl_min_protocol_version` and `ssl_max_protocol_version` are refused.
-    static let tlsVersionReason = "is not supported: Strata's TLS versions are not configurable (TLS 1.2 and later, libpq's default)"
 
     /// Each keyword by its name.
     static let byName: [String: PostgresConnectionKeyword] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })

@@ -43,6 +43,14 @@ public struct PostgresStoreURL: Hashable, Sendable, CustomStringConvertible {
     /// authenticate clients by certificate.
     public var sslCert: String?
     public var sslKey: String?
+    /// `sslpassword=`: the passphrase of an encrypted `sslkey`.
+    public var sslPassword: String?
+    /// `ssl_min_protocol_version=` (else `PGSSLMINPROTOCOLVERSION`): the oldest TLS version accepted
+    /// (default `TLSv1.2`, as libpq's).
+    public var sslMinProtocolVersion: PostgresTLSVersion
+    /// `ssl_max_protocol_version=` (else `PGSSLMAXPROTOCOLVERSION`): the newest TLS version offered (default
+    /// none: the newest the TLS library knows).
+    public var sslMaxProtocolVersion: PostgresTLSVersion?
     /// `connect_timeout=` (else `PGCONNECT_TIMEOUT`): the seconds to wait for each host to accept the
     /// connection and the login, at least 2 (as libpq); nil (absent, 0 or negative) is Strata's default,
     /// ``defaultConnectTimeout``.
@@ -128,6 +136,17 @@ public struct PostgresStoreURL: Hashable, Sendable, CustomStringConvertible {
             let cert = home + "/.postgresql/postgresql.crt", key = home + "/.postgresql/postgresql.key"
             if FileManager.default.fileExists(atPath: cert) && FileManager.default.fileExists(atPath: key) { (sslCert, sslKey) = (cert, key) }
         }
+        func version(_ keyword: String) throws(PostgresStoreError) -> PostgresTLSVersion? {
+            guard let given = given[keyword] else { return nil }
+            guard let version = PostgresTLSVersion(libpq: given.value) else {
+                throw invalid("\(given.quoted) is not one of " + PostgresTLSVersion.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            return version
+        }
+        let minimum = try version("ssl_min_protocol_version") ?? .tlsv12, maximum = try version("ssl_max_protocol_version")
+        if let maximum, maximum < minimum {
+            throw invalid("ssl_max_protocol_version \(maximum.rawValue) is older than ssl_min_protocol_version \(minimum.rawValue)")
+        }
         guard PostgresNames.fits(schema) else { throw invalid("the schema name '\(schema)' is longer than 63 bytes") }
         guard PostgresNames.fits(database) else { throw invalid("the database name '\(database)' is longer than 63 bytes") }
         self.user = user
@@ -137,6 +156,9 @@ public struct PostgresStoreURL: Hashable, Sendable, CustomStringConvertible {
         self.sslRootCert = sslRootCert
         self.sslCert = sslCert
         self.sslKey = sslKey
+        self.sslPassword = given["sslpassword"]?.value
+        self.sslMinProtocolVersion = minimum
+        self.sslMaxProtocolVersion = maximum
         self.connectTimeout = connectTimeout
         self.targetSessionAttrs = try Self.choice(given["target_session_attrs"], default: .any, invalid: invalid)
         self.loadBalanceHosts = try Self.choice(given["load_balance_hosts"], default: LoadBalance.disable, invalid: invalid) == .random

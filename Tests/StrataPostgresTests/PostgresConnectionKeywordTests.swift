@@ -90,8 +90,6 @@ import Testing
             ("sslcrldir=/crl", [:], "sslcrldir= " + PostgresConnectionKeyword.crlReason),
             ("", ["PGSSLCRL": "/crl.pem"], "PGSSLCRL " + PostgresConnectionKeyword.crlReason),
             ("hostaddr=10.0.0.1", [:], "hostaddr= is not supported: Strata connects by host name or socket directory; name the address in host="),
-            ("sslpassword=x", [:], "sslpassword= is not supported: Strata cannot decrypt an encrypted sslkey; give the key unencrypted (PEM), readable by its owner only"),
-            ("ssl_min_protocol_version=TLSv1.3", [:], "ssl_min_protocol_version= " + PostgresConnectionKeyword.tlsVersionReason),
             ("replication=database", [:], "replication= is not supported: Strata is not a replication client"),
             ("gssencmode=require", [:], "gssencmode='require' is not supported: Strata does not do GSSAPI encryption (gssencmode may be disable or prefer)"),
             ("", ["PGCHANNELBINDING": "require"],

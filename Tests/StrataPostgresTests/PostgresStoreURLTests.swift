@@ -30,7 +30,8 @@ import Testing
         ("postgres://app@localhost", "it names no database (postgres://USER@HOST/DATABASE); Strata never creates databases"),
         ("postgres://app@localhost/shop?schema=", "schema= names no schema"),
         ("postgres://app@localhost/shop?search_path=x", "unknown parameter 'search_path' (the parameters are schema, service, user, password, passfile, dbname, host, port, "
-         + "connect_timeout, options, sslmode, sslrootcert, sslcert, sslkey, target_session_attrs, load_balance_hosts, gssencmode, "
+         + "connect_timeout, options, sslmode, sslrootcert, sslcert, sslkey, sslpassword, ssl_min_protocol_version, ssl_max_protocol_version, "
+         + "target_session_attrs, load_balance_hosts, gssencmode, "
          + "channel_binding, sslnegotiation and sslcertmode)"),
         ("postgres://app@localhost/shop?sslmode=off", "sslmode='off' is not one of disable, allow, prefer, require, verify-ca, verify-full"),
         ("postgres://app@localhost/shop?sslmode=", "sslmode='' is not one of disable, allow, prefer, require, verify-ca, verify-full"),
