@@ -25,6 +25,8 @@ import StrataCore
 /// url.schema   // "inventory"
 /// let local = try PostgresStoreURL(parsing: "postgres://app@/shop?host=/var/run/postgresql")
 /// local.socketPath   // "/var/run/postgresql/.s.PGSQL.5432"
+/// let pair = try PostgresStoreURL(parsing: "postgres://app@db-1,db-2:5433/shop?target_session_attrs=read-write")
+/// pair.hosts.map(\.port)   // [5432, 5433]
 /// ```
 public struct PostgresStoreURL: Hashable, Sendable, CustomStringConvertible {
     public var user: String

@@ -38,6 +38,24 @@ struct PostgresHostsConnectionTests {
         }
     }
 
+    /// `load_balance_hosts=random` tries the hosts in a random order: over 24 connections to a TCP host and
+    /// a socket directory of the same server, each is used first at least once (all on one: odds 2 in 2^24).
+    @Test func loadBalanceHostsRandomShufflesTheHosts() async throws {
+        let text = "postgres://strata@/postgres?host=127.0.0.1,\(PostgresTestServer.socketDirectory)&port=\(Self.port)"
+            + "&sslmode=disable&load_balance_hosts=random"
+        var overTCP = 0, overSocket = 0
+        for _ in 0..<24 {
+            let session = try await Self.connect(text)
+            if try await session.value("SELECT inet_server_port()", as: Int32.self) == nil { overSocket += 1 } else { overTCP += 1 }
+            await session.close()
+        }
+        #expect(overTCP > 0 && overSocket > 0, "TCP \(overTCP), socket \(overSocket)")
+        // Without it, the order given: always the first.
+        let ordered = try await Self.connect(text.replacingOccurrences(of: "random", with: "disable"))
+        #expect(try await ordered.value("SELECT inet_server_port()", as: Int32.self) == Int32(Self.port))
+        await ordered.close()
+    }
+
     /// No host accepts: the error names each host tried and why, in libpq's words (exit 1); a host name
     /// that does not resolve says so.
     @Test func whenNoHostAcceptsEachIsNamedWithItsReason() async throws {
