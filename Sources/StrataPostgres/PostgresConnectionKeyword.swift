@@ -75,14 +75,15 @@ struct PostgresConnectionKeyword {
     }
 
     /// The values accepted for the keywords whose value decides whether Strata can honour them, and why the
-    /// others are refused: `gssencmode`, `channel_binding`, `sslnegotiation`, `sslcertmode` at what Strata
-    /// does anyway.
+    /// others are refused: `gssencmode`, `channel_binding` and `sslnegotiation` at what Strata does anyway,
+    /// `sslcertmode` at `allow` (the default) or `disable` (no client certificate is offered).
     static let acceptedValues: [String: (values: [String], refusal: String)] = [
         "gssencmode": (["disable", "prefer"], "Strata does not do GSSAPI encryption (gssencmode may be disable or prefer)"),
         "channel_binding": (["disable", "prefer"],
                             "the connection library Strata uses (PostgresNIO) does not do SCRAM channel binding (channel_binding may be disable or prefer)"),
         "sslnegotiation": (["postgres"], "Strata negotiates TLS the PostgreSQL way, not directly (sslnegotiation may be postgres)"),
-        "sslcertmode": (["allow"], "Strata offers a client certificate whenever one is given (sslcertmode may be allow)"),
+        "sslcertmode": (["allow", "disable"],
+                        "Strata cannot make sure the server asks for the client certificate (sslcertmode may be allow or disable)"),
     ]
 
     init(_ name: String, _ variable: String?, _ use: Use) {

@@ -149,6 +149,7 @@ public struct PostgresStoreURL: Hashable, Sendable, CustomStringConvertible {
         if let maximum, maximum < minimum {
             throw invalid("ssl_max_protocol_version \(maximum.rawValue) is older than ssl_min_protocol_version \(minimum.rawValue)")
         }
+        if given["sslcertmode"]?.value == "disable" { (sslCert, sslKey) = (nil, nil) }   // libpq: never offer one
         guard PostgresNames.fits(schema) else { throw invalid("the schema name '\(schema)' is longer than 63 bytes") }
         guard PostgresNames.fits(database) else { throw invalid("the database name '\(database)' is longer than 63 bytes") }
         self.user = user

@@ -71,6 +71,9 @@ import Testing
     @Test func dbnameUserAndPasswordInTheQuery() throws {
         let url = try PostgresStoreURL(parsing: "postgres://a:b@h/c?dbname=shop&user=app&password=s%26cret", environment: ["PGPASSWORD": "env"])
         #expect([url.database, url.user, url.password] == ["shop", "app", "s&cret"])
+        // sslcertmode=disable: no client certificate is offered, not even the URL's.
+        #expect(try PostgresStoreURL(parsing: "postgres://app@h/db?sslcert=/c&sslkey=/k&sslcertmode=disable", environment: [:]).sslCert == nil)
+        #expect(try PostgresStoreURL(parsing: "postgres://app@h/db?sslcert=/c&sslkey=/k&sslcertmode=allow", environment: [:]).sslKey == "/k")
         // libpq's JDBC spelling `ssl=true` is sslmode=require; any other value of ssl is unknown.
         #expect(try PostgresStoreURL(parsing: "postgres://app@h/db?ssl=true", environment: [:]).sslMode == .require)
         #expect(try PostgresStoreURL(parsing: "postgres://app@h/db?ssl=true&sslmode=verify-full", environment: [:]).sslMode == .verifyFull)
@@ -96,6 +99,8 @@ import Testing
              "PGCHANNELBINDING='require' is not supported: the connection library Strata uses (PostgresNIO) does not do SCRAM channel binding (channel_binding may be disable or prefer)"),
             ("sslnegotiation=direct", [:],
              "sslnegotiation='direct' is not supported: Strata negotiates TLS the PostgreSQL way, not directly (sslnegotiation may be postgres)"),
+            ("sslcertmode=require", [:],
+             "sslcertmode='require' is not supported: Strata cannot make sure the server asks for the client certificate (sslcertmode may be allow or disable)"),
             ("require_auth=scram-sha-256", [:],
              "require_auth= is not supported: the connection library Strata uses (PostgresNIO) answers whichever authentication the server asks for and cannot be restricted"),
         ] as [(String, [String: String], String)] {
