@@ -43,6 +43,10 @@ import Testing
         #expect([given.user, given.host, given.database] == ["app", "h", "db"] && given.port == 1 && given.targetSessionAttrs == .readWrite)
         let environment = try PostgresStoreURL(parsing: "postgres:///?service=shop", environment: ["PGSERVICEFILE": file, "PGUSER": "env", "PGPORT": "1"])
         #expect(environment.user == "deploy" && environment.port == 6432)
+        // The service's password beats PGPASSWORD and the password file; the URL's beats the service's.
+        let secret = try Self.file("[s]\nhost=h\npassword=from-service\n")
+        #expect(try PostgresStoreURL(parsing: "postgres://app@/db?service=s", environment: ["PGSERVICEFILE": secret, "PGPASSWORD": "env"]).password == "from-service")
+        #expect(try PostgresStoreURL(parsing: "postgres://app:url@/db?service=s", environment: ["PGSERVICEFILE": secret]).password == "url")
     }
 
     /// `~/.pg_service.conf` first; the system file (`PGSYSCONFDIR`) when the user's has no such section.
