@@ -1,6 +1,6 @@
 import Foundation
 
-/// The password file libpq reads (`~/.pgpass`, or `PGPASSFILE`): lines of
+/// The password file libpq reads (`~/.pgpass`, or `passfile=`, or `PGPASSFILE`): lines of
 /// `hostname:port:database:username:password`, `*` matching anything, `\:` and `\\` escaped; the first
 /// matching line wins. Like libpq, a file that the group or others can read is ignored.
 ///
@@ -9,11 +9,12 @@ import Foundation
 /// matches `localhost` instead (libpq's `passwordFromFile`).
 enum PostgresPasswordFile {
     /// The socket directories whose connections match `localhost`.
-    static let defaultSocketDirectories: Set = ["/tmp", "/var/run/postgresql"]
+    static let defaultSocketDirectories = Set(PostgresStoreURL.defaultSocketDirectories)
 
-    static func password(host: String, port: Int, database: String, user: String, environment: [String: String]) -> String? {
+    /// The password of the first line of the password file `path` matching the connection, or nil (no such
+    /// line, or no such file, or a file others may read).
+    static func password(host: String, port: Int, database: String, user: String, file path: String) -> String? {
         let host = defaultSocketDirectories.contains(host) ? "localhost" : host
-        guard let path = environment["PGPASSFILE"] ?? environment["HOME"].map({ $0 + "/.pgpass" }) else { return nil }
         var info = stat()
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_mode & 0o077 == 0,
               let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }

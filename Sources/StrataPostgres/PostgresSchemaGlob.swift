@@ -83,7 +83,7 @@ public struct PostgresSchemaGlob: Sendable, Equatable {
     }
 
     /// The first part before the query (user, host and port, database) holding a glob character (`*`,
-    /// `?` percent-encoded, `[` outside an IPv6 literal), with its text; the password is not looked at.
+    /// `?` percent-encoded, `[` outside an IPv6 literal of the host list), with its text; the password is not looked at.
     static func globbedPart(_ text: String) -> (part: String, value: String)? {
         let start = text.range(of: "://")?.upperBound ?? text.startIndex
         let rest = text[start...].prefix { $0 != "?" }
@@ -91,9 +91,13 @@ public struct PostgresSchemaGlob: Sendable, Equatable {
         let database = rest.dropFirst(authority.count).drop { $0 == "/" }
         let at = authority.lastIndex(of: "@")
         let user = at.map { authority[..<$0].prefix { $0 != ":" } } ?? ""
-        var host = at.map { authority[authority.index(after: $0)...] } ?? authority
-        if host.hasPrefix("["), let close = host.firstIndex(of: "]") { host = host[host.index(after: close)...] }
-        for (part, value) in [("user", user), ("host", host), ("database", database)] {
+        // Each host of the list may be an IPv6 address in brackets: those brackets are not globs.
+        let hosts: Substring = at.map { authority[authority.index(after: $0)...] } ?? authority
+        let host = hosts.split(separator: ",", omittingEmptySubsequences: false).map { (spec: Substring) -> Substring in
+            guard spec.hasPrefix("["), let close = spec.firstIndex(of: "]") else { return spec }
+            return spec[spec.index(after: close)...]
+        }.joined(separator: ",")
+        for (part, value) in [("user", String(user)), ("host", host), ("database", String(database))] {
             let decoded = value.removingPercentEncoding ?? String(value)
             if FleetStores.isGlob(decoded) || decoded.contains("]") { return (part, String(value)) }
         }

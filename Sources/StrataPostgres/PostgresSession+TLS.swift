@@ -6,11 +6,14 @@ extension PostgresSession {
     /// PostgresNIO's TLS setting for the URL's `sslmode=` (libpq's meaning): `prefer` and `require` encrypt
     /// without checking the certificate, `verify-ca` checks its chain, `verify-full` its chain and host name.
     /// `allow` is TLS without checks too: the setting of its second attempt (``connect(_:)`` tries plain
-    /// first). A client certificate (`sslcert=`, `sslkey=`) is offered in every mode but `disable`.
+    /// first). A client certificate (`sslcert=`, `sslkey=`, decrypted with `sslpassword=` when given) is offered in
+    /// every mode but `disable`; the TLS versions are `ssl_min_protocol_version` to `ssl_max_protocol_version`.
     /// - Throws: `PostgresStoreError.connection` (exit 1) when `sslrootcert=`, `sslcert=` or `sslkey=` cannot
     ///   be read or is not PEM.
     static func tls(for url: PostgresStoreURL) throws(PostgresStoreError) -> PostgresConnection.Configuration.TLS {
         var configuration = TLSConfiguration.makeClientConfiguration()
+        configuration.minimumTLSVersion = tlsVersion(url.sslMinProtocolVersion)
+        configuration.maximumTLSVersion = url.sslMaxProtocolVersion.map(tlsVersion)
         switch url.sslMode {
         case .disable: return .disable
         case .allow, .prefer, .require: configuration.certificateVerification = .none
@@ -27,7 +30,12 @@ extension PostgresSession {
         do {
             if let certificate = url.sslCert, let key = url.sslKey {
                 configuration.certificateChain = try NIOSSLCertificate.fromPEMFile(certificate).map { .certificate($0) }
-                configuration.privateKey = .privateKey(try NIOSSLPrivateKey(file: key, format: .pem))
+                let privateKey = if let password = url.sslPassword {
+                    try NIOSSLPrivateKey(file: key, format: .pem) { setPassphrase in setPassphrase(Array(password.utf8)) }
+                } else {
+                    try NIOSSLPrivateKey(file: key, format: .pem)
+                }
+                configuration.privateKey = .privateKey(privateKey)
             }
             context = try NIOSSLContext(configuration: configuration)
         } catch {
@@ -36,5 +44,15 @@ extension PostgresSession {
             throw .connection(store: url.description, message: "cannot set up TLS (sslmode=\(url.sslMode.rawValue)\(files)): \(error)")
         }
         return url.sslMode == .prefer ? .prefer(context) : .require(context)
+    }
+
+    /// SwiftNIO SSL's name for `version`.
+    static func tlsVersion(_ version: PostgresTLSVersion) -> TLSVersion {
+        switch version {
+        case .tlsv1: .tlsv1
+        case .tlsv11: .tlsv11
+        case .tlsv12: .tlsv12
+        case .tlsv13: .tlsv13
+        }
     }
 }

@@ -12,47 +12,112 @@ struct PostgresSession: Sendable {
     /// `transaction` then only sets its `SET LOCAL`s, without `BEGIN`, `COMMIT` or `ROLLBACK` of its own.
     var insideRunTransaction = false
 
-    /// Connects as `url` says, with `application_name` = `strata <version> pid@host` (SPEC §14.2), and
-    /// sets the session's `search_path` to the store's schema. A socket directory as the host connects to
-    /// its Unix-domain socket, without TLS whatever `sslmode` says (as libpq). The server must accept the
-    /// connection and the login within the URL's `connect_timeout` (default 10 s).
-    /// - Throws: `PostgresStoreError.connection` when the server cannot be reached, does not answer in time or
-    ///   refuses the login.
+    /// Connects as `url` says, with `application_name` = `strata <version> pid@host` (SPEC §14.2) and the
+    /// URL's `options` sent at login, and sets the session's `search_path` to the store's schema. The hosts
+    /// are tried in order (shuffled with `load_balance_hosts=random`); the first that accepts the login and
+    /// is of the kind `target_session_attrs` asks for is kept (libpq's `prefer-standby`: a standby in a first
+    /// pass, any in a second). A socket directory as the host connects to its Unix-domain socket, without
+    /// TLS whatever `sslmode` says (as libpq). Each host must accept the connection and the login within the
+    /// URL's `connect_timeout` (default 10 s).
+    /// - Throws: `PostgresStoreError.connection` when no host can be reached, answers in time, accepts the
+    ///   login and is of the kind asked for: naming each host tried and why.
     static func connect(_ url: PostgresStoreURL) async throws(PostgresStoreError) -> PostgresSession {
         var logger = Logger(label: "strata.postgres")
         logger.logLevel = .critical
-        let tls = url.isUnixSocket ? .disable : try tls(for: url)
+        let tls = url.hosts.allSatisfy(\.isUnixSocket) ? .disable : try tls(for: url)
         let timeout = url.connectTimeout ?? PostgresStoreURL.defaultConnectTimeout
+        let order = url.loadBalanceHosts ? url.hosts.shuffled() : url.hosts
+        let passes: [PostgresTargetSessionAttrs] = url.targetSessionAttrs == .preferStandby ? [.standby, .any] : [url.targetSessionAttrs]
+        var failures: [(endpoint: PostgresStoreURL.Endpoint, reason: String)] = []
+        for wanted in passes {
+            for endpoint in order {
+                let connection: PostgresConnection
+                do {
+                    connection = try await open(endpoint, of: url, tls: tls, timeout: timeout, logger: logger)
+                } catch {
+                    failures.append((endpoint, connectionMessage(of: error, url: url, endpoint: endpoint, timeout: timeout)))
+                    continue
+                }
+                do {
+                    if let mismatch = try await mismatch(of: connection, wanted: wanted, logger: logger) {
+                        failures.append((endpoint, mismatch))
+                        try? await connection.close()
+                        continue
+                    }
+                } catch {
+                    failures.append((endpoint, message(of: error)))
+                    try? await connection.close()
+                    continue
+                }
+                let session = PostgresSession(connection: connection, url: url, logger: logger)
+                try await session.execute(PostgresSchemaSQL.setSearchPath(url.schema, local: false))
+                return session
+            }
+        }
+        throw .connection(store: url.description, message: Self.failureMessage(failures, url: url))
+    }
+
+    /// One connection to `endpoint`, logged in: libpq's `sslmode=allow` tries plain first and, when the server
+    /// refuses that login (a hostssl-only pg_hba.conf line), once more with TLS; a server that cannot be
+    /// reached is not tried twice.
+    static func open(_ endpoint: PostgresStoreURL.Endpoint, of url: PostgresStoreURL, tls: PostgresConnection.Configuration.TLS,
+                     timeout: Int, logger: Logger) async throws -> PostgresConnection {
         func attempt(_ tls: PostgresConnection.Configuration.TLS) async throws -> PostgresConnection {
-            var configuration = if let socket = url.socketPath {
-                PostgresConnection.Configuration(unixSocketPath: socket, username: url.user, password: url.password, database: url.database)
+            var configuration = if let socket = endpoint.socketPath {
+                PostgresConnection.Configuration(unixSocketPath: socket, username: url.user, password: endpoint.password, database: url.database)
             } else {
-                PostgresConnection.Configuration(host: url.host, port: url.port, username: url.user, password: url.password,
+                PostgresConnection.Configuration(host: endpoint.host, port: endpoint.port, username: url.user, password: endpoint.password,
                                                  database: url.database, tls: tls)
             }
-            configuration.options.additionalStartupParameters = [("application_name", applicationName)]
+            // The server applies `options` first and the other startup parameters after: Strata's name wins.
+            configuration.options.additionalStartupParameters = (url.options.isEmpty ? [] : [("options", PostgresStoreURL.Setting.optionsText(url.options))])
+                + [("application_name", applicationName)]
             configuration.options.connectTimeout = .seconds(Int64(timeout))
             return try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
         }
-        let connection: PostgresConnection
-        do {
-            if url.sslMode == .allow && !url.isUnixSocket {
-                // libpq's allow: plain first; a login the server refuses (a hostssl-only pg_hba.conf line)
-                // is tried once more with TLS. A server that cannot be reached is not tried twice.
-                do {
-                    connection = try await attempt(.disable)
-                } catch let error as PSQLError where error.code == .server {
-                    connection = try await attempt(tls)
-                }
-            } else {
-                connection = try await attempt(tls)
+        if url.sslMode == .allow && !endpoint.isUnixSocket {
+            do {
+                return try await attempt(.disable)
+            } catch let error as PSQLError where error.code == .server {
+                return try await attempt(tls)
             }
-        } catch {
-            throw .connection(store: url.description, message: Self.connectionMessage(of: error, url: url, timeout: timeout))
         }
-        let session = PostgresSession(connection: connection, url: url, logger: logger)
-        try await session.execute(PostgresSchemaSQL.setSearchPath(url.schema, local: false))
-        return session
+        return try await attempt(tls)
+    }
+
+    /// Why the server of `connection` is not of the kind `wanted` (libpq's words), or nil when it is:
+    /// `read-write`/`read-only` ask `SHOW transaction_read_only`, `primary`/`standby` `pg_is_in_recovery()`.
+    static func mismatch(of connection: PostgresConnection, wanted: PostgresTargetSessionAttrs, logger: Logger) async throws -> String? {
+        switch wanted {
+        case .any, .preferStandby:
+            return nil
+        case .readWrite, .readOnly:
+            let rows = try await connection.query(PostgresQuery(unsafeSQL: "SHOW transaction_read_only"), logger: logger).get().rows
+            let readOnly = try rows.first?.decode(String.self) == "on"
+            if wanted == .readWrite && readOnly { return "session is read-only" }
+            if wanted == .readOnly && !readOnly { return "session is not read-only" }
+            return nil
+        case .primary, .standby:
+            let rows = try await connection.query(PostgresQuery(unsafeSQL: "SELECT pg_catalog.pg_is_in_recovery()"), logger: logger).get().rows
+            let inRecovery = try rows.first?.decode(Bool.self) == true
+            if wanted == .primary && inRecovery { return "server is in hot standby mode" }
+            if wanted == .standby && !inRecovery { return "server is not in hot standby mode" }
+            return nil
+        }
+    }
+
+    /// The message of a connection no host gave: one host's reason alone, as libpq; for several, each host
+    /// tried (once, its last reason) and why.
+    static func failureMessage(_ failures: [(endpoint: PostgresStoreURL.Endpoint, reason: String)], url: PostgresStoreURL) -> String {
+        var reasons: [PostgresStoreURL.Endpoint: String] = [:]
+        var tried: [PostgresStoreURL.Endpoint] = []
+        for (endpoint, reason) in failures {
+            if reasons[endpoint] == nil { tried.append(endpoint) }
+            reasons[endpoint] = reason
+        }
+        if url.hosts.count == 1, let only = tried.first { return reasons[only]! }
+        let wanted = url.targetSessionAttrs == .any ? "" : " (target_session_attrs=\(url.targetSessionAttrs.rawValue))"
+        return "no host accepted the connection\(wanted): " + tried.map { "\($0.description): \(reasons[$0]!)" }.joined(separator: "; ")
     }
 
     /// `strata <version> <pid>@<host>`, the name other sessions see in `pg_stat_activity`.

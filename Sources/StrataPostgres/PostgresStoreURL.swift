@@ -4,11 +4,17 @@ import StrataCore
 /// A PostgreSQL store named on the command line: `postgres://user[:password]@host[:port]/database?schema=app&sslmode=prefer`
 /// (or `postgresql://`). SPEC §14.2: the store is a schema in an existing database.
 ///
-/// The password comes from the URL, else `PGPASSWORD`, else the password file (`PGPASSFILE`, default
-/// `~/.pgpass`, as libpq reads it), else none (trust or peer authentication). What the URL leaves out is
-/// taken from libpq's environment variables: `PGUSER`, `PGHOST`, `PGPORT`, `PGDATABASE`, `PGSSLMODE`,
-/// `PGSSLROOTCERT`, `PGSSLCERT`, `PGSSLKEY`, `PGCONNECT_TIMEOUT`. A client certificate is
+/// The URL is read as libpq reads it: its query takes libpq's connection keywords (see
+/// `PostgresConnectionKeyword` for those Strata reads, ignores and refuses); what it leaves out comes from
+/// the service file's section `service=` (else `PGSERVICE`), then from libpq's environment variables
+/// (`PGUSER`, `PGHOST`, `PGPORT`, `PGDATABASE`, `PGSSLMODE`, `PGOPTIONS`, `PGTARGETSESSIONATTRS`, …). The
+/// password comes from the URL, the service or `PGPASSWORD`, else the password file (`passfile=`, else
+/// `PGPASSFILE`, default `~/.pgpass`), line by line for each host. A client certificate is
 /// `sslcert=`/`sslkey=`, else `~/.postgresql/postgresql.crt` and `.key` when both exist (as libpq).
+///
+/// Several hosts (`postgres://h1:5432,h2:5433/db`, `host=h1,h2&port=5432,5433`, or `PGHOST`/`PGPORT` lists;
+/// one port for all hosts or one for each) are tried in order: see ``targetSessionAttrs``. A URL without a
+/// host is libpq's default Unix-domain socket: `/var/run/postgresql`, then `/tmp`.
 ///
 /// A host that is an absolute path (`host=/var/run/postgresql`, a percent-encoded host
 /// `postgres://app@%2Fvar%2Frun%2Fpostgresql/shop`, or `PGHOST`) is the directory of the server's
@@ -19,12 +25,14 @@ import StrataCore
 /// url.schema   // "inventory"
 /// let local = try PostgresStoreURL(parsing: "postgres://app@/shop?host=/var/run/postgresql")
 /// local.socketPath   // "/var/run/postgresql/.s.PGSQL.5432"
+/// let pair = try PostgresStoreURL(parsing: "postgres://app@db-1,db-2:5433/shop?target_session_attrs=read-write")
+/// pair.hosts.map(\.port)   // [5432, 5433]
 /// ```
 public struct PostgresStoreURL: Hashable, Sendable, CustomStringConvertible {
     public var user: String
-    public var password: String?
-    public var host: String
-    public var port: Int
+    /// The hosts in the order they are tried (libpq's: the first that accepts the connection and is of the
+    /// kind ``targetSessionAttrs`` asks for is used), each with its port and password.
+    public var hosts: [Endpoint]
     public var database: String
     /// The schema holding the store's tables and Strata's `strata_` tables (default `public`).
     public var schema: String
@@ -37,19 +45,43 @@ public struct PostgresStoreURL: Hashable, Sendable, CustomStringConvertible {
     /// authenticate clients by certificate.
     public var sslCert: String?
     public var sslKey: String?
-    /// `connect_timeout=` (else `PGCONNECT_TIMEOUT`): the seconds to wait for the server to accept the
+    /// `sslpassword=`: the passphrase of an encrypted `sslkey`.
+    public var sslPassword: String?
+    /// `ssl_min_protocol_version=` (else `PGSSLMINPROTOCOLVERSION`): the oldest TLS version accepted
+    /// (default `TLSv1.2`, as libpq's).
+    public var sslMinProtocolVersion: PostgresTLSVersion
+    /// `ssl_max_protocol_version=` (else `PGSSLMAXPROTOCOLVERSION`): the newest TLS version offered (default
+    /// none: the newest the TLS library knows).
+    public var sslMaxProtocolVersion: PostgresTLSVersion?
+    /// `connect_timeout=` (else `PGCONNECT_TIMEOUT`): the seconds to wait for each host to accept the
     /// connection and the login, at least 2 (as libpq); nil (absent, 0 or negative) is Strata's default,
     /// ``defaultConnectTimeout``.
     public var connectTimeout: Int?
+    /// `target_session_attrs=` (else `PGTARGETSESSIONATTRS`): which kind of server to keep (default `any`).
+    public var targetSessionAttrs: PostgresTargetSessionAttrs
+    /// `load_balance_hosts=random` (else `PGLOADBALANCEHOSTS`): the hosts are tried in a random order.
+    public var loadBalanceHosts: Bool
+    /// `options=` (else `PGOPTIONS`): the server settings sent at login.
+    public var options: [Setting]
 
     /// The seconds Strata waits for a server when the URL gives no `connect_timeout` (libpq waits forever).
     public static let defaultConnectTimeout = 10
 
-    /// Whether ``host`` is the directory of a Unix-domain socket rather than a TCP host (it starts with `/`).
-    public var isUnixSocket: Bool { host.hasPrefix("/") }
+    /// The socket directories tried for a URL without a host: Debian's and Ubuntu's libpq's, then upstream's.
+    public static let defaultSocketDirectories = ["/var/run/postgresql", "/tmp"]
 
-    /// The server's Unix-domain socket, `<host>/.s.PGSQL.<port>`, when ``host`` is a socket directory.
-    public var socketPath: String? { isUnixSocket ? Self.socketPath(directory: host, port: port) : nil }
+    /// The first host (the only one of most URLs).
+    public var host: String { hosts[0].host }
+    /// The first host's port.
+    public var port: Int { hosts[0].port }
+    /// The first host's password.
+    public var password: String? { hosts[0].password }
+
+    /// Whether the first host is the directory of a Unix-domain socket rather than a TCP host (it starts with `/`).
+    public var isUnixSocket: Bool { hosts[0].isUnixSocket }
+
+    /// The first host's Unix-domain socket, `<host>/.s.PGSQL.<port>`, when it is a socket directory.
+    public var socketPath: String? { hosts[0].socketPath }
 
     static func socketPath(directory: String, port: Int) -> String {
         (directory.hasSuffix("/") ? directory : directory + "/") + ".s.PGSQL.\(port)"
@@ -64,134 +96,131 @@ public struct PostgresStoreURL: Hashable, Sendable, CustomStringConvertible {
     /// Parses a store URL.
     /// - Parameters:
     ///   - text: the `--store` value.
-    ///   - environment: where `PGPASSWORD`, `PGPASSFILE` and `HOME` are read.
+    ///   - environment: where libpq's variables (`PGHOST`, `PGSERVICE`, `PGPASSWORD`, …) and `HOME` are read.
     /// - Throws: `PostgresStoreError.invalidURL` naming what is wrong (exit 2).
     public init(parsing text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         func invalid(_ reason: String) -> PostgresStoreError { .invalidURL(url: Self.redacted(text), reason: reason) }
         guard Self.isPostgres(text) else { throw invalid("it does not start with postgres:// or postgresql://") }
-        guard let components = URLComponents(string: text) else { throw invalid("it is not a valid URL") }
-        // What the URL leaves out comes from libpq's environment variables; an empty one counts as unset.
-        func env(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
-        guard let user = components.user.flatMap({ $0.isEmpty ? nil : $0 }) ?? env("PGUSER") else {
+        var given = try Self.given(try PostgresURLText(text), environment: environment, invalid: invalid)
+        guard let user = given["user"]?.value else {
             throw invalid("it names no user (postgres://USER@HOST/DATABASE)")
         }
-        let path = String(components.path.drop { $0 == "/" })
-        guard let database = path.isEmpty ? env("PGDATABASE") : path, !database.contains("/") else {
+        guard let database = given["dbname"]?.value, !database.contains("/") else {
             throw invalid("it names no database (postgres://USER@HOST/DATABASE); Strata never creates databases")
         }
-        var parameters: [String: String] = [:]
-        for item in components.queryItems ?? [] {
-            if item.name == "application_name" {
-                throw invalid("application_name= cannot be set: Strata names its sessions 'strata <version> pid@host', "
-                              + "the name a run that finds the store busy quotes")
-            }
-            guard Self.parameters.contains(item.name) else {
-                throw invalid("unknown parameter '\(item.name)' (the parameters are " + Self.parameterList + ")")
-            }
-            let value = item.value ?? ""
-            if value.isEmpty && item.name != "sslmode" {   // an empty sslmode is refused below, with the valid ones
-                let what = ["schema": "schema", "host": "host", "connect_timeout": "number of seconds"][item.name] ?? "file"
-                throw invalid("\(item.name)= names no \(what)")
-            }
-            parameters[item.name] = value
-        }
-        guard let host = parameters["host"] ?? components.host.flatMap({ $0.isEmpty ? nil : $0 }) ?? env("PGHOST") else {
-            throw invalid("it names no host")
-        }
-        let connectTimeout = try Self.connectTimeout(parameters["connect_timeout"].map { ("connect_timeout", $0) }
-                                                     ?? env("PGCONNECT_TIMEOUT").map { ("PGCONNECT_TIMEOUT", $0) },
-                                                     invalid: invalid)
-        if parameters["sslmode"] == nil { parameters["sslmode"] = env("PGSSLMODE") }
-        let schema = parameters["schema"] ?? "public"
+        let connectTimeout = try Self.connectTimeout(given["connect_timeout"], invalid: invalid)
+        let schema = given["schema"]?.value ?? "public"
         var sslMode = PostgresSSLMode.prefer
-        if let value = parameters["sslmode"] {
-            guard let mode = PostgresSSLMode(rawValue: value) else {
-                throw invalid("sslmode='\(value)' is not one of " + PostgresSSLMode.allCases.map(\.rawValue).joined(separator: ", "))
+        if let value = given["sslmode"] {
+            guard let mode = PostgresSSLMode(rawValue: value.value) else {
+                throw invalid("\(value.quoted) is not one of " + PostgresSSLMode.allCases.map(\.rawValue).joined(separator: ", "))
             }
             sslMode = mode
         }
-        // The environment's files count where the mode uses them (a URL that names them where they would
-        // change nothing is refused below).
-        if parameters["sslrootcert"] == nil && sslMode.verifiesCertificate { parameters["sslrootcert"] = env("PGSSLROOTCERT") }
-        if parameters["sslcert"] == nil && parameters["sslkey"] == nil && sslMode != .disable {
-            (parameters["sslcert"], parameters["sslkey"]) = (env("PGSSLCERT"), env("PGSSLKEY"))
+        // The environment's and the service's files count where the mode uses them; a URL that names them
+        // where they would change nothing is refused below.
+        func fromURL(_ keyword: String) -> Bool { [.query, .authority].contains(given[keyword]?.source) }
+        if !sslMode.verifiesCertificate && !fromURL("sslrootcert") { given["sslrootcert"] = nil }
+        if sslMode == .disable || fromURL("sslcert") || fromURL("sslkey") {
+            for keyword in ["sslcert", "sslkey"] where !fromURL(keyword) { given[keyword] = nil }
         }
-        let sslRootCert = parameters["sslrootcert"]
+        let sslRootCert = given["sslrootcert"]?.value
         if sslRootCert != nil && !sslMode.verifiesCertificate {
             throw invalid("sslrootcert= needs sslmode=verify-ca or sslmode=verify-full (sslmode is \(sslMode.rawValue))")
         }
-        var sslCert = parameters["sslcert"], sslKey = parameters["sslkey"]
+        var sslCert = given["sslcert"]?.value, sslKey = given["sslkey"]?.value
         if (sslCert == nil) != (sslKey == nil) {
             throw invalid(sslCert == nil ? "sslkey= needs sslcert= (the certificate of that key)" : "sslcert= needs sslkey= (the certificate's private key)")
         }
         if sslCert != nil && sslMode == .disable { throw invalid("sslcert= needs TLS (sslmode is disable)") }
-        if sslCert == nil, sslMode != .disable, let home = env("HOME") {
+        if sslCert == nil, sslMode != .disable, let home = environment["HOME"], !home.isEmpty {
             // libpq's default client certificate, used when both files exist.
             let cert = home + "/.postgresql/postgresql.crt", key = home + "/.postgresql/postgresql.key"
             if FileManager.default.fileExists(atPath: cert) && FileManager.default.fileExists(atPath: key) { (sslCert, sslKey) = (cert, key) }
         }
+        func version(_ keyword: String) throws(PostgresStoreError) -> PostgresTLSVersion? {
+            guard let given = given[keyword] else { return nil }
+            guard let version = PostgresTLSVersion(libpq: given.value) else {
+                throw invalid("\(given.quoted) is not one of " + PostgresTLSVersion.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            return version
+        }
+        let minimum = try version("ssl_min_protocol_version") ?? .tlsv12, maximum = try version("ssl_max_protocol_version")
+        if let maximum, maximum < minimum {
+            throw invalid("ssl_max_protocol_version \(maximum.rawValue) is older than ssl_min_protocol_version \(minimum.rawValue)")
+        }
+        if given["sslcertmode"]?.value == "disable" { (sslCert, sslKey) = (nil, nil) }   // libpq: never offer one
         guard PostgresNames.fits(schema) else { throw invalid("the schema name '\(schema)' is longer than 63 bytes") }
         guard PostgresNames.fits(database) else { throw invalid("the database name '\(database)' is longer than 63 bytes") }
-        let port: Int
-        if components.percentEncodedHost.map({ !$0.isEmpty }) == true, let given = components.port {
-            guard (1...65535).contains(given) else { throw invalid("port \(given) is not between 1 and 65535") }
-            port = given
-        } else if let given = env("PGPORT") {
-            guard let number = Int(given), (1...65535).contains(number) else { throw invalid("PGPORT='\(given)' is not a port between 1 and 65535") }
-            port = number
-        } else {
-            port = 5432
-        }
-        if host.hasPrefix("/") {
-            let socket = Self.socketPath(directory: host, port: port)
-            guard socket.utf8.count <= Self.maximumSocketPathBytes else {
-                throw invalid("the Unix-domain socket path '\(socket)' is longer than \(Self.maximumSocketPathBytes) bytes, the most the system takes")
-            }
-        }
         self.user = user
-        self.host = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-        self.port = port
         self.database = database
         self.schema = schema
         self.sslMode = sslMode
         self.sslRootCert = sslRootCert
         self.sslCert = sslCert
         self.sslKey = sslKey
+        self.sslPassword = given["sslpassword"]?.value
+        self.sslMinProtocolVersion = minimum
+        self.sslMaxProtocolVersion = maximum
         self.connectTimeout = connectTimeout
-        self.password = components.password
-            ?? environment["PGPASSWORD"]
-            ?? PostgresPasswordFile.password(host: self.host, port: port, database: database, user: user, environment: environment)
+        self.targetSessionAttrs = try Self.choice(given["target_session_attrs"], default: .any, invalid: invalid)
+        self.loadBalanceHosts = try Self.choice(given["load_balance_hosts"], default: LoadBalance.disable, invalid: invalid) == .random
+        do {
+            self.options = try given["options"].map { (options) throws(Setting.Malformed) in try Setting.settings(of: options.value) } ?? []
+        } catch {
+            throw invalid("\(given["options"]!.quoted) is malformed: \(error.reason)")
+        }
+        let passwordFile = given["passfile"]?.value ?? environment["HOME"].flatMap { $0.isEmpty ? nil : $0 + "/.pgpass" }
+        hosts = try Self.endpoints(host: given["host"], port: given["port"], invalid: invalid).map { host, port in
+            Endpoint(host: host, port: port, password: given["password"]?.value ?? passwordFile.flatMap {
+                PostgresPasswordFile.password(host: host, port: port, database: database, user: user, file: $0)
+            })
+        }
+    }
+
+    /// `load_balance_hosts`' values.
+    enum LoadBalance: String, CaseIterable {
+        case disable, random
+    }
+
+    /// The case of `T` a keyword names, else `default`.
+    static func choice<T: RawRepresentable & CaseIterable>(_ given: Given?, default: T, invalid: (String) -> PostgresStoreError)
+        throws(PostgresStoreError) -> T where T.RawValue == String {
+        guard let given else { return `default` }
+        guard let value = T(rawValue: given.value) else {
+            throw invalid("\(given.quoted) is not one of " + T.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        return value
     }
 
     /// The longest Unix-domain socket path the system takes (`sockaddr_un`'s `sun_path`, less its NUL).
     static let maximumSocketPathBytes = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
 
-    /// The URL's query parameters.
-    static let parameters: Set = ["schema", "host", "sslmode", "sslrootcert", "sslcert", "sslkey", "connect_timeout"]
-    static let parameterList = "schema, host, sslmode, sslrootcert, sslcert, sslkey and connect_timeout"
-
     /// `connect_timeout`'s seconds as libpq reads them: a whole number; 0 or less is no timeout of the URL's
     /// (nil: Strata's default), 1 is 2.
-    static func connectTimeout(_ given: (name: String, value: String)?, invalid: (String) -> PostgresStoreError) throws(PostgresStoreError) -> Int? {
-        guard let (name, value) = given else { return nil }
-        guard let seconds = Int32(value.trimmingCharacters(in: .whitespaces)) else {
-            throw invalid("\(name)='\(value)' is not a whole number of seconds")
+    static func connectTimeout(_ given: Given?, invalid: (String) -> PostgresStoreError) throws(PostgresStoreError) -> Int? {
+        guard let given else { return nil }
+        guard let seconds = Int32(given.value.trimmingCharacters(in: .whitespaces)) else {
+            throw invalid("\(given.quoted) is not a whole number of seconds")
         }
         return seconds <= 0 ? nil : max(2, Int(seconds))
     }
 
-    /// The URL without its password, for messages; a socket directory is percent-encoded as the host.
+    /// The URL without its password, for messages: its hosts and ports, a socket directory percent-encoded.
     public var description: String {
-        let shown = isUnixSocket ? host.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "/", with: "%2F")
-            : host.contains(":") ? "[\(host)]" : host
-        return "postgres://\(user)@\(shown):\(port)/\(database)?schema=\(schema)"
+        "postgres://\(user)@\(hosts.map(\.description).joined(separator: ","))/\(database)?schema=\(schema)"
     }
 
-    /// `text` with the password (between `:` and `@` of the authority) replaced by `***`.
+    /// `text` with the password (between `:` and `@` of the authority, and a `password=` parameter's value)
+    /// replaced by `***`.
     static func redacted(_ text: String) -> String {
-        guard let scheme = text.range(of: "://"), let at = text[scheme.upperBound...].firstIndex(of: "@") else { return text }
-        let authority = text[scheme.upperBound..<at]
-        guard let colon = authority.firstIndex(of: ":") else { return text }
-        return String(text[..<colon]) + ":***" + String(text[at...])
+        var result = text
+        if let scheme = text.range(of: "://"), let at = text[scheme.upperBound...].firstIndex(of: "@"),
+           let colon = text[scheme.upperBound..<at].firstIndex(of: ":") {
+            result = String(text[..<colon]) + ":***" + String(text[at...])
+        }
+        guard let mark = result.firstIndex(of: "?") else { return result }
+        let query = result[result.index(after: mark)...].split(separator: "&", omittingEmptySubsequences: false)
+        return String(result[...mark]) + query.map { $0.hasPrefix("password=") ? "password=***" : String($0) }.joined(separator: "&")
     }
 }

@@ -8,7 +8,10 @@ import Testing
     @Test(arguments: [
         ("postgres://localhost/shop", "it names no user (postgres://USER@HOST/DATABASE)"),
         ("postgresql://app@localhost/shop?sslmode=off", "sslmode='off' is not one of disable, allow, prefer, require, verify-ca, verify-full"),
-        ("postgresql://app@localhost/shop?ssl=true", "unknown parameter 'ssl' (the parameters are schema, host, sslmode, sslrootcert, sslcert, sslkey and connect_timeout)"),
+        ("postgresql://app@localhost/shop?ssl=1", "unknown parameter 'ssl' (the parameters are schema, service, user, password, passfile, dbname, "
+         + "host, port, connect_timeout, options, sslmode, sslrootcert, sslcert, sslkey, sslpassword, ssl_min_protocol_version, ssl_max_protocol_version, "
+         + "target_session_attrs, load_balance_hosts, "
+         + "gssencmode, channel_binding, sslnegotiation and sslcertmode)"),
         ("postgres://app@localhost/shop?application_name=deploy",
          "application_name= cannot be set: Strata names its sessions 'strata <version> pid@host', the name a run that finds the store busy quotes"),
         ("postgres://app@localhost/shop?connect_timeout=5s", "connect_timeout='5s' is not a whole number of seconds"),

@@ -55,6 +55,8 @@ import Testing
         PostgresStoreURL.self, PostgresSchemaGlob.self,
         // Operations on PostgreSQL (issue 18): privileges, lock waits, TLS.
         PostgresLockWaitError.self, PostgresPrivilegeError.self, PostgresSSLMode.self,
+        // libpq's connection options (several hosts, target_session_attrs, TLS versions).
+        PostgresTargetSessionAttrs.self, PostgresTLSVersion.self,
     ]
 
     @Test func everyPublicTypeIsNamedUnambiguously() {

@@ -61,11 +61,20 @@ import Testing
         ("postgres://app:secret@db/shop_*?schema=t_*", "database", "shop_*"),
         ("postgres://app@db/shop%3F?schema=t_*", "database", "shop%3F"),
         ("postgres://app@[::1]/shop[1]", "database", "shop[1]"),
+        ("postgres://app@h1,db-*/shop?schema=t_*", "host", "h1,db-*"),
     ])
     func refusesAGlobOutsideTheSchema(text: String, part: String, value: String) throws {
         let error = #expect(throws: PostgresStoreError.self) { try PostgresSchemaGlob(parsing: text, environment: [:]) }
         #expect(error == .globOutsideSchema(url: PostgresStoreURL.redacted(text), part: part, value: value))
         #expect(error?.exitCode == .invalidInput)
+    }
+
+    /// A host list may hold IPv6 addresses in brackets, any of its hosts: they are not globs.
+    @Test func aHostListWithIPv6AddressesIsNoGlob() throws {
+        let glob = try PostgresSchemaGlob(parsing: "postgres://app@h1:5432,[::1]:5433,[fe80::2]/shop?schema=t_*", environment: [:])
+        #expect(glob.pattern == "t_*")
+        #expect(glob.server.hosts == [.init(host: "h1", port: 5432), .init(host: "::1", port: 5433), .init(host: "fe80::2", port: 5432)])
+        #expect(glob.storeURL(schema: "t_1") == "postgres://app@h1:5432,[::1]:5433,[fe80::2]/shop?schema=t_1")
     }
 
     @Test(arguments: [

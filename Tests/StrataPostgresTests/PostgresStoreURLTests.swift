@@ -29,7 +29,10 @@ import Testing
         ("postgres://localhost/shop", "it names no user (postgres://USER@HOST/DATABASE)"),
         ("postgres://app@localhost", "it names no database (postgres://USER@HOST/DATABASE); Strata never creates databases"),
         ("postgres://app@localhost/shop?schema=", "schema= names no schema"),
-        ("postgres://app@localhost/shop?search_path=x", "unknown parameter 'search_path' (the parameters are schema, host, sslmode, sslrootcert, sslcert, sslkey and connect_timeout)"),
+        ("postgres://app@localhost/shop?search_path=x", "unknown parameter 'search_path' (the parameters are schema, service, user, password, passfile, dbname, host, port, "
+         + "connect_timeout, options, sslmode, sslrootcert, sslcert, sslkey, sslpassword, ssl_min_protocol_version, ssl_max_protocol_version, "
+         + "target_session_attrs, load_balance_hosts, gssencmode, "
+         + "channel_binding, sslnegotiation and sslcertmode)"),
         ("postgres://app@localhost/shop?sslmode=off", "sslmode='off' is not one of disable, allow, prefer, require, verify-ca, verify-full"),
         ("postgres://app@localhost/shop?sslmode=", "sslmode='' is not one of disable, allow, prefer, require, verify-ca, verify-full"),
         ("postgres://app@localhost/shop?sslmode=REQUIRE", "sslmode='REQUIRE' is not one of disable, allow, prefer, require, verify-ca, verify-full"),
@@ -72,7 +75,7 @@ import Testing
         #expect(throws: PostgresStoreError.invalidURL(url: "postgres://app@db/shop", reason: "PGPORT='x1' is not a port between 1 and 65535")) {
             try PostgresStoreURL(parsing: "postgres://app@db/shop", environment: ["PGPORT": "x1"])
         }
-        #expect(throws: PostgresStoreError.invalidURL(url: "postgres://app@db/shop", reason: "sslmode='on' is not one of disable, allow, prefer, require, verify-ca, verify-full")) {
+        #expect(throws: PostgresStoreError.invalidURL(url: "postgres://app@db/shop", reason: "PGSSLMODE='on' is not one of disable, allow, prefer, require, verify-ca, verify-full")) {
             try PostgresStoreURL(parsing: "postgres://app@db/shop", environment: ["PGSSLMODE": "on"])
         }
         // Empty variables count as unset.

@@ -179,7 +179,7 @@ public enum PostgresTestServer {
     }
 
     /// A loopback port nothing listens on now.
-    static func freePort() throws -> Int {
+    public static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()
