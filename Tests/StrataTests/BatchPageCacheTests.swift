@@ -52,34 +52,4 @@ import StrataTestSupport
         let after = try await fixture.store.queue.read { try Self.cacheSize($0) }
         #expect(after == -2_000)
     }
-
-    /// A hook's steps run inside the raised cache, in the transaction of the caller (a version step).
-    @Test func aHooksStepsRunInsideTheRaisedCache() throws {
-        let fixture = try PredicateFixture.make()
-        let hook = try HookLoader.load(yaml: """
-            id: rate
-            after: 1
-            steps:
-              - batchUpdate: { entity: Recipe, predicate: "rating >= 4", propertiesToUpdate: { rating: "4" } }
-            """, file: "migrations/rate.yaml")
-        let uuid = try fixture.store.metadata().storeUUID
-        let statements = Mutex<[String]>([])
-        try fixture.store.queue.inDatabase { db in
-            try db.inTransaction {
-                db.trace { event in
-                    let sql = "\(event)"
-                    if sql.hasPrefix("PRAGMA cache_size") || sql.hasPrefix("UPDATE") { statements.withLock { $0.append(sql) } }
-                }
-                _ = try HookRunner.run(hook, in: db, model: fixture.model, layout: fixture.layout, storeUUID: uuid,
-                                       options: HookRunner.Options(context: PredicateContext(now: PredicateFixture.now), audit: .none))
-                db.trace(nil)
-                return .rollback
-            }
-        }
-        let traced = statements.withLock { $0 }
-        #expect(traced.count == 4)
-        #expect(Array(traced.prefix(2)) == ["PRAGMA cache_size", "PRAGMA cache_size = -8192"])
-        #expect(traced.dropFirst(2).first?.hasPrefix("UPDATE \"Recipe\"") == true)
-        #expect(traced.last == "PRAGMA cache_size = -2000")
-    }
 }

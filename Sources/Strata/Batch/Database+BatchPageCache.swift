@@ -1,7 +1,7 @@
 import GRDB
 
 extension Database {
-    /// The page cache a batch request and a hook's steps run with, in KiB: 8 MiB, where SQLite's default is 2 MiB.
+    /// The page cache a batch request runs with, in KiB: 8 MiB, where SQLite's default is 2 MiB.
     static let batchPageCacheKiB = 8_192
 
     /// Runs `body` with a page cache of at least ``batchPageCacheKiB``, then gives the connection its own
@@ -11,7 +11,7 @@ extension Database {
     /// spills them into the file before commit, each time behind another sync of the journal. Measured at
     /// 1,000,000 recipes, 78,211 updated (medians of 7 interleaved runs of Strata's statements replayed through
     /// Python's `sqlite3`): the batch update with its touched audit 779 ms with the default cache, 661 ms with
-    /// 8 MiB, 640 ms with 16 MiB; the bare `UPDATE` in the shell 684 ms. Only batch requests and hooks take it: the
+    /// 8 MiB, 640 ms with 16 MiB; the bare `UPDATE` in the shell 684 ms. Only batch requests take it: the
     /// cache also sizes SQLite's sorter, and a table rebuild's `CREATE INDEX`es took 10–13% more CPU with
     /// 8 MiB (3,807 against 4,306 ms for the 12-step rebuild at 1,000,000 rows, 6 runs).
     func withBatchPageCache<T>(_ body: () throws -> T) throws -> T {

@@ -29,20 +29,11 @@ enum HookRunner {
     /// The marker is read inside the caller's transaction (a `BEGIN IMMEDIATE` one holds the write lock),
     /// so a hook another run applied meanwhile, through another path to the same store, is not applied
     /// again (SPEC §9).
-    /// Its steps run with the page cache of a batch request (`Database.withBatchPageCache`).
     /// - Returns: nil when the hook was already recorded (applied or not needed).
     /// - Throws: `HookViolationError` (policy rollback), `BatchError` (deny, uniqueness, invalid), SQLite errors.
     static func run(_ hook: Hook, in db: Database, model: Model, layout: StoreLayout, storeUUID: String,
                     options: Options, late: Bool = false) throws -> (result: HookRunResult, changes: ChangeSet)? {
         if try isRecorded(hook.id, in: db) { return nil }
-        return try db.withBatchPageCache {
-            try runSteps(hook, in: db, model: model, layout: layout, storeUUID: storeUUID, options: options, late: late)
-        }
-    }
-
-    /// ``run(_:in:model:layout:storeUUID:options:late:)`` once the hook is known not to be recorded.
-    private static func runSteps(_ hook: Hook, in db: Database, model: Model, layout: StoreLayout, storeUUID: String,
-                                 options: Options, late: Bool) throws -> (result: HookRunResult, changes: ChangeSet) {
         var context = options.context
         context.variables = hook.variables.merging(options.context.variables) { _, cli in cli }
         let record = options.audit == .touched
