@@ -84,7 +84,7 @@ public struct StoreMetadata: Sendable, Hashable {
         guard let version = Int(try require(Key.version)),
               let createdAt = Int(try require(Key.createdAtVersion)),
               let hashes = try? decoder.decode([String: String].self, from: Data(try require(Key.entityHashes).utf8)),
-              let layout = try? decoder.decode(StoreLayout.self, from: Data(try require(Key.layout).utf8))
+              let layout = try? DecodedLayouts.shared.layout(try require(Key.layout))
         else { throw StoreError.corrupt(path: store, detail: "Strata metadata cannot be read") }
         self.init(storeUUID: try require(Key.uuid), version: version, modelHash: try require(Key.modelHash),
                   entityHashes: hashes, modelYAML: try require(Key.modelYAML), layout: layout, createdAtVersion: createdAt)
