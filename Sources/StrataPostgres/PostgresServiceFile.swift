@@ -28,7 +28,7 @@ enum PostgresServiceFile {
 
     /// The files searched for a service, in order.
     static func files(environment: [String: String]) -> [String] {
-        func env(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+        let env = { (name: String) in PostgresStoreURL.variable(name, in: environment) }
         let user = env("PGSERVICEFILE") ?? env("HOME").map { $0 + "/.pg_service.conf" }
         return (user.map { [$0] } ?? []) + [(env("PGSYSCONFDIR") ?? "/etc/postgresql-common") + "/pg_service.conf"]
     }

@@ -38,14 +38,10 @@ struct PostgresSession: Sendable {
                     failures.append((endpoint, connectionMessage(of: error, url: url, endpoint: endpoint, timeout: timeout)))
                     continue
                 }
-                do {
-                    if let mismatch = try await mismatch(of: connection, wanted: wanted, logger: logger) {
-                        failures.append((endpoint, mismatch))
-                        try? await connection.close()
-                        continue
-                    }
-                } catch {
-                    failures.append((endpoint, message(of: error)))
+                let refused: String?
+                do { refused = try await mismatch(of: connection, wanted: wanted, logger: logger) } catch { refused = message(of: error) }
+                if let refused {
+                    failures.append((endpoint, refused))
                     try? await connection.close()
                     continue
                 }

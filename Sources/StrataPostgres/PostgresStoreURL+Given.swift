@@ -35,6 +35,11 @@ extension PostgresStoreURL {
         }
     }
 
+    /// The environment variable `name`, or nil when it is unset or empty (libpq counts an empty one as unset).
+    static func variable(_ name: String, in environment: [String: String]) -> String? {
+        environment[name].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
     /// Every connection keyword given, with libpq's precedence: the URL (its query over its authority and
     /// path), then the service's section (`service=`, else `PGSERVICE`), then the environment. Keywords Strata
     /// ignores are dropped; `application_name` is refused in the URL and not read from elsewhere.
@@ -42,7 +47,7 @@ extension PostgresStoreURL {
     ///   service that cannot be read, a keyword Strata refuses, or a value of one it cannot honour.
     static func given(_ parts: PostgresURLText, environment: [String: String],
                       invalid: (String) -> PostgresStoreError) throws(PostgresStoreError) -> [String: Given] {
-        func env(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+        let env = { (name: String) in variable(name, in: environment) }
         var given: [String: Given] = [:]
         for (keyword, value) in [("user", parts.user), ("password", parts.password), ("host", parts.hosts),
                                  ("port", parts.ports), ("dbname", parts.database)] {

@@ -170,7 +170,7 @@ public struct PostgresStoreURL: Hashable, Sendable, CustomStringConvertible {
         } catch {
             throw invalid("\(given["options"]!.quoted) is malformed: \(error.reason)")
         }
-        let passwordFile = given["passfile"]?.value ?? environment["HOME"].flatMap { $0.isEmpty ? nil : $0 + "/.pgpass" }
+        let passwordFile = given["passfile"]?.value ?? Self.variable("HOME", in: environment).map { $0 + "/.pgpass" }
         hosts = try Self.endpoints(host: given["host"], port: given["port"], invalid: invalid).map { host, port in
             Endpoint(host: host, port: port, password: given["password"]?.value ?? passwordFile.flatMap {
                 PostgresPasswordFile.password(host: host, port: port, database: database, user: user, file: $0)
