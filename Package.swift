@@ -22,7 +22,9 @@ let package = Package(
         // Pure core: YAML → Model, predicates, mapping, plans, SQL text. Never opens a database.
         .target(name: "StrataCore", dependencies: [.product(name: "Yams", package: "Yams")]),
         // The SQLite layer and orchestration.
-        .target(name: "Strata", dependencies: ["StrataCore", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "Strata", dependencies: ["StrataCore", "CSQLiteSettings", .product(name: "GRDB", package: "GRDB.swift")]),
+        // The one SQLite setting Swift cannot make itself: sqlite3_config is variadic (SQLiteMemoryStatistics).
+        .target(name: "CSQLiteSettings", linkerSettings: [.linkedLibrary("sqlite3")]),
         // The PostgreSQL engine (SPEC §14.2): the same plans, rendered for PostgreSQL and run through PostgresNIO.
         // Its own target, so that the SQLite engine (and an app that only uses SQLite) never depends on it.
         .target(name: "StrataPostgres", dependencies: [

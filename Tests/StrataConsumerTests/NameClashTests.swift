@@ -49,6 +49,7 @@ import Testing
         (any StrataError).self, StrataVersion.self, TableAction.self, TableName.self, TableSpec.self, TextFolding.self,
         TextReport.self, UpdateValue.self, ValidationRule.self, Value.self, VersionHash.self, VersionStep.self,
         ViolationPolicy.self, Fleet.self, FleetError.self, FleetReport.self, FleetStoreResult.self, FleetStores.self,
+        SQLiteMemoryStatistics.self,
         ColumnSource.self, KindBranch.self, NullDefault.self, TablePlan.self, TablePlans.self,
         // StrataPostgres, the PostgreSQL engine (SPEC §14.2).
         PostgresMigration.self, PostgresNames.self, PostgresStatus.self, PostgresStore.self, PostgresStoreError.self,
