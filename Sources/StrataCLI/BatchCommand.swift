@@ -123,7 +123,7 @@ struct BatchCommand: AsyncParsableCommand {
     }
 
     struct Update: StrataSubcommand {
-        static let configuration = CommandConfiguration(abstract: "Update every matching object in one SQL statement.")
+        static let configuration = CommandConfiguration(commandName: "update", abstract: "Update every matching object in one SQL statement.")
         @OptionGroup var global: GlobalOptions
         @OptionGroup var common: Common
         @Option(name: .customLong("set"), help: ArgumentHelp("KEY=VALUE: a literal of the attribute's type (repeatable).", valueName: "KEY=VALUE"))
@@ -162,7 +162,7 @@ struct BatchCommand: AsyncParsableCommand {
     }
 
     struct Delete: StrataSubcommand {
-        static let configuration = CommandConfiguration(abstract: "Delete every matching object, applying the delete rules.")
+        static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete every matching object, applying the delete rules.")
         @OptionGroup var global: GlobalOptions
         @OptionGroup var common: Common
 

@@ -8,7 +8,7 @@ struct MetaCommand: AsyncParsableCommand {
         subcommands: [Get.self, Set.self, List.self])
 
     struct Get: StrataSubcommand {
-        static let configuration = CommandConfiguration(abstract: "Print one key's value (user keys and strata.* keys).")
+        static let configuration = CommandConfiguration(commandName: "get", abstract: "Print one key's value (user keys and strata.* keys).")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The key.") var key: String
 
@@ -32,7 +32,7 @@ struct MetaCommand: AsyncParsableCommand {
     }
 
     struct Set: StrataSubcommand {
-        static let configuration = CommandConfiguration(abstract: "Set a user key.")
+        static let configuration = CommandConfiguration(commandName: "set", abstract: "Set a user key.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The key (not starting with 'strata.').") var key: String
         @Argument(help: "The value.") var value: String
@@ -52,7 +52,7 @@ struct MetaCommand: AsyncParsableCommand {
     }
 
     struct List: StrataSubcommand {
-        static let configuration = CommandConfiguration(abstract: "List the store's metadata (user keys and Strata's summary keys).")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the store's metadata (user keys and Strata's summary keys).")
         @OptionGroup var global: GlobalOptions
 
         struct Document: Encodable { var system: [String: String]; var user: [String: String] }

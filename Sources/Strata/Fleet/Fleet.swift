@@ -7,7 +7,9 @@ import Foundation
 /// (or ``status(history:hooks:check:stages:)``, ``audit(history:scope:failOn:maxSamples:variables:now:)``) starts any
 /// store. By default the first failed store (its own exit code is not 0) stops new stores from starting;
 /// the ones running finish, the others are listed as not run. Memory stays flat in the number of stores:
-/// a store's full report is dropped once its row is made.
+/// a store's full report is dropped once its row is made. With `jobs` above 1, call
+/// ``SQLiteMemoryStatistics/disable()`` before the process opens its first database, as `strata` does: SQLite's
+/// memory count takes one process-wide mutex at each allocation, which the workers otherwise queue on.
 /// ```swift
 /// var fleet = Fleet(stores: try FleetStores.matching("tenants/*.sqlite"), jobs: 2)
 /// fleet.continueOnError = true
