@@ -323,7 +323,8 @@ file), and SQLite's `DELETE` collects the rowids it removes, as the shell's does
 """
 
 
-KEPT_SECTIONS = ("## Where a small command's time goes", "## Where the touched audit of a batch update goes")
+KEPT_SECTIONS = ("## Where a small command's time goes", "## Where the touched audit of a batch update goes",
+                 "## Fleets on two cores")
 
 
 def kept_sections(page):
