@@ -11,7 +11,7 @@ graphs="$(mktemp -d)"
 trap 'rm -rf "$graphs"' EXIT
 for module in StrataCore Strata; do
   swift symbolgraph-extract -module-name "$module" -I "$modules" \
-    -I .build/checkouts/GRDB.swift/Sources/GRDBSQLite -I .build/checkouts/Yams/Sources/CYaml/include \
+    -I .build/checkouts/GRDB.swift/Sources/GRDBSQLite -I .build/checkouts/Yams/Sources/CYaml/include -I Sources/CSQLiteSettings/include \
     -target "$triple" -minimum-access-level public -output-dir "$graphs" 2>/dev/null
 done
 mkdir -p "$out"

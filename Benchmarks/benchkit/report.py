@@ -324,7 +324,7 @@ file), and SQLite's `DELETE` collects the rowids it removes, as the shell's does
 
 
 KEPT_SECTIONS = ("## Where a small command's time goes", "## Where the touched audit of a batch update goes",
-                 "## Fleets on two cores")
+                 "## Fleets on two cores", "## PostgreSQL: the batch update against psql")
 
 
 def kept_sections(page):
