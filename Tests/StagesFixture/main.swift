@@ -1,11 +1,16 @@
 import Foundation
+#if canImport(GRDBSQLite)
+import GRDBSQLite
+#else
+import SQLite3
+#endif
 import Strata
 import StrataCLI
 
 // An application's own `strata`, for the end-to-end tests of Swift stages (StagesCLITests): the stock CLI with
 // the stages below registered. `FIXTURE_STAGES` (comma-separated) adds registrations that the tests need to
 // see refused (a duplicate, a revision mismatch, an undeclared stage) or that misbehave (one that throws), or
-// leaves copy-codes out (`no-copy-codes`).
+// leaves copy-codes out (`no-copy-codes`), or reads SQLite's memory count (`memory-count`).
 let environment = ProcessInfo.processInfo.environment
 let extra = Set((environment["FIXTURE_STAGES"] ?? "").split(separator: ",").map(String.init))
 let pause = environment["FIXTURE_PAUSE"].flatMap(Double.init)
@@ -24,6 +29,11 @@ if !extra.contains("no-copy-codes") { stages.register("copy-codes", revision: "1
 stages.register("mark-notes", revision: extra.contains("mark-notes-r2") ? "2" : "1") { ctx in
     let mark = extra.contains("longer") ? String(repeating: "!", count: 45) : extra.contains("long") ? String(repeating: "!", count: 30) : "+"
     try ctx.execute(sql: #"UPDATE "Item" SET "note" = coalesce("note", '') || ?"#, arguments: [mark])
+    // `memory-count`: what SQLite's process-wide memory count reads mid-step, into item30's note (0 when
+    // `strata` turned the count off before its first connection, as StrataCommand.main does).
+    if extra.contains("memory-count") {
+        try ctx.execute(sql: #"UPDATE "Item" SET "note" = ? WHERE "_pk" = 30"#, arguments: ["memory \(sqlite3_memory_used())"])
+    }
     if let pause { Thread.sleep(forTimeInterval: pause) }   // long enough to be killed mid-step
 }
 if extra.contains("boom") {

@@ -34,6 +34,17 @@ import StrataTestSupport
         #expect(try Self.run(["status", "--check", "--store", "app.sqlite"], in: dir).status == 0)
     }
 
+    /// An application's `strata` (through `StrataCommand.main`, as the stock one) turns SQLite's process-wide
+    /// memory count off before its first connection: read mid-step, with the store open and working, it is 0
+    /// (in a process where it is on, `SQLiteMemoryStatisticsTests`, it is not).
+    @Test func sqlitesMemoryCountIsOffWhileAStepRuns() throws {
+        let (dir, store) = try StageProject.make(hooks: Self.declarations)
+        let r = try Self.run(["migrate", "--store", "app.sqlite"], in: dir, stages: "memory-count")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try E2E.rows(store, #"SELECT "name", "note" FROM "Item" WHERE "_pk" IN (1, 30) ORDER BY "_pk""#)
+                == ["item1|C1+", "item30|memory 0"])
+    }
+
     @Test func theStockStrataLintsTheDeclarationsAndStopsBeforeTheStepWithSeven() throws {
         let (dir, store) = try StageProject.make(hooks: Self.declarations)
         let lint = try CLI.run(["lint"], in: dir)

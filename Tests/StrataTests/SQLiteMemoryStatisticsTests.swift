@@ -9,7 +9,8 @@ import Testing
 
 /// `SQLiteMemoryStatistics.disable()` calls SQLite's setting, which SQLite refuses once it has started:
 /// in this process it has (a connection is open), so the count stays on. (`strata` turns it off before its
-/// first connection; the fleet benchmark in Benchmarks/bench.py measures what that saves.)
+/// first connection: `StagesCLITests.sqlitesMemoryCountIsOffWhileAStepRuns` reads it in a running step; the
+/// fleet benchmark in Benchmarks/bench.py measures what that saves.)
 @Suite struct SQLiteMemoryStatisticsTests {
     @Test func afterTheFirstConnectionTheCountStaysOn() throws {
         let queue = try DatabaseQueue()
