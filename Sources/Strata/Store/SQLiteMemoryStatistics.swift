@@ -4,9 +4,9 @@ import CSQLiteSettings
 ///
 /// Every allocation SQLite makes takes that mutex, so connections working at once on separate threads
 /// queue on it. A fleet run with `jobs: 2` (``Fleet``) spent 13% more CPU than with `jobs: 1` for the
-/// same stores until `strata` turned the count off; with it off the two workers use no more CPU than one
-/// (Docs/performance.md, "Fleets on two cores"). `strata` turns it off first thing; an application that
-/// runs stores on several threads can do the same.
+/// same stores until `strata` turned the count off; with it off the two workers use about the CPU of one
+/// (within 2%; Docs/performance.md, "Fleets on two cores"). `strata` turns it off first thing; an
+/// application that runs stores on several threads can do the same.
 ///
 /// With the count off, `sqlite3_memory_used()`, `sqlite3_memory_highwater()`, `sqlite3_status64()` and
 /// the soft and hard heap limits stop working, for every connection in the process, Strata's or not.
