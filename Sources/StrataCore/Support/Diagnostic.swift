@@ -79,14 +79,7 @@ extension Diagnostic {
     public func withSource(_ text: String) -> Diagnostic {
         guard let location, sourceLine == nil else { return self }
         var copy = self
-        var lineNumber = 1
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if lineNumber == location.line {
-                copy.sourceLine = String(line.hasSuffix("\r") ? line.dropLast() : line)
-                break
-            }
-            lineNumber += 1
-        }
+        copy.sourceLine = SourceLines.lines([location.line], of: text)[location.line]
         return copy
     }
 }

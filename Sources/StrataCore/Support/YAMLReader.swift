@@ -46,12 +46,11 @@ struct YAMLReader {
     /// The diagnostics with source lines attached, sorted by position.
     func finished() -> [Diagnostic] {
         if diagnostics.isEmpty { return [] }
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = SourceLines.lines(Set(diagnostics.compactMap { $0.sourceLine == nil ? $0.location?.line : nil }), of: text)
         return diagnostics.map { d in
-            guard let line = d.location?.line, d.sourceLine == nil, line >= 1, line <= lines.count else { return d }
+            guard d.sourceLine == nil, let line = d.location?.line, let source = lines[line] else { return d }
             var located = d
-            let source = lines[line - 1]
-            located.sourceLine = String(source.hasSuffix("\r") ? source.dropLast() : source)
+            located.sourceLine = source
             return located
         }.sorted {
             ($0.location?.line ?? 0, $0.location?.column ?? 0) < ($1.location?.line ?? 0, $1.location?.column ?? 0)
