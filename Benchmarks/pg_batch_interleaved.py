@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The PostgreSQL batch update against psql, interleaved, with the server's own timing of each statement.
 
-Runs `strata batch update` (bench.py's `pg-batch-update` command) and the same UPDATE through psql
+Runs `strata batch update` and the same UPDATE through psql (bench.py's `pg-batch-update` commands)
 alternately, each on a fresh copy of the same database, on one throwaway cluster (as bench.py starts it),
 with `log_min_duration_statement = 0`. Prints each command's wall times and medians, the server-side
 duration of each UPDATE, and the statements of the last run of each that took over 0.5 ms
@@ -21,8 +21,7 @@ import types
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "Benchmarks"))
-from benchkit import data  # noqa: E402
-from benchkit.postgres import SCHEMA, WORK_DB, pristine, server  # noqa: E402
+from benchkit.postgres import WORK_DB, PostgresBatchUpdate, pristine, server  # noqa: E402
 
 UPDATE = re.compile(r"duration: ([0-9.]+) ms\s+(?:execute <unnamed>|statement): UPDATE")
 STATEMENT = re.compile(r"duration: ([0-9.]+) ms\s+(.*)")
@@ -47,13 +46,10 @@ def main():
     source = pristine(env, 4, args.rows)
     srv.psql("postgres", "ALTER SYSTEM SET log_min_duration_statement = 0")
     srv.psql("postgres", "SELECT pg_reload_conf()")
-    since = data.NOW - 30 * data.DAY
-    update = f'UPDATE {SCHEMA}."Recipe" SET "favorite" = true WHERE "lastUsed" >= to_timestamp({since!r})'
+    case = PostgresBatchUpdate(env)   # bench.py's commands, exactly
     commands = {
-        "strata": [env.strata, "batch", "update", "--store", srv.url(WORK_DB), "--models", env.models,
-                   "--entity", "Recipe", "--where", "lastUsed >= $NOW - 30 days", "--now", "2025-06-01T00:00:00Z",
-                   "--set", "favorite=true", "--audit", "none", "--result", "count"],
-        "psql": srv.psql_argv(WORK_DB, update),
+        "strata": [a.replace("{url}", srv.url(WORK_DB)) for a in case.argv()],
+        "psql": srv.psql_argv(WORK_DB, case.update_sql()),
     }
     log = os.path.join(srv.directory, "server.log")
     wall = {name: [] for name in commands}

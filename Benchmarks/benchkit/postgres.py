@@ -224,12 +224,15 @@ class PostgresBatchUpdate(PostgresCase):
     def probe(self):
         return self.argv()
 
-    def commands(self, n):
+    @staticmethod
+    def update_sql():
+        """The anchor: the same UPDATE, as psql sends it."""
         since = data.NOW - 30 * data.DAY
-        update = (f'UPDATE {SCHEMA}."Recipe" SET "favorite" = true '
-                  f"WHERE \"lastUsed\" >= to_timestamp({since!r})")
+        return f'UPDATE {SCHEMA}."Recipe" SET "favorite" = true WHERE "lastUsed" >= to_timestamp({since!r})'
+
+    def commands(self, n):
         return [self.command("strata", "strata", self.argv(), 4, n, fingerprint=self.fingerprint(FAVORITES)),
-                self.command("psql", "anchor", server().psql_argv(WORK_DB, update), 4, n,
+                self.command("psql", "anchor", server().psql_argv(WORK_DB, self.update_sql()), 4, n,
                              fingerprint=self.fingerprint(FAVORITES))]
 
 

@@ -77,9 +77,20 @@ public struct DiagnosticList: Error, Sendable, CustomStringConvertible {
 extension Diagnostic {
     /// Fills `sourceLine` from the text the location points into.
     public func withSource(_ text: String) -> Diagnostic {
-        guard let location, sourceLine == nil else { return self }
-        var copy = self
-        copy.sourceLine = SourceLines.lines([location.line], of: text)[location.line]
-        return copy
+        [self].withSources(text)[0]
+    }
+}
+
+extension Array where Element == Diagnostic {
+    /// Each diagnostic with `sourceLine` filled from the text its location points into (one that has a source
+    /// line keeps it), the lines found in one pass over `text`.
+    func withSources(_ text: String) -> [Diagnostic] {
+        let lines = SourceLines.lines(Set(compactMap { $0.sourceLine == nil ? $0.location?.line : nil }), of: text)
+        return map { d in
+            guard d.sourceLine == nil, let line = d.location?.line else { return d }
+            var located = d
+            located.sourceLine = lines[line]
+            return located
+        }
     }
 }

@@ -45,14 +45,7 @@ struct YAMLReader {
 
     /// The diagnostics with source lines attached, sorted by position.
     func finished() -> [Diagnostic] {
-        if diagnostics.isEmpty { return [] }
-        let lines = SourceLines.lines(Set(diagnostics.compactMap { $0.sourceLine == nil ? $0.location?.line : nil }), of: text)
-        return diagnostics.map { d in
-            guard d.sourceLine == nil, let line = d.location?.line, let source = lines[line] else { return d }
-            var located = d
-            located.sourceLine = source
-            return located
-        }.sorted {
+        diagnostics.withSources(text).sorted {
             ($0.location?.line ?? 0, $0.location?.column ?? 0) < ($1.location?.line ?? 0, $1.location?.column ?? 0)
         }
     }
