@@ -32,6 +32,20 @@ import Testing
         #expect(VersionHash.modelHash(of: model) == SHA256.hex(sorted))
     }
 
+    /// Strings are escaped as RFC 8259 requires and nothing else: quotes, backslashes and control
+    /// characters (short forms where JSON has them), everything else as its UTF-8 bytes, including a
+    /// combining mark right after an escaped quote and `\r\n` (one `Character` in Swift).
+    @Test func stringsAreEscapedByTheirBytes() {
+        let value = CanonicalJSON.object([
+            "q\"\u{301}": .string("a\\b\r\nc\td\u{1}e\u{1F}f\u{7F}"),
+            "é": .array([.string("🍲"), .string(""), .null, .int(-3), .bool(true)]),
+            "Z": .string("plain"),
+        ])
+        #expect(value.text == #"{"Z":"plain","q\"\#u{301}":"a\\b\r\nc\td\u0001e\u001ff\#u{7F}","é":["🍲","",null,-3,true]}"#)
+        #expect(value.bytes == Array(value.text.utf8))
+        #expect(CanonicalJSON.escaped("say \"hi\"\n") == #""say \"hi\"\n""#)
+    }
+
     /// Changes that must NOT change any hash.
     @Test(arguments: [
         ("default", "default: Untitled", "default: Nameless"),

@@ -27,7 +27,7 @@ public enum VersionHash {
     }
 
     static func hash(of entity: Entity, in model: Model, visiting: Set<String>) -> String {
-        SHA256.hex(canonicalJSON(of: entity, in: model, visiting: visiting).text)
+        SHA256.hex(canonicalJSON(of: entity, in: model, visiting: visiting).bytes)
     }
 
     /// The canonical JSON form hashed for `entity` (shown in the comment on ``VersionHash``).

@@ -206,7 +206,7 @@ extension PredicateTranslator {
             case .real(let d):
                 guard d.isFinite else { return nil }
                 json += "\(d)"
-            case .text(let s): json += CanonicalJSON.escape(s)
+            case .text(let s): json += CanonicalJSON.escaped(s)
             case .blob: return nil
             }
         }

@@ -11,34 +11,70 @@ public indirect enum CanonicalJSON: Hashable, Sendable {
 
     public static func optional(_ s: String?) -> CanonicalJSON { s.map(CanonicalJSON.string) ?? .null }
 
-    public var text: String {
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// The canonical text's UTF-8 bytes, written into one buffer (a text per member, joined, and
+    /// escapes scalar by scalar made hashing the example's v3 and v4 models 3.6 M instructions
+    /// instead of 1.8 M, callgrind).
+    public var bytes: [UInt8] {
+        var out: [UInt8] = []
+        write(to: &out)
+        return out
+    }
+
+    func write(to out: inout [UInt8]) {
         switch self {
-        case .null: return "null"
-        case .bool(let b): return b ? "true" : "false"
-        case .int(let i): return String(i)
-        case .string(let s): return CanonicalJSON.escape(s)
-        case .array(let items): return "[" + items.map(\.text).joined(separator: ",") + "]"
+        case .null: out += "null".utf8
+        case .bool(let b): out += (b ? "true" : "false").utf8
+        case .int(let i): out += String(i).utf8
+        case .string(let s): CanonicalJSON.escape(s, to: &out)
+        case .array(let items):
+            out.append(UInt8(ascii: "["))
+            for (index, item) in items.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                item.write(to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
         case .object(let members):
-            let sorted = members.sorted { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }
-            return "{" + sorted.map { CanonicalJSON.escape($0.key) + ":" + $0.value.text }.joined(separator: ",") + "}"
+            out.append(UInt8(ascii: "{"))
+            for (index, key) in members.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }).enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                CanonicalJSON.escape(key, to: &out)
+                out.append(UInt8(ascii: ":"))
+                members[key]!.write(to: &out)
+            }
+            out.append(UInt8(ascii: "}"))
         }
     }
 
-    static func escape(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
+    /// `s` as a JSON string literal.
+    static func escaped(_ s: String) -> String {
+        var out: [UInt8] = []
+        escape(s, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends `s` as a JSON string literal, its UTF-8 bytes between escapes appended as runs.
+    static func escape(_ s: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var run = s.utf8.startIndex   // the first byte not appended yet
+        for index in s.utf8.indices {
+            let byte = s.utf8[index]
+            let escaped: String
+            switch byte {
+            case UInt8(ascii: "\""): escaped = "\\\""
+            case UInt8(ascii: "\\"): escaped = "\\\\"
+            case UInt8(ascii: "\n"): escaped = "\\n"
+            case UInt8(ascii: "\r"): escaped = "\\r"
+            case UInt8(ascii: "\t"): escaped = "\\t"
+            case 0..<0x20: escaped = (byte < 0x10 ? "\\u000" : "\\u00") + String(byte, radix: 16)
+            default: continue
             }
+            out += s.utf8[run..<index]
+            out += escaped.utf8
+            run = s.utf8.index(after: index)
         }
-        return out + "\""
+        out += s.utf8[run...]
+        out.append(UInt8(ascii: "\""))
     }
 }
