@@ -82,6 +82,8 @@ import Testing
              errors: ["m.yaml:6:7: error: duplicate key 'x'"]),
         Case(name: "attribute and relationship with one name", yaml: "version: 1\nentities:\n  A:\n    attributes:\n      b: { type: string }\n    relationships:\n      b: { destination: A, inverse: b }\n",
              errors: ["m.yaml:7:7: error: 'A' declares 'b' both as an attribute and as a relationship"]),
+        Case(name: "attribute and stored to-one with one name", yaml: "version: 1\nentities:\n  A:\n    attributes:\n      b: { type: string }\n    relationships:\n      b: { destination: A }\n",
+             errors: ["m.yaml:7:7: error: 'A' declares 'b' both as an attribute and as a relationship"]),
         Case(name: "case-colliding columns", yaml: "version: 1\nentities:\n  A:\n    attributes:\n      name: { type: string }\n      Name: { type: string }\n",
              errors: ["m.yaml:6:7: error: 'A.Name' would be stored in the same column as 'name' (names equal ignoring case)"]),
         Case(name: "column colliding with attribute", yaml: "version: 1\nentities:\n  A:\n    attributes:\n      a: { type: string }\n      b: { type: string, column: A }\n",

@@ -24,8 +24,11 @@ extension AuditPlanner {
                         col + " IS NOT NULL AND NOT " + exists, value: col, triggers: [destination])
                 }
             case .inverseForeignKey, .joinTable:
+                // A layout written before a to-one that is its own inverse kept its key gave the key no column
+                // (`TablePlanner.sourceLinks`): no object has the link.
+                let stored = layout.table(storage.table)?.column(storage.column) != nil
                 if !r.isOptional {
-                    add(.optional, .missingMandatory, "not optional", "NOT " + exists(storage),
+                    add(.optional, .missingMandatory, "not optional", stored ? "NOT " + exists(storage) : "1",
                         value: "NULL", triggers: entityWide)
                 }
             }

@@ -2,7 +2,8 @@
 /// that becomes many-to-many); links to objects with new IDs re-linked.
 extension TablePlanner {
     mutating func planJoinTable(_ table: TableSpec) -> Plan? {
-        // The side that owns the `source` column.
+        // The side that owns the `source` column. A many-to-many that is its own inverse (`friends` ↔ `friends`)
+        // has one side, which holds `target`: it is the owner, its links in `target`.
         var owner: (entity: String, relationship: Relationship)?
         var inverseSide: (entity: String, relationship: Relationship)?
         for e in destination.entities {
@@ -11,7 +12,14 @@ extension TablePlanner {
                 if s.column == "source" { owner = (e.name, r) } else { inverseSide = (e.name, r) }
             }
         }
+        if owner == nil, let side = inverseSide, side.relationship.inverse == side.relationship.name,
+           destination.effectiveInverse(of: side.relationship, in: side.entity) != nil {
+            (owner, inverseSide) = (side, nil)
+        }
         guard let owner else { return Plan(spec: table, sourceTable: nil, filter: nil, columns: [], kind: .create, reasons: ["new table"]) }
+        // The owner's end of each link, and the other end.
+        let ownEnd = dst.storage(of: owner.entity)?.relationships[owner.relationship.name]?.column ?? "source"
+        let otherEnd = ownEnd == "source" ? "target" : "source"
         guard let found = sourceLinks(owner.relationship, owner: owner.entity, kind: owner.entity) else {
             return Plan(spec: table, sourceTable: nil, filter: nil, columns: [], kind: .create, reasons: ["new table"])
         }
@@ -30,9 +38,9 @@ extension TablePlanner {
             var columns: [(ColumnSpec, ColumnSource)] = []
             for c in table.columns {
                 switch c.name {
-                case "source": columns.append((c, relinked(.column(l.own), from: ownTable, to: owner.entity)))
-                case "target": columns.append((c, relinked(.column(l.other), from: otherTable, to: owner.relationship.destination)))
-                case "source_order":
+                case ownEnd: columns.append((c, relinked(.column(l.own), from: ownTable, to: owner.entity)))
+                case otherEnd: columns.append((c, relinked(.column(l.other), from: otherTable, to: owner.relationship.destination)))
+                case ownEnd + "_order":
                     columns.append((c, sourceOrder(owner).map(ColumnSource.column) ?? rowNumber(partition: l.own, order: l.other)))
                 default:
                     columns.append((c, sourceOrder(inverseSide).map(ColumnSource.column) ?? rowNumber(partition: l.other, order: l.own)))
@@ -50,24 +58,28 @@ extension TablePlanner {
         if linksToNewIDs(table) {
             // Links re-linked to objects with new IDs: those whose object no mapping carries are left out.
             let s = ColumnName("s"), t = ColumnName("t")
-            var select: SQLText = "SELECT \(s), \(t)"
-            for c in table.columns where c.name.hasSuffix("_order") {
-                select += c.name == "source_order" ? ", row_number() OVER (PARTITION BY \(s) ORDER BY \(t))"
-                                                   : ", row_number() OVER (PARTITION BY \(t) ORDER BY \(s))"
-            }
-            select += " FROM (SELECT " + ownLink + " AS \(s), " + otherLink + " AS \(t) FROM \(TableName(l.table)) AS l"
+            let select: SQLText = "SELECT " + linkColumns(table, ownEnd: ownEnd, own: "\(s)", other: "\(t)") + " FROM (SELECT " + ownLink + " AS \(s), " + otherLink + " AS \(t) FROM \(TableName(l.table)) AS l"
                 + " WHERE \(own) IS NOT NULL AND \(other) IS NOT NULL) WHERE \(s) IS NOT NULL AND \(t) IS NOT NULL"
             return Plan(spec: table, sourceTable: nil, filter: nil, columns: [], linkFill: select, kind: .create,
                         reasons: ["links of \(owner.entity).\(owner.relationship.name) move here from \(l.table), re-linked to new IDs"])
         }
-        var select: SQLText = "SELECT \(own), \(other)"
-        for c in table.columns where c.name.hasSuffix("_order") {
-            select += c.name == "source_order" ? ", row_number() OVER (PARTITION BY \(own) ORDER BY \(other))"
-                                               : ", row_number() OVER (PARTITION BY \(other) ORDER BY \(own))"
-        }
-        select += " FROM \(TableName(l.table)) AS l WHERE \(own) IS NOT NULL AND \(other) IS NOT NULL"
+        let select: SQLText = "SELECT " + linkColumns(table, ownEnd: ownEnd, own: "\(own)", other: "\(other)")
+            + " FROM \(TableName(l.table)) AS l WHERE \(own) IS NOT NULL AND \(other) IS NOT NULL"
         return Plan(spec: table, sourceTable: nil, filter: nil, columns: [], linkFill: select, kind: .create,
                     reasons: ["links of \(owner.entity).\(owner.relationship.name) move here from \(l.table)"])
+    }
+
+    /// The values of `table`'s columns, in its order, for links given as the owner's end and the other end:
+    /// each end in its column, and each order column numbering the links of its end.
+    func linkColumns(_ table: TableSpec, ownEnd: String, own: SQLText, other: SQLText) -> SQLText {
+        table.columns.map { c -> SQLText in
+            switch c.name {
+            case ownEnd: return own
+            case ownEnd + "_order": return "row_number() OVER (PARTITION BY " + own + " ORDER BY " + other + ")"
+            case let name where name.hasSuffix("_order"): return "row_number() OVER (PARTITION BY " + other + " ORDER BY " + own + ")"
+            default: return other
+            }
+        }.joined(separator: ", ")
     }
 
     func rowNumber(partition: String, order: String) -> ColumnSource {

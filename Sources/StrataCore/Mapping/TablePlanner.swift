@@ -275,16 +275,19 @@ struct TablePlanner: Sendable {
     }
 
     /// Where a destination relationship's links are held in the source: its own source relationship,
-    /// or (when it is new) its inverse's, seen from the other side.
+    /// or (when it is new) its inverse's, seen from the other side. None when the source has no column for
+    /// them: layouts written before a to-one that is its own inverse (`spouse` ↔ `spouse`) kept its key put
+    /// the key "on the other side", itself, and gave it no column, so no such link was ever stored.
     func sourceLinks(_ r: Relationship, owner: String, kind: String, from: String? = nil) -> (storage: RelationshipStorage, sourceOwner: String, swapped: Bool)? {
+        func stored(_ storage: RelationshipStorage) -> Bool { src.table(storage.table)?.column(storage.column) != nil }
         if let m = corr.sourceRelationship(r, kind: kind, from: from), let sk = from ?? corr.sourceEntity[kind],
            let storage = src.storage(of: sk)?.relationships[m.name] {
-            return (storage, sk, false)
+            return stored(storage) ? (storage, sk, false) : nil
         }
         if let inverse = destination.effectiveInverse(of: r, in: owner), let sk = corr.sourceEntity[inverse.owner],
            let m = corr.sourceRelationship(inverse.relationship, kind: inverse.owner),
            let storage = src.storage(of: sk)?.relationships[m.name] {
-            return (storage, sk, true)
+            return stored(storage) ? (storage, sk, true) : nil
         }
         return nil
     }

@@ -182,7 +182,9 @@ enum ModelChecker {
                 } else { columns[column.lowercased()] = rel.name }
             }
         }
-        guard !hasCycle && !hasUnknown else { return nil }
+        // A name declared as an attribute and as a relationship is its own error: no layout to check.
+        let hasDoubleName = model.entities.contains { e in e.relationships.contains { e.attribute($0.name) != nil } }
+        guard !hasCycle && !hasUnknown && !hasDoubleName else { return nil }
         // Tables: root entity tables and join tables.
         var tables: [String: (String, SourceLocation?)] = [:]
         for e in model.entities where e.parent == nil {

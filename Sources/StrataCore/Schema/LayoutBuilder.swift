@@ -240,6 +240,8 @@ public enum LayoutBuilder {
     }
 
     /// Where each declared relationship is stored (columns of FKs are placeholders, filled later).
+    /// A one-to-one's foreign key is on the side whose (entity, relationship) sorts first; a to-one that is
+    /// its own inverse (`spouse` ↔ `spouse`) has one side, which keeps the key in its own column.
     static func planRelationships(_ model: Model) -> [Key: RelationshipStorage] {
         func table(_ entity: String) -> String { let r = model.root(of: entity)!; return r.table ?? r.name }
         var plans: [Key: RelationshipStorage] = [:]
@@ -248,9 +250,10 @@ public enum LayoutBuilder {
                 guard model.entity(r.destination) != nil else { continue }
                 let inverse = model.effectiveInverse(of: r, in: e.name)
                 let thisSideFirst = inverse.map { (e.name, r.name) < ($0.owner, $0.relationship.name) } ?? true
+                let isOwnInverse = inverse.map { $0.owner == e.name && $0.relationship.name == r.name } ?? false
                 let storage: RelationshipStorage
                 if !r.isToMany {
-                    if let inverse, !inverse.relationship.isToMany, !thisSideFirst {
+                    if let inverse, !inverse.relationship.isToMany, !thisSideFirst, !isOwnInverse {
                         storage = RelationshipStorage(kind: .inverseForeignKey, destination: r.destination, isToMany: false,
                                                       table: table(r.destination), column: inverse.relationship.column ?? inverse.relationship.name)
                     } else {
