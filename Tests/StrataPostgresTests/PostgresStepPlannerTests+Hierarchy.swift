@@ -66,7 +66,8 @@ extension PostgresStepPlannerTests {
 
 extension PostgresStepPlannerTests {
     /// A to-one without an inverse gets one: the link moves to the other side, filled by a subquery over the
-    /// old column, which is dropped only after every fill of the step.
+    /// old column, which is dropped only after every fill of the step. A user two wallets point at stops the
+    /// step first (1590), where the subquery would keep one link and drop the other.
     static let walletGetsAnInverse = [
         "1.yaml": "version: 1\nentities:\n  User:\n    attributes:\n      name: { type: string }\n  Wallet:\n    relationships:\n      owner: { destination: User }\n",
         "2.yaml": "version: 2\nentities:\n  User:\n    attributes:\n      name: { type: string }\n    relationships:\n      wallet: { destination: Wallet, inverse: owner }\n  Wallet:\n    relationships:\n      owner: { destination: User, inverse: wallet }\n",
@@ -76,6 +77,8 @@ extension PostgresStepPlannerTests {
         let plan = try Self.plan(ModelHistory.load(yaml: Self.walletGetsAnInverse), 1, 2)
         #expect(Self.dependents(plan) == ["Wallet.owner"])
         #expect(Self.statements(plan) == [
+            "-- check: each User has at most one link in User.wallet (it moves into a to-one column)\n"
+                + #"SELECT l."owner", $1 FROM "Wallet" AS l WHERE l."owner" IS NOT NULL GROUP BY l."owner" HAVING count(*) > 1 ORDER BY 1"#,
             #"DROP INDEX "strata_fk_Wallet_owner""#,
             #"ALTER TABLE "User" ADD COLUMN "wallet" bigint"#,
             #"UPDATE "User" AS "strata_target" SET "wallet" = strata_row."strata_value" FROM (SELECT strata_old."_pk" AS "strata_key0", "#

@@ -316,11 +316,13 @@ struct TablePlanner: Sendable {
         let own = ColumnName(l.own, qualifier: "l"), other = ColumnName(l.other, qualifier: "l")
         let sql: SQLText = "(SELECT \(other) FROM \(TableName(l.table)) AS l WHERE \(own) = " + ColumnSource.old("_pk")
             + " AND \(other) IS NOT NULL ORDER BY \(other) LIMIT 1)"
-        if found.storage.kind == .joinTable {
-            let check: SQLText = "SELECT \(own), \(k) FROM \(TableName(l.table)) AS l GROUP BY \(own) HAVING count(*) > 1 ORDER BY 1"
-            let c = MigrationCheck(kind: .multipleLinks, entity: k, properties: [r.name], statement: check, code: 1590)
-            if !preChecks.contains(c) { preChecks.append(c) }
-        }
+        // An object with more than one of these links (a many-to-many's, a to-one without inverse that gets a
+        // to-one inverse, one-to-one data written by SQL from outside) stops the step: `LIMIT 1` would drop the others.
+        var check: SQLText = "SELECT \(own), \(k) FROM \(TableName(l.table)) AS l"
+        if found.storage.kind != .joinTable { check += " WHERE \(own) IS NOT NULL" }   // a key column may be NULL
+        check += " GROUP BY \(own) HAVING count(*) > 1 ORDER BY 1"
+        let c = MigrationCheck(kind: .multipleLinks, entity: k, properties: [r.name], statement: check, code: 1590)
+        if !preChecks.contains(c) { preChecks.append(c) }
         return relinked(.expression(sql), from: linkedTable, to: r.destination)
     }
 }
