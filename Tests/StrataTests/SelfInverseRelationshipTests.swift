@@ -6,14 +6,12 @@ import Testing
 /// Relationships that are their own inverse, as Core Data allows: a one-to-one `spouse` ↔ `spouse` and a
 /// many-to-many `friends` ↔ `friends`.
 @Suite struct SelfInverseRelationshipTests {
-    static let people = """
-        version: 1
-        entities:
-          Person:
-            attributes:
-              name: { type: string }
-            relationships:
-              spouse: { destination: Person, inverse: spouse }
+    /// Version 1 of a `Person` with a name and one relationship, declared by `relationship`.
+    static func person(_ relationship: String) -> String {
+        "version: 1\nentities:\n  Person:\n    attributes:\n      name: { type: string }\n    relationships:\n      \(relationship)\n"
+    }
+
+    static let people = person("spouse: { destination: Person, inverse: spouse }") + """
           Employee:
             parent: Person
             attributes:
@@ -69,15 +67,7 @@ import Testing
         """, "_Person_friends", ["1|2|1", "1|3|1", "2|1|1", "3|2|2"]),
     ])
     func manyToManyKeepsItsLinks(change: String, entities: String, table: String, rows: [String]) throws {
-        let v1 = """
-            version: 1
-            entities:
-              Person:
-                attributes:
-                  name: { type: string }
-                relationships:
-                  friends: { destination: Person, inverse: friends, toMany: true }
-            """
+        let v1 = Self.person("friends: { destination: Person, inverse: friends, toMany: true }")
         let history = try MigrationSupport.history(v1, "version: 2\nentities:\n" + entities)
         let store = try MigrationSupport.store(history, at: 1, fill: """
             INSERT INTO Person (_pk, name) VALUES (1, 'a'), (2, 'b'), (3, 'c');
