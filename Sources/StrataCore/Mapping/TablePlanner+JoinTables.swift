@@ -58,7 +58,8 @@ extension TablePlanner {
         if linksToNewIDs(table) {
             // Links re-linked to objects with new IDs: those whose object no mapping carries are left out.
             let s = ColumnName("s"), t = ColumnName("t")
-            let select: SQLText = "SELECT " + linkColumns(table, ownEnd: ownEnd, own: "\(s)", other: "\(t)") + " FROM (SELECT " + ownLink + " AS \(s), " + otherLink + " AS \(t) FROM \(TableName(l.table)) AS l"
+            let select: SQLText = "SELECT " + linkColumns(table, ownEnd: ownEnd, own: "\(s)", other: "\(t)")
+                + " FROM (SELECT " + ownLink + " AS \(s), " + otherLink + " AS \(t) FROM \(TableName(l.table)) AS l"
                 + " WHERE \(own) IS NOT NULL AND \(other) IS NOT NULL) WHERE \(s) IS NOT NULL AND \(t) IS NOT NULL"
             return Plan(spec: table, sourceTable: nil, filter: nil, columns: [], linkFill: select, kind: .create,
                         reasons: ["links of \(owner.entity).\(owner.relationship.name) move here from \(l.table), re-linked to new IDs"])
