@@ -25,7 +25,7 @@ extension TablePlanner {
                     reason = "its new name is still taken by another table during the step"
                 }
                 let sourceSpec = src.table(p.sourceTable!)!
-                for (s, d) in p.carried {
+                for (s, d) in p.carried.sorted(by: { $0.key < $1.key }) {   // reasons in one order, run after run
                     guard let ref = sourceSpec.column(s)?.references else { continue }
                     if (renames[ref] ?? ref) != p.spec.column(d)?.references {
                         reason = "the foreign key \(d) points at a table that is rebuilt under a new name"
@@ -71,13 +71,13 @@ extension TablePlanner {
                 reasons.append("column \(column.name) is filled from other values")
             }
         }
-        for c in doubly { reasons.append("column \(c) is copied into several columns") }
+        for c in doubly.sorted() { reasons.append("column \(c) is copied into several columns") }
         let dropped = sourceSpec.columns.map(\.name).filter { carried[$0] == nil }
         if !dropped.isEmpty { reasons.append("column\(dropped.count > 1 ? "s" : "") \(dropped.joined(separator: ", ")) dropped") }
         if sourceSpec.primaryKey.map({ carried[$0] ?? "?" }) != plan.spec.primaryKey { reasons.append("its primary key changes") }
         // A renamed column must not take a name another source column still holds.
         let sourceNames = Set(sourceSpec.columns.map { $0.name.lowercased() })
-        for (s, d) in carried where s != d && sourceNames.contains(d.lowercased()) && s.lowercased() != d.lowercased() {
+        for (s, d) in carried.sorted(by: { $0.key < $1.key }) where s != d && sourceNames.contains(d.lowercased()) && s.lowercased() != d.lowercased() {
             reasons.append("columns \(s) and \(d) swap names")
         }
         plan.carried = carried
