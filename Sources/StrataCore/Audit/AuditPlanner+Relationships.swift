@@ -24,11 +24,9 @@ extension AuditPlanner {
                         col + " IS NOT NULL AND NOT " + exists, value: col, triggers: [destination])
                 }
             case .inverseForeignKey, .joinTable:
-                // A layout written before a to-one that is its own inverse kept its key gave the key no column
-                // (`TablePlanner.sourceLinks`): no object has the link.
-                let stored = layout.table(storage.table)?.column(storage.column) != nil
+                // No column for the key (`StoreLayout.column(of:)`, an old layout's self-inverse to-one): no object has the link.
                 if !r.isOptional {
-                    add(.optional, .missingMandatory, "not optional", stored ? "NOT " + exists(storage) : "1",
+                    add(.optional, .missingMandatory, "not optional", layout.column(of: storage) != nil ? "NOT " + exists(storage) : "1",
                         value: "NULL", triggers: entityWide)
                 }
             }
@@ -60,7 +58,7 @@ extension AuditPlanner {
 
     /// Whether the relationship's column has no foreign key (its inverse's delete rule is noAction).
     private func declaresNoForeignKey(_ storage: RelationshipStorage) -> Bool {
-        guard let column = layout.table(storage.table)?.column(storage.column) else { return false }
+        guard let column = layout.column(of: storage) else { return false }
         return column.references == nil
     }
 

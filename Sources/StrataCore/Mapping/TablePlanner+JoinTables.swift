@@ -12,13 +12,12 @@ extension TablePlanner {
                 if s.column == "source" { owner = (e.name, r) } else { inverseSide = (e.name, r) }
             }
         }
+        var ownEnd = "source"   // the owner's end of each link
         if owner == nil, let side = inverseSide, side.relationship.inverse == side.relationship.name,
            destination.effectiveInverse(of: side.relationship, in: side.entity) != nil {
-            (owner, inverseSide) = (side, nil)
+            (owner, inverseSide, ownEnd) = (side, nil, "target")
         }
         guard let owner else { return Plan(spec: table, sourceTable: nil, filter: nil, columns: [], kind: .create, reasons: ["new table"]) }
-        // The owner's end of each link, and the other end.
-        let ownEnd = dst.storage(of: owner.entity)?.relationships[owner.relationship.name]?.column ?? "source"
         let otherEnd = ownEnd == "source" ? "target" : "source"
         guard let found = sourceLinks(owner.relationship, owner: owner.entity, kind: owner.entity) else {
             return Plan(spec: table, sourceTable: nil, filter: nil, columns: [], kind: .create, reasons: ["new table"])

@@ -279,15 +279,14 @@ struct TablePlanner: Sendable {
     /// them: layouts written before a to-one that is its own inverse (`spouse` ↔ `spouse`) kept its key put
     /// the key "on the other side", itself, and gave it no column, so no such link was ever stored.
     func sourceLinks(_ r: Relationship, owner: String, kind: String, from: String? = nil) -> (storage: RelationshipStorage, sourceOwner: String, swapped: Bool)? {
-        func stored(_ storage: RelationshipStorage) -> Bool { src.table(storage.table)?.column(storage.column) != nil }
         if let m = corr.sourceRelationship(r, kind: kind, from: from), let sk = from ?? corr.sourceEntity[kind],
            let storage = src.storage(of: sk)?.relationships[m.name] {
-            return stored(storage) ? (storage, sk, false) : nil
+            return src.column(of: storage) != nil ? (storage, sk, false) : nil
         }
         if let inverse = destination.effectiveInverse(of: r, in: owner), let sk = corr.sourceEntity[inverse.owner],
            let m = corr.sourceRelationship(inverse.relationship, kind: inverse.owner),
            let storage = src.storage(of: sk)?.relationships[m.name] {
-            return stored(storage) ? (storage, sk, true) : nil
+            return src.column(of: storage) != nil ? (storage, sk, true) : nil
         }
         return nil
     }

@@ -28,6 +28,10 @@ public struct StoreLayout: Codable, Hashable, Sendable {
 
     public func storage(of entity: String) -> EntityStorage? { entities[entity] }
 
+    /// The column holding a relationship's links (its key, or a join table's end); nil when the layout has
+    /// none, as for a to-one that is its own inverse in layouts written before it kept its key.
+    public func column(of storage: RelationshipStorage) -> ColumnSpec? { table(storage.table)?.column(storage.column) }
+
     /// The entities whose objects live in `table` (the root's hierarchy, pre-order).
     public func entityNames(inTable table: String) -> [String] {
         if let root = self.table(table)?.rootEntity, let storage = entities[root], storage.table == table { return storage.kinds }
