@@ -130,6 +130,12 @@ import Testing
                       "m.yaml:7:15: error: generated join table '_A_tags' collides with the table of 'X'"]),
         Case(name: "two generated join tables collide", yaml: "version: 1\nentities:\n  A_b:\n    relationships:\n      c: { destination: T, toMany: true }\n  A:\n    relationships:\n      b_c: { destination: T, toMany: true }\n  T: {}\n",
              errors: ["m.yaml:8:7: error: generated join table '_A_b_c' collides with join table '_A_b_c'"]),
+        // A many-to-many that is its own inverse owns its join table from its one side (which holds `target`).
+        Case(name: "a symmetric many-to-many's join table collides", yaml: "version: 1\nentities:\n  A_b:\n    relationships:\n      c: { destination: A_b, toMany: true, inverse: c }\n  A:\n    relationships:\n      b_c: { destination: T, toMany: true }\n  T: {}\n",
+             errors: ["m.yaml:8:7: error: generated join table '_A_b_c' collides with join table '_A_b_c'"]),
+        Case(name: "a symmetric many-to-many's join table collides with an entity table", yaml: "version: 1\nentities:\n  P:\n    relationships:\n      friends: { destination: P, toMany: true, inverse: friends }\n  X: { table: _P_friends }\n",
+             errors: ["m.yaml:6:15: error: table name '_P_friends' is reserved: names starting with '_' are reserved for Strata's own columns",
+                      "m.yaml:6:15: error: generated join table '_P_friends' collides with the table of 'X'"]),
         Case(name: "optional not a bool", yaml: "version: 1\nentities:\n  A:\n    attributes:\n      x: { type: string, optional: sometimes }\n",
              errors: ["m.yaml:5:36: error: optional must be true or false, not 'sometimes'"]),
         Case(name: "attributes not a mapping", yaml: "version: 1\nentities:\n  A:\n    attributes: [x, y]\n",
@@ -163,6 +169,15 @@ import Testing
                 hint: did you mean 'int32'?
                 """)
         }
+    }
+
+    /// The two sides of one many-to-many name the same table: no clash (`A.b_c` owns `_A_b_c`, which is also
+    /// the name `A_b.c` would give a table of its own).
+    @Test func bothSidesOfAJoinTableDoNotClash() throws {
+        let yaml = "version: 1\nentities:\n  A_b:\n    relationships:\n      c: { destination: A, toMany: true, inverse: b_c }\n  A:\n    relationships:\n      b_c: { destination: A_b, toMany: true, inverse: c }\n"
+        let model = try ModelLoader.load(yaml: yaml, file: "m.yaml")
+        let layout = LayoutBuilder.layout(for: model)
+        #expect(layout.tables.map(\.name).sorted() == ["A", "A_b", "_A_b_c"])
     }
 
     @Test func duplicateVersionsAcrossFiles() throws {

@@ -120,4 +120,9 @@ public struct Model: Hashable, Sendable {
         else { return nil }
         return found
     }
+
+    /// Whether a relationship is its own inverse (`Person.spouse` ↔ `spouse`): it is stored from its one side.
+    public func isOwnInverse(_ relationship: Relationship, in owner: String) -> Bool {
+        effectiveInverse(of: relationship, in: owner).map { $0.owner == owner && $0.relationship.name == relationship.name } ?? false
+    }
 }

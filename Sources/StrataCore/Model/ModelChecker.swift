@@ -194,11 +194,15 @@ enum ModelChecker {
                              at: e.keyLocations["table"] ?? e.location, hint: "set `table:` to a different name"))
             } else { tables[table.lowercased()] = ("the table of '\(e.name)'", e.keyLocations["table"] ?? e.location) }
         }
-        // Join tables, one per owning side (the side whose join column is `source`).
+        // Join tables, one per owning side: the side whose join column is `source`, or the only side of a
+        // relationship that is its own inverse (it holds `target`).
         let plans = LayoutBuilder.planRelationships(model)
         for key in plans.keys.sorted(by: { ($0.entity, $0.property) < ($1.entity, $1.property) }) {
-            guard let plan = plans[key], plan.kind == .joinTable, plan.column == "source" else { continue }
-            let location = model.entity(key.entity)?.relationship(key.property)?.location
+            let relationship = model.entity(key.entity)?.relationship(key.property)
+            guard let plan = plans[key], plan.kind == .joinTable,
+                  plan.column == "source" || relationship.map({ model.isOwnInverse($0, in: key.entity) }) == true
+            else { continue }
+            let location = relationship?.location
             if let other = tables[plan.table.lowercased()] {
                 let later = [other.1, location].compactMap { $0 }.max { ($0.line, $0.column) < ($1.line, $1.column) }
                 r.add(.error("generated join table '\(plan.table)' collides with \(other.0)", at: later,

@@ -250,7 +250,7 @@ public enum LayoutBuilder {
                 guard model.entity(r.destination) != nil else { continue }
                 let inverse = model.effectiveInverse(of: r, in: e.name)
                 let thisSideFirst = inverse.map { (e.name, r.name) < ($0.owner, $0.relationship.name) } ?? true
-                let isOwnInverse = inverse.map { $0.owner == e.name && $0.relationship.name == r.name } ?? false
+                let isOwnInverse = model.isOwnInverse(r, in: e.name)
                 let storage: RelationshipStorage
                 if !r.isToMany {
                     if let inverse, !inverse.relationship.isToMany, !thisSideFirst, !isOwnInverse {
