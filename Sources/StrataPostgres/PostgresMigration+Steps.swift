@@ -134,17 +134,9 @@ extension PostgresMigration {
                                               ids: options.collectObjectIDs, into: &progress.remapped)
                 case .dependents(let targets):
                     try await PostgresDependents.check(targets, session: session, fromVersion: plan.fromVersion, toVersion: plan.toVersion)
-                case .check(let statement, let message):
-                    let rows = try await session.rows(statement + " LIMIT 20")
-                    guard rows.isEmpty else {
-                        var objects: [String] = []
-                        for row in rows {
-                            let pk = try PostgresSession.decode(row[0], as: Int64.self, statement: statement)
-                            let entity = try PostgresSession.decode(row[1], as: String.self, statement: statement)
-                            objects.append(ObjectID(storeUUID: metadata.storeUUID, entity: entity, primaryKey: pk).uri)
-                        }
-                        throw PostgresStoreError.violations(
-                            message: "version \(plan.fromVersion) → \(plan.toVersion) needs \(message)", objects: objects)
+                case .check(let check):
+                    if let violation = try await Self.run(check, session: session, storeUUID: metadata.storeUUID) {
+                        throw MigrationError.violations(fromVersion: plan.fromVersion, toVersion: plan.toVersion, [violation])
                     }
                 }
             }
@@ -160,5 +152,16 @@ extension PostgresMigration {
                                storeUUID: metadata.storeUUID, options: options, into: &progress.ran)
             return (progress.ran.map(\.result), mapping)
         }
+    }
+
+    /// Runs a step's data condition; rows are `(_pk, entity, values…)`, as on SQLite.
+    static func run(_ check: MigrationCheck, session: PostgresSession, storeUUID: String) async throws -> MigrationViolation? {
+        let statement = check.statement
+        let rows = try await session.rows(statement).map { row -> MigrationViolation.Row in
+            let values = check.kind == .duplicates ? try (2..<row.count).map { try PostgresCellValue.value(row[$0], statement: statement) } : []
+            return (try PostgresSession.decode(row[0], as: Int64.self, statement: statement),
+                    try PostgresSession.decode(row[1], as: String.self, statement: statement), values)
+        }
+        return MigrationViolation(check, rows: rows, storeUUID: storeUUID)
     }
 }

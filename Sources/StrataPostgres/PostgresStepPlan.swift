@@ -20,8 +20,9 @@ struct PostgresStepPlan: Sendable {
 
     enum Operation: Sendable, Hashable {
         case execute(SQLText)
-        /// A query returning `(_pk, entity)` of each object violating `message`; any row stops the step.
-        case check(SQLText, message: String)
+        /// A data condition whose statement returns `(_pk, entity, values…)` of each object violating it
+        /// (the shared `MigrationCheck`, its statement rendered for PostgreSQL); any row stops the step.
+        case check(MigrationCheck)
         /// The tables and columns the step drops or retypes: a user view or rule depending on any stops the
         /// step before it changes anything (exit 4, `PostgresDependents`).
         case dependents([PostgresDependents.Target])
@@ -35,7 +36,7 @@ struct PostgresStepPlan: Sendable {
         operations.map {
             switch $0 {
             case .execute(let sql): sql.rendered(for: .postgresql).sql
-            case .check(let sql, let message): "-- check: \(message)\n" + sql.rendered(for: .postgresql).sql
+            case .check(let check): "-- check: \(check.summary)\n" + check.statement.rendered(for: .postgresql).sql
             case .dependents(let targets): "-- check: no user view or rule depends on what the step drops or retypes\n"
                 + PostgresDependents.query(targets).rendered(for: .postgresql).sql
             case .remapped(let list, _): "-- objects with new IDs (old → new, for the change set)\n" + list.rendered(for: .postgresql).sql

@@ -8,10 +8,12 @@ extension PostgresStepPlanner {
         switch check.kind {
         case .rowsForNewMandatoryAttribute, .rowsForNewMandatoryRelationship:
             guard let storage = dst.storage(of: check.entity), let table = dst.table(storage.table) else { break }
-            return .check(objects(of: table, kinds: storage.kinds), message: check.summary)
+            var rendered = check
+            rendered.statement = objects(of: table, kinds: storage.kinds)
+            return .check(rendered)
         default: break
         }
-        return .check(check.statement, message: check.summary)
+        return .check(check)
     }
 
     /// The objects of `kinds` in `table`, as a check's rows `(_pk, entity)`.

@@ -87,7 +87,8 @@ extension PostgresStepPlanner {
         for operation in operations {
             let statement: SQLText
             switch operation {
-            case .execute(let s), .check(let s, _), .remapped(let s, _): statement = s
+            case .execute(let s), .remapped(let s, _): statement = s
+            case .check(let check): statement = check.statement
             case .dependents: continue
             }
             do throws(PostgresRenderError) {

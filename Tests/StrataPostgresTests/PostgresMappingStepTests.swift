@@ -1,4 +1,5 @@
 import Foundation
+import Strata
 import StrataCore
 @testable import StrataPostgres
 import StrataTestSupport
@@ -61,10 +62,11 @@ struct PostgresMappingStepTests {
         do {
             _ = try await PostgresMigration.run(url, models: history, hooks: HookSet(hooks: []), options: .init())
             Issue.record("migrated")
-        } catch let error as PostgresStoreError {
-            guard case .violations(let message, let objects) = error else { Issue.record("\(error)"); return }
-            #expect(message == "version 1 → 2 needs Book.label is not nil (non-optional; its mapped value failed to cast or was nil)")
-            #expect(objects.count == 1 && objects[0].hasSuffix("/Book/p4"))
+        } catch let error as MigrationError {
+            guard case .violations(1, 2, let v) = error else { Issue.record("\(error)"); return }
+            #expect(v.map(\.summary) == ["Book.label is not nil (non-optional; its mapped value failed to cast or was nil)"])
+            #expect(v.map(\.check) == [.nilMappedValue])
+            #expect(v.map { $0.objects.map(\.primaryKey) } == [[4]] && v.map { $0.objects.map(\.entity) } == [["Book"]])
         }
         #expect(try Self.psql("SELECT value FROM \"\(schema)\".strata_metadata WHERE key = 'strata.version'") == ["1"])
         #expect(try Self.psql(#"SELECT count(*) FROM "\#(schema)"."Author""#) == ["3"])

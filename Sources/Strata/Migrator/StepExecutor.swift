@@ -128,20 +128,10 @@ enum StepExecutor {
 
     /// Runs a check; rows are `(_pk, entity, values…)`.
     static func run(_ check: MigrationCheck, db: Database, storeUUID: String) throws -> MigrationViolation? {
-        let rows = try Row.fetchAll(db, check.statement)
-        guard !rows.isEmpty else { return nil }
-        var objects: [ObjectID] = []
-        var groups: [MigrationViolation.DuplicateGroup] = []
-        for row in rows {
-            let id = ObjectID(storeUUID: storeUUID, entity: row[1], primaryKey: row[0])
-            objects.append(id)
-            if check.kind == .duplicates {
-                let values = (2..<row.count).map { Value(databaseValue: row[$0] as DatabaseValue) }
-                if groups.last?.values == values { groups[groups.count - 1].objects.append(id) }
-                else { groups.append(.init(values: values, objects: [id])) }
-            }
+        let rows = try Row.fetchAll(db, check.statement).map { row -> MigrationViolation.Row in
+            let values = check.kind == .duplicates ? (2..<row.count).map { Value(databaseValue: row[$0] as DatabaseValue) } : []
+            return (row[0], row[1], values)
         }
-        return MigrationViolation(check: check.kind, entity: check.entity, properties: check.properties, code: check.code,
-                                  summary: check.summary, objects: objects, groups: groups)
+        return MigrationViolation(check, rows: rows, storeUUID: storeUUID)
     }
 }
