@@ -27,7 +27,7 @@ extension MigrateCommand {
             result = try await PostgresMigration.runReport(url, models: models, hooks: hooks, options: options)
         } catch let error as MigrationRunError {
             // As on SQLite: the report of what ran, then the error that stopped the run decides the exit code.
-            do { try emit(error.report, output: output) } catch { for d in (error as? StrataError)?.diagnostics ?? [.error("\(error)")] { output.diagnostic(d) } }
+            do { try emit(error.report, failure: error, output: output) } catch { for d in (error as? StrataError)?.diagnostics ?? [.error("\(error)")] { output.diagnostic(d) } }
             output.fail(error.underlying)
         }
         try emit(result, output: output)

@@ -91,7 +91,7 @@ struct MigrateCommand: StrataSubcommand {
         } catch let error as MigrationRunError {
             // The run's own outcome decides the exit code: failing to write its report or change set
             // is printed, never put in its place (SPEC §10).
-            do { try emit(error.report, output: output) } catch { for d in (error as? StrataError)?.diagnostics ?? [.error("\(error)")] { output.diagnostic(d) } }
+            do { try emit(error.report, failure: error, output: output) } catch { for d in (error as? StrataError)?.diagnostics ?? [.error("\(error)")] { output.diagnostic(d) } }
             output.fail(error.underlying)
         }
         try emit(result, output: output)
@@ -128,10 +128,12 @@ struct MigrateCommand: StrataSubcommand {
                    format: reportFormat, quiet: output.isQuiet, output: output)
     }
 
-    /// Prints the report (text or JSON), writes --report and --changes-out.
-    func emit(_ result: MigrationRunReport, output: Output) throws {
+    /// Prints the report (text or JSON), writes --report and --changes-out; a run that stopped passes the error
+    /// that stopped it, which the report carries (JSON's `error`).
+    func emit(_ result: MigrationRunReport, failure: MigrationRunError? = nil, output: Output) throws {
         if output.isJSON || output.isQuiet { for warning in result.warnings { output.diagnostic(.warning(warning)) } }
-        let document = Report(title: dryRun ? "Strata migrate (dry run)" : "Strata migrate", migration: result)
+        let document = Report(title: dryRun ? "Strata migrate (dry run)" : "Strata migrate", migration: result,
+                              failure: failure.map { Output.failure(for: $0.underlying) })
         if let file = report {
             let format = reportFormat ?? ReportFormat.allCases.first { file.hasSuffix("." + $0.fileExtension) } ?? .text
             do { try document.render(as: format).write(toFile: file, atomically: true, encoding: .utf8) } catch {

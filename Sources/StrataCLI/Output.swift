@@ -101,30 +101,27 @@ final class Output: @unchecked Sendable {
 
     func flush() { fflush(nil) }
 
+    /// The exit code and diagnostics of an error that stops a command (not an argument parser's clean exit).
+    static func failure(for error: Error) -> Report.Failure {
+        if let strata = error as? StrataError {
+            return Report.Failure(exitCode: strata.exitCode, diagnostics: CommandLineHints.diagnostics(for: strata))
+        }
+        let message = StrataCommand.message(for: error)
+        var diagnostics: [Diagnostic] = [.error(message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message,
+                                                hint: "see `strata help` for usage")]
+        if ProcessInfo.processInfo.environment["STRATA_DEBUG"] != nil { diagnostics.append(.error("\(error)")) }
+        return Report.Failure(exitCode: .invalidInput, diagnostics: diagnostics)
+    }
+
     /// Reports an error and exits with its code.
     func fail(_ error: Error) -> Never {
         SignalCleanup.waitIfTerminating()
-        let code: ExitStatus
-        var diagnostics: [Diagnostic]
-        if let strata = error as? StrataError {
-            code = strata.exitCode
-            diagnostics = CommandLineHints.diagnostics(for: strata)
-        } else if let cleanExit = error as? CleanExit {
-            _ = cleanExit
+        if error is CleanExit || (!(error is StrataError) && StrataCommand.exitCode(for: error) == ArgumentParser.ExitCode.success) {
             print(StrataCommand.fullMessage(for: error))
             exit(0)
-        } else {
-            let argumentCode = StrataCommand.exitCode(for: error)
-            if argumentCode == ArgumentParser.ExitCode.success {
-                print(StrataCommand.fullMessage(for: error))
-                exit(0)
-            }
-            code = .invalidInput
-            let message = StrataCommand.message(for: error)
-            diagnostics = [.error(message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message,
-                                  hint: "see `strata help` for usage")]
-            if ProcessInfo.processInfo.environment["STRATA_DEBUG"] != nil { diagnostics.append(.error("\(error)")) }
         }
+        let failure = Self.failure(for: error)
+        let (code, diagnostics) = (failure.exitCode, failure.diagnostics)
         for d in diagnostics { diagnostic(d) }
         if isJSON && !lock.withLock({ printedJSON }) {
             json(ErrorDocument(error: .init(exitCode: Int(code.rawValue), diagnostics: diagnostics.map(JSONDiagnostic.init))))

@@ -101,6 +101,11 @@ import Testing
             #expect(version == "3")          // the v3 → v4 step was rolled back with the hook
             #expect(violating?["committed"] as? Bool == false)
             #expect(r.stderr.contains("hook 'double-portions' broke the model's rules"))
+            let document = try CLI.json(r.stdout)
+            let error = document["error"] as? [String: Any]
+            #expect(document["passed"] as? Bool == false && error?["exitCode"] as? Int == 3)
+            #expect(((error?["diagnostics"] as? [[String: Any]])?.first?["message"] as? String)?
+                .hasPrefix("hook 'double-portions' broke the model's rules") == true)
         } else {
             #expect(r.status == 0)
             #expect(broken == expected)

@@ -3,20 +3,22 @@ extension JUnitReport {
     /// not committed) and per hook (`hook ID (after vN)`, failed when it was rolled back or its audit
     /// found failing violations), counts in `<system-out>`.
     func migrationSuite(_ migration: MigrationRunReport, _ report: Report) -> Suite {
-        let cases = migration.steps.map(stepCase) + migration.hooks.map { hookCase($0, report) }
+        let cases = migration.steps.map { stepCase($0, report) } + migration.hooks.map { hookCase($0, report) }
         // A step's time includes the hooks that ran in it; late hooks run on their own.
         let elapsed = migration.steps.reduce(0) { $0 + ($1.duration ?? 0) }
             + zip(migration.hooks, cases.suffix(migration.hooks.count)).reduce(0) { $0 + ($1.0.late ? $1.1.time : 0) }
         return Suite(name: "migration", cases: cases, elapsed: elapsed)
     }
 
-    func stepCase(_ step: StepReport) -> (lines: [String], failed: Bool, time: Double) {
+    /// A rolled-back step fails with what stopped the run as its details.
+    func stepCase(_ step: StepReport, _ report: Report) -> (lines: [String], failed: Bool, time: Double) {
         var out = ["tables: " + MigrationText.tables(step)]
         out += step.destructive.map { "destructive: " + $0.summary }
         out += step.warnings.map { "warning: " + $0 }
         out.append(MigrationText.stats(step))
         let failure = step.committed ? nil : "\(MigrationText.versions(step)) was rolled back"
-        return testCase(name: MigrationText.versions(step), failure: failure, details: [], out: out, time: step.duration ?? 0)
+        let details = step.committed ? [] : (report.failure?.diagnostics.map(\.description) ?? [])
+        return testCase(name: MigrationText.versions(step), failure: failure, details: details, out: out, time: step.duration ?? 0)
     }
 
     func hookCase(_ hook: HookRunResult, _ report: Report) -> (lines: [String], failed: Bool, time: Double) {

@@ -19,20 +19,36 @@ public struct Report: Sendable, Hashable {
     public var failOn: Set<AuditCode>?
     /// The fleet section (`--stores`): one row per store. Rendered first.
     public var fleet: FleetReport?
+    /// Why a run that got as far as a report then stopped (a `strata migrate` whose step or hook failed):
+    /// its exit code and diagnostics. JSON shows them as the error document does (`error`), JUnit in the
+    /// failed step's case; the other formats show the rolled-back step, the diagnostics going to stderr.
+    public var failure: Failure?
+
+    public struct Failure: Sendable, Hashable {
+        public var exitCode: ExitStatus
+        public var diagnostics: [Diagnostic]
+
+        public init(exitCode: ExitStatus, diagnostics: [Diagnostic]) {
+            self.exitCode = exitCode
+            self.diagnostics = diagnostics
+        }
+    }
 
     public init(title: String, migration: MigrationRunReport? = nil, audit: AuditResult? = nil, failOn: Set<AuditCode>? = nil,
-                fleet: FleetReport? = nil) {
+                fleet: FleetReport? = nil, failure: Failure? = nil) {
         self.title = title
         self.migration = migration
         self.audit = audit
         self.failOn = failOn
         self.fleet = fleet
+        self.failure = failure
     }
 
     /// Whether any section has a failure (`strata` exits 3): a failing audit violation, or a hook
-    /// of the migration rolled back for its violations; or a store of the fleet that failed.
+    /// of the migration rolled back for its violations; or a store of the fleet that failed; or the run
+    /// stopped (`failure`).
     public var hasFailures: Bool {
-        !(audit?.failures(failOn: failOn).isEmpty ?? true) || (migration?.hooks.contains(where: \.rolledBackForViolations) ?? false)
+        failure != nil || !(audit?.failures(failOn: failOn).isEmpty ?? true) || (migration?.hooks.contains(where: \.rolledBackForViolations) ?? false)
             || (fleet.map { $0.exitCode != .success } ?? false)
     }
 
