@@ -120,7 +120,7 @@ import Testing
         let statement = plan.update(returning: false)
         #expect(statement.sql == #"UPDATE "Recipe" AS t SET "code" = ?, "favorite" = ?, "lastUsed" = ?, "price" = ?, "rating" = (t."rating" + ?) WHERE t."lastUsed" >= ?"#)
         let rendering = try PostgresRenderer().rendering(statement)
-        #expect(rendering.sql == #"UPDATE "Recipe" AS t SET "code" = CAST($1 AS uuid), "favorite" = ($2 <> 0), "lastUsed" = to_timestamp($3), "price" = CAST($4 AS numeric), "rating" = (t."rating" + $5) WHERE t."lastUsed" >= to_timestamp($6)"#)
+        #expect(rendering.sql == #"UPDATE "Recipe" AS t SET "code" = CAST($1 AS uuid), "favorite" = ($2 <> 0), "lastUsed" = to_timestamp($3), "price" = CAST($4 AS numeric), "rating" = (CAST(t."rating" AS bigint) + CAST($5 AS bigint)) WHERE t."lastUsed" >= to_timestamp($6)"#)
         #expect(rendering.arguments == [.text("6f1c0d2a-8b3e-4c5d-9e7f-0a1b2c3d4e5f"), .integer(1), .real(Self.now), .text("12.5"),
                                         .integer(1), .real(Self.now - 2_592_000)])
     }

@@ -67,17 +67,23 @@ extension PredicateTranslator {
         } else {
             constant = nil
         }
+        // int16/int32 values and small literals cannot leave int64 in one + - * (|x|, |y| ≤ 2^31):
+        // no overflow check then, so `rating + 1` stays plain SQL.
+        let mayOverflow = constant == nil && type == .int64 && !(Self.isSmallInteger(lhs) && Self.isSmallInteger(rhs))
         let fragment: SQLText
         if let constant {
             fragment = .bind(constant)
         } else if op == .divide {
             fragment = "(" + .function(.castReal, [l.fragment]) + " / " + r.fragment + ")"
+        } else if type == .int64 {
+            let wide = { (x: SQLText) in SQLText.function(.integerOperand(mayOverflow: mayOverflow), [x]) }
+            fragment = "(" + wide(l.fragment) + " \(keyword: op.rawValue) " + wide(r.fragment) + ")"
         } else {
             fragment = "(" + l.fragment + " \(keyword: op.rawValue) " + r.fragment + ")"
         }
         return .typed(Typed(fragment: fragment, type: type, nullable: l.nullable || r.nullable, constant: constant,
                             offset: lhs.offset, label: SQLComplexity.label("\(l.label) \(op.rawValue) \(r.label)"),
-                            mayOverflow: constant == nil && type == .int64))
+                            mayOverflow: mayOverflow))
     }
 
     /// One side of an arithmetic expression as a typed value; a number literal becomes an integer or a real.
@@ -129,8 +135,10 @@ extension PredicateTranslator {
                 copy.constant = try negated(n, offset: offset).value
                 copy.fragment = .bind(copy.constant!)
             } else {
-                copy.fragment = "(-" + t.fragment + ")"
                 copy.mayOverflow = t.type.isInteger
+                copy.fragment = t.type.isInteger
+                    ? "(-" + .function(.integerOperand(mayOverflow: t.type == .int64 || t.mayOverflow), [t.fragment]) + ")"
+                    : "(-" + t.fragment + ")"
             }
             copy.offset = offset
             copy.label = "-" + t.label

@@ -251,7 +251,8 @@ extension PredicateTranslator {
         case let type where type.isInteger:
             // SQLite's abs() raises an error on the smallest int64; strata_abs yields a REAL there, which
             // comparisons handle and assignments settle to nil.
-            return .typed(Typed(fragment: SQLText.strata(.abs, [x.fragment]), type: type, nullable: x.nullable,
+            let operand = SQLText.function(.integerOperand(mayOverflow: type == .int64 || x.mayOverflow), [x.fragment])
+            return .typed(Typed(fragment: SQLText.strata(.abs, [operand]), type: type, nullable: x.nullable,
                                 constant: nil, offset: offset, label: label, mayOverflow: true))
         case .double, .float:
             return .typed(Typed(fragment: SQLText.call("abs", [x.fragment]), type: x.type, nullable: x.nullable,

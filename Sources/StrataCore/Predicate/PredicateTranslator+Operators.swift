@@ -78,14 +78,7 @@ extension PredicateTranslator {
         var l = lhs, r = rhs
         if case .typed(let t) = l, t.mayOverflow, op == .divide || Self.isReal(r) { l = .typed(Self.settled(t)) }
         if case .typed(let t) = r, t.mayOverflow, op == .divide || Self.isReal(l) { r = .typed(Self.settled(t)) }
-        var result = try arithmetic(op, l, r, offset: offset)
-        // int16/int32 values and small literals cannot leave int64 in one + - * (|x|, |y| ≤ 2^31):
-        // no overflow check then, so `rating + 1` stays plain SQL.
-        if case .typed(var t) = result, t.mayOverflow, Self.isSmallInteger(l), Self.isSmallInteger(r) {
-            t.mayOverflow = false
-            result = .typed(t)
-        }
-        return result
+        return try arithmetic(op, l, r, offset: offset)
     }
 
     static func isSmallInteger(_ o: Operand) -> Bool {

@@ -35,6 +35,8 @@ extension PostgresRenderer {
             }
         case .castReal:
             parts = [.text("CAST("), .argument(0), .text(" AS double precision)")]
+        case .integerOperand(let mayOverflow):
+            parts = [.text("CAST("), .argument(0), .text(mayOverflow ? " AS numeric)" : " AS bigint)")]
         case .extreme(let isMinimum):
             parts = Self.extreme(isMinimum ? "least" : "greatest", count: a.count, numeric: false)
         case .jsonEach(let type):
@@ -146,7 +148,9 @@ extension PostgresRenderer {
         case .uppercase:
             return [.text("upper("), .argument(0), .text(")")]
         case .int64:
-            return [.text("CAST(trunc("), .argument(0), .text(") AS bigint)")]
+            // An exact (numeric) integer result outside the 64-bit range is nil, as SQLite's REAL is.
+            return [.text("CASE WHEN "), .argument(0), .text(" BETWEEN -9223372036854775808 AND 9223372036854775807 THEN CAST(trunc("),
+                    .argument(0), .text(") AS bigint) END")]
         case .abs:
             return [.text("abs("), .argument(0), .text(")")]
         case .round:

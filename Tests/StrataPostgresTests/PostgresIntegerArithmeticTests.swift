@@ -1,0 +1,54 @@
+import Foundation
+import Strata
+import StrataCore
+@testable import StrataPostgres
+import StrataTestSupport
+import Testing
+
+/// Integer arithmetic in predicates and expressions computes in 64 bits on PostgreSQL as on SQLite (SPEC
+/// §11.4): an `integer` or `smallint` column does not overflow at its own width (`count * 2` with `count`
+/// 2,147,483,647 stopped the statement: "integer out of range"), and a result that leaves the 64-bit range
+/// is nil in an assignment and compared as a number in a predicate, where PostgreSQL's bigint arithmetic
+/// stopped the statement. Checked against the same requests on SQLite (`PostgresLibraryTests.withStores`:
+/// items with counts 3, -7, 2147483647, 0 and a `Special` with level 4).
+@Suite(.enabled(if: PostgresTestServer.isAvailable, "needs PostgreSQL (initdb, pg_ctl): see the SKIPPED note on stderr"))
+struct PostgresIntegerArithmeticTests {
+    static let context = PredicateContext(now: 1_716_249_600)
+
+    /// The primary keys `predicate` selects among the items, on both engines.
+    static func matches(_ predicate: String, _ sqlite: Store, _ postgres: PostgresStore) async throws -> (sqlite: [Int64], postgres: [Int64]) {
+        var request = BatchUpdateRequest(entity: "Item", predicate: predicate, propertiesToUpdate: ["tag": .literal("hit")])
+        request.resultType = .updatedObjectIDs
+        let onSQLite = try await sqlite.execute(request, context: context)
+        let onPostgres = try await postgres.execute(request, context: context)
+        return ((onSQLite.objectIDs ?? []).map(\.primaryKey).sorted(), (onPostgres.objectIDs ?? []).map(\.primaryKey).sorted())
+    }
+
+    @Test(arguments: [
+        ("count * 2 > 0", [1, 3, 5] as [Int64]),
+        ("count + count = 4294967294", [3]),
+        ("-count < -2147483646", [3]),
+        ("abs(count) * 2 > 10", [3, 2]),
+        ("count * count * count * count > 1", [1, 2, 3]),
+        ("count * 4294967296 * 4294967296 > 0", [1, 3, 5]),
+    ])
+    func aPredicateMatchesWhatSQLiteMatches(predicate: String, expected: [Int64]) async throws {
+        try await PostgresLibraryTests.withStores { sqlite, postgres in
+            let found = try await Self.matches(predicate, sqlite, postgres)
+            #expect(found.sqlite == expected.sorted())
+            #expect(found.postgres == expected.sorted())
+        }
+    }
+
+    @Test func aResultOutsideTheIntegerRangeIsNilOnBothEngines() async throws {
+        try await PostgresLibraryTests.withStores { sqlite, postgres in
+            let request = BatchUpdateRequest(entity: "Item", predicate: "count != nil",
+                                             propertiesToUpdate: ["tag": .expression("string(count * 4294967296 * 4294967296)")])
+            _ = try await sqlite.execute(request, context: Self.context)
+            _ = try await postgres.execute(request, context: Self.context)
+            let tags = { (objects: [FetchedObject]) in objects.map { $0.values["tag"] } }
+            #expect(tags(try await postgres.fetchAll("Item")) == [.null, .null, .null, .text("0"), .null])
+            #expect(tags(try sqlite.fetchAll("Item")) == tags(try await postgres.fetchAll("Item")))
+        }
+    }
+}
