@@ -37,7 +37,12 @@ extension PostgresStoreError: StrataError {
         switch self {
         case .invalidURL, .globOutsideSchema, .missingStore, .exists, .notYetSupported, .nameTooLong, .version: .invalidInput
         case .connection: .runtimeFailure
-        case .server(_, let state, _, _): state == PostgresStoreError.lockNotAvailable ? .storeBusy : .runtimeFailure
+        case .server(_, let state, _, _):
+            switch state {
+            case PostgresStoreError.lockNotAvailable: .storeBusy
+            case PostgresStoreError.valueOutOfRange: .validationViolations
+            default: .runtimeFailure
+            }
         case .busy: .storeBusy
         case .drift: .drift
         case .violations: .validationViolations
@@ -47,6 +52,10 @@ extension PostgresStoreError: StrataError {
 
     /// SQLSTATE 55P03, `lock_not_available` (a `lock_timeout` ran out).
     static let lockNotAvailable = "55P03"
+    /// SQLSTATE 22003, `numeric_value_out_of_range`: a value its column's type cannot hold (40000 into an int16's
+    /// `smallint`). SQLite stores it and its audit reports 1610/1620 (exit 3); PostgreSQL refuses the
+    /// statement, which rolls back: exit 3 too.
+    static let valueOutOfRange = "22003"
 
     public var diagnostics: [Diagnostic] {
         switch self {
@@ -72,7 +81,11 @@ extension PostgresStoreError: StrataError {
         case .server(let message, let state, let statement, _):
             [.error("PostgreSQL: \(message)" + (state.map { " (SQLSTATE \($0))" } ?? "")
                         + (statement.map { "\n  in: \($0)" } ?? ""),
-                    hint: state == PostgresStoreError.lockNotAvailable ? "another session holds a lock on a table; retry, or raise the lock timeout" : nil)]
+                    hint: state == PostgresStoreError.lockNotAvailable ? "another session holds a lock on a table; retry, or raise the lock timeout"
+                        : state == PostgresStoreError.valueOutOfRange
+                        ? "a value is outside its attribute's range (int16 -32768…32767, int32 -2147483648…2147483647), which a "
+                            + "PostgreSQL column cannot hold (1610/1620 on SQLite); its transaction was rolled back"
+                        : nil)]
         case .busy(let store, let holder):
             [.error("\(store) is busy: another strata run holds its lock" + (holder.map { " (\($0))" } ?? ""),
                     hint: "wait for it to finish, or raise --lock-timeout")]

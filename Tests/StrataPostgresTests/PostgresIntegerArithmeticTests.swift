@@ -46,9 +46,27 @@ struct PostgresIntegerArithmeticTests {
                                              propertiesToUpdate: ["tag": .expression("string(count * 4294967296 * 4294967296)")])
             _ = try await sqlite.execute(request, context: Self.context)
             _ = try await postgres.execute(request, context: Self.context)
-            let tags = { (objects: [FetchedObject]) in objects.map { $0.values["tag"] } }
-            #expect(tags(try await postgres.fetchAll("Item")) == [.null, .null, .null, .text("0"), .null])
-            #expect(tags(try sqlite.fetchAll("Item")) == tags(try await postgres.fetchAll("Item")))
+            let onPostgres = try await postgres.fetchAll("Item").map { $0.values["tag"] }
+            let onSQLite = try sqlite.fetchAll("Item").map { $0.values["tag"] }
+            #expect(onPostgres == [.null, .null, .null, .text("0"), .null])
+            #expect(onSQLite == onPostgres)
+        }
+    }
+
+    /// A result an `integer` column cannot hold: SQLite stores it and its audit reports 1610 (exit 3); PostgreSQL
+    /// refuses the statement, which is exit 3 too, with nothing written.
+    @Test func aValueItsColumnCannotHoldIsExit3() async throws {
+        try await PostgresLibraryTests.withStores { _, postgres in
+            let request = BatchUpdateRequest(entity: "Item", predicate: "count > 1000", propertiesToUpdate: ["count": .expression("count * 2")])
+            await #expect {
+                _ = try await postgres.execute(request, context: Self.context)
+            } throws: { error in
+                guard case PostgresStoreError.server(_, "22003", _, _) = error else { return false }
+                return (error as? StrataError)?.exitCode == .validationViolations
+                    && (error as? StrataError)?.diagnostics.first?.hint?.hasSuffix("(1610/1620 on SQLite); its transaction was rolled back") == true
+            }
+            let counts = try await postgres.fetchAll("Item").map { $0.values["count"] }
+            #expect(counts == [.integer(3), .integer(-7), .integer(2147483647), .integer(0), .integer(1)])
         }
     }
 }
