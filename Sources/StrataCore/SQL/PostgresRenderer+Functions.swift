@@ -101,12 +101,19 @@ extension PostgresRenderer {
             let name = unaccentSchema.map { SQLDialect.postgresql.quote($0) + ".unaccent" } ?? "unaccent"
             return [.text(name + "("), .argument(0), .text(")")]
         case .matches:
+            // Character classes (`\w`, `\d`, `\s`, `[[:alpha:]]`) and case-insensitive matching follow the
+            // value's collation: under the ICU one they cover Unicode, as SQLite's ICU regexes do (in a
+            // database whose ctype is C, `\w` and `~*` know ASCII only: `résumé` is no `\w+`).
             let op = a.count > 2 ? " ~* " : " ~ "
-            if case .text(let pattern)? = a[1].boundValue {
-                try Self.checkRegex(pattern)
-                return [.text("("), .argument(0), .text(op), .value(.text("^(?:" + pattern + ")$")), .text(")")]
+            let constant: String? = if case .text(let pattern)? = a[1].boundValue { pattern } else { nil }
+            if let constant { try Self.checkRegex(constant) }
+            let unicode = a.count > 2 || constant.map(Self.hasCharacterClass) ?? true
+            if unicode { output.requirements.insert(.icuCollation) }
+            let subject: [Part] = unicode ? [.text("("), .argument(0), .text(" COLLATE \"und-x-icu\")")] : [.argument(0)]
+            if let constant {
+                return [.text("(")] + subject + [.text(op), .value(.text("^(?:" + constant + ")$")), .text(")")]
             }
-            return [.text("("), .argument(0), .text(op + "('^(?:' || "), .argument(1), .text(" || ')$'))")]
+            return [.text("(")] + subject + [.text(op + "('^(?:' || "), .argument(1), .text(" || ')$'))")]
         case .beginswith:
             return [.text("starts_with("), .argument(0), .text(", "), .argument(1), .text(")")]
         case .contains:

@@ -1,5 +1,20 @@
 /// The ICU regular-expression syntax PostgreSQL's regexes lack (SPEC §14.2).
 extension PostgresRenderer {
+    /// Whether a pattern uses a character class whose members depend on the locale: an escape (`\w`, `\W`,
+    /// `\d`, `\D`, `\s`, `\S`) or a POSIX class (`[[:alpha:]]`).
+    static func hasCharacterClass(_ pattern: String) -> Bool {
+        var escaped = false
+        for c in pattern {
+            if escaped {
+                if "wWdDsS".contains(c) { return true }
+                escaped = false
+            } else if c == "\\" {
+                escaped = true
+            }
+        }
+        return pattern.contains("[:")
+    }
+
     /// Refuses `\b`, `\B`, `\p{…}`/`\P{…}`, `\Q…\E`, possessive quantifiers (`*+`, `++`, `?+`, `}+`) and atomic
     /// groups (`(?>…)`): PostgreSQL would read them differently or not at all.
     /// - Throws: `PostgresRenderError` naming the construct.
