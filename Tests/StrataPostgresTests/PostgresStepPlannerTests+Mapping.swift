@@ -30,7 +30,7 @@ import Testing
             #"DELETE FROM "Author" AS "strata_old" WHERE ((strata_old."kind" = $1)) IS NOT TRUE"#,
             #"SET CONSTRAINTS ALL IMMEDIATE"#,
             #"SET CONSTRAINTS ALL DEFERRED"#,
-            #"ALTER TABLE "Author" ALTER COLUMN "name" TYPE text USING upper("name")"#,
+            #"ALTER TABLE "Author" ALTER COLUMN "name" TYPE text USING upper("name" COLLATE "und-x-icu")"#,
             #"ALTER TABLE "Book" DROP COLUMN "title""#,
             #"ALTER TABLE "Book" DROP COLUMN "pages""#,
             #"ALTER TABLE "Author" DROP COLUMN "kind""#,

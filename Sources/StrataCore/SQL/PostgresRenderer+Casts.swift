@@ -16,6 +16,13 @@ extension PostgresRenderer {
                 .text(" AS " + storageType(from) + ") AS v) AS strata_cast)")]
     }
 
+    /// The shortest text of a double that reads back as it (PostgreSQL's output); of a float, the shortest that
+    /// reads back as the float (`0.1`, where the double it is stored as is 0.10000000149011612), as
+    /// `ExpressionRuntime.shortest(_:float:)`.
+    static func shortestText(_ v: String, from: AttributeType) -> String {
+        from == .float ? "CAST(CAST(\(v) AS real) AS text)" : "CAST(\(v) AS text)"
+    }
+
     /// `v` (of `from`'s storage type) converted to `to`'s storage form, NULL where it does not convert.
     static func cast(_ v: String, from: AttributeType, to: AttributeType) -> String {
         let integers: Set<AttributeType> = [.int16, .int32, .int64], reals: Set<AttributeType> = [.double, .float, .date]
@@ -49,7 +56,7 @@ extension PostgresRenderer {
             return to == .float ? "CAST(CAST(" + double + " AS real) AS double precision)" : double
         case .decimal:
             if integers.contains(from) || from == .bool { return "CAST(\(v) AS numeric)" }
-            if reals.contains(from) { return "CASE WHEN abs(\(v)) < 'Infinity' THEN CAST(CAST(\(v) AS text) AS numeric) END" }
+            if reals.contains(from) { return "CASE WHEN abs(\(v)) < 'Infinity' THEN CAST(\(shortestText(v, from: from)) AS numeric) END" }
             return "CASE WHEN \(v) ~ '\(decimalShape)' THEN CAST(\(v) AS numeric) END"
         case .string:
             switch from {
@@ -61,7 +68,7 @@ extension PostgresRenderer {
             case .double, .float:
                 // The shortest text that reads back (PostgreSQL's output), without exponent, with a fractional digit.
                 return "CASE WHEN \(v) = 0 THEN '0.0' WHEN abs(\(v)) < 'Infinity' THEN (SELECT CASE WHEN strpos(t, '.') = 0 THEN t || '.0' ELSE t END "
-                    + "FROM (SELECT CAST(CAST(CAST(\(v) AS text) AS numeric) AS text) AS t) AS strata_shortest) END"
+                    + "FROM (SELECT CAST(CAST(\(shortestText(v, from: from)) AS numeric) AS text) AS t) AS strata_shortest) END"
             case .decimal: return "CAST(trim_scale(\(v)) AS text)"
             case .uuid: return "lower(\(v))"
             default: return "CAST(\(v) AS text)"

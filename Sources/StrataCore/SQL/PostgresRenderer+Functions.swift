@@ -87,6 +87,21 @@ extension PostgresRenderer {
 
     static func numeric(_ i: Int) -> [Part] { [.text("CAST("), .argument(i), .text(" AS numeric)")] }
 
+    /// `a / b` rounded half-even to 20 fractional digits, nil for `b` = 0, as `DecimalArithmetic.divide`: the
+    /// quotient of `a · 10^20` by `b` truncated (`div`), plus one unit where twice the remainder passes `b`
+    /// (or ties it on an odd quotient), scaled back. `round(a / b, 20)` gave PostgreSQL's own precision (16
+    /// significant digits when the operands have few) and rounded ties away from zero.
+    static let decimalQuotient: [Part] = {
+        let a: [Part] = [.text("(CAST(")] + [.argument(0)] + [.text(" AS numeric) * 100000000000000000000)")]
+        let b = numeric(1)
+        let q: [Part] = [.text("div(")] + a + [.text(", ")] + b + [.text(")")]
+        let twiceRemainder: [Part] = [.text("(2 * abs(")] + a + [.text(" - ")] + q + [.text(" * ")] + b + [.text("))")]
+        let absB: [Part] = [.text("abs(")] + b + [.text(")")]
+        return [.text("CASE WHEN ")] + b + [.text(" = 0 THEN NULL ELSE (")] + q + [.text(" + CASE WHEN ")] + twiceRemainder
+            + [.text(" > ")] + absB + [.text(" OR (")] + twiceRemainder + [.text(" = ")] + absB + [.text(" AND mod(")] + q
+            + [.text(", 2) <> 0) THEN sign(")] + a + [.text(") * sign(")] + b + [.text(") ELSE 0 END) * 0.00000000000000000001 END")]
+    }()
+
     /// Code points that join the character before them into one `Character` (combining marks, variation
     /// selectors, skin-tone modifiers), and a zero-width joiner with the character after it.
     static let graphemeExtenders = #"'[\u0300-\u036F\u1AB0-\u1AFF\u1DC0-\u1DFF\u20D0-\u20FF\uFE00-\uFE0F\uFE20-\uFE2F\U0001F3FB-\U0001F3FF]|\u200D.'"#
@@ -134,7 +149,8 @@ extension PostgresRenderer {
             let op = function == .decimalAdd ? " + " : function == .decimalSub ? " - " : " * "
             return [.text("(")] + Self.numeric(0) + [.text(op)] + Self.numeric(1) + [.text(")")]
         case .decimalDiv:
-            return [.text("round(")] + Self.numeric(0) + [.text(" / NULLIF(")] + Self.numeric(1) + [.text(", 0), 20)")]
+            return Self.decimalQuotient
+
         case .decimalAbs:
             return [.text("abs(")] + Self.numeric(0) + [.text(")")]
         case .decimalMin, .decimalMax:
@@ -150,10 +166,11 @@ extension PostgresRenderer {
         case .length:
             return [.text("char_length(regexp_replace(replace("), .argument(0),
                     .text(", E'\\r\\n', E'\\n'), " + Self.graphemeExtenders + ", '', 'g'))")]
-        case .lowercase:
-            return [.text("lower("), .argument(0), .text(")")]
-        case .uppercase:
-            return [.text("upper("), .argument(0), .text(")")]
+        case .lowercase, .uppercase:
+            // Full Unicode case mapping, as Swift's (`straße` → `STRASSE`, `İ` → `i̇`): under the ICU collation;
+            // the database's ctype may be `C`, which maps ASCII only.
+            output.requirements.insert(.icuCollation)
+            return [.text(function == .lowercase ? "lower(" : "upper("), .argument(0), .text(" COLLATE \"und-x-icu\")")]
         case .int64:
             // An exact (numeric) integer result outside the 64-bit range is nil, as SQLite's REAL is.
             return [.text("CASE WHEN "), .argument(0), .text(" BETWEEN -9223372036854775808 AND 9223372036854775807 THEN CAST(trunc("),

@@ -1,0 +1,40 @@
+import Foundation
+import Strata
+import StrataCore
+@testable import StrataPostgres
+import StrataTestSupport
+import Testing
+
+/// Expression functions give SQLite's results on PostgreSQL (SPEC §11.4), where a SQLite/PostgreSQL differential
+/// found them apart: decimal division to 20 fractional digits rounded half-even (PostgreSQL's own division kept
+/// 16 significant digits and rounded ties away from zero), full Unicode case mapping whatever the database's
+/// ctype (`C` on the test server maps ASCII only), and a float's shortest text (`0.1`, not the
+/// 0.10000000149011612 of the double it is held in). The same requests on both engines
+/// (`PostgresLibraryTests.withStores`: items named Émile, apple, Zebra, nil and special, priced 12.50, 0.10,
+/// nil, 99999999999999.99 and nil).
+@Suite(.enabled(if: PostgresTestServer.isAvailable, "needs PostgreSQL (initdb, pg_ctl): see the SKIPPED note on stderr"))
+struct PostgresExpressionParityTests {
+    @Test(arguments: [
+        ("string(price / 3)", [.text("4.16666666666666666667"), .text("0.03333333333333333333"), .null, .text("33333333333333.33"), .null] as [Value]),
+        // Ties at the 21st digit go to the even neighbour: 2.5 units of 10^-20 to 2, 1.5 to 2.
+        (#"string((price * 0 + decimal("0.00000000000000000005")) / 2)"#,
+         [.text("0.00000000000000000002"), .text("0.00000000000000000002"), .null, .text("0.00000000000000000002"), .null]),
+        (#"string((price * 0 + decimal("0.00000000000000000003")) / -2)"#,
+         [.text("-0.00000000000000000002"), .text("-0.00000000000000000002"), .null, .text("-0.00000000000000000002"), .null]),
+        (#"uppercase(name + "ß")"#, [.text("ÉMILESS"), .text("APPLESS"), .text("ZEBRASS"), .null, .text("SPECIALSS")]),
+        (#"lowercase(name + "İ")"#, [.text("émilei̇"), .text("applei̇"), .text("zebrai̇"), .null, .text("speciali̇")]),
+        ("string(float(price))", [.text("12.5"), .text("0.1"), .null, .text("100000000000000.0"), .null]),
+    ])
+    func anExpressionGivesWhatSQLiteGives(expression: String, expected: [Value]) async throws {
+        try await PostgresLibraryTests.withStores { sqlite, postgres in
+            let request = BatchUpdateRequest(entity: "Item", propertiesToUpdate: ["tag": .expression(expression)])
+            let context = PredicateContext(now: 1_716_249_600)
+            _ = try await sqlite.execute(request, context: context)
+            _ = try await postgres.execute(request, context: context)
+            let onPostgres = try await postgres.fetchAll("Item").map { $0.values["tag"] ?? .null }
+            let onSQLite = try sqlite.fetchAll("Item").map { $0.values["tag"] ?? .null }
+            #expect(onSQLite == expected)
+            #expect(onPostgres == expected)
+        }
+    }
+}
