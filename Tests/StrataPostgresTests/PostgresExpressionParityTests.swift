@@ -23,6 +23,9 @@ struct PostgresExpressionParityTests {
          [.text("-0.00000000000000000002"), .text("-0.00000000000000000002"), .null, .text("-0.00000000000000000002"), .null]),
         (#"uppercase(name + "ß")"#, [.text("ÉMILESS"), .text("APPLESS"), .text("ZEBRASS"), .null, .text("SPECIALSS")]),
         (#"lowercase(name + "İ")"#, [.text("émilei̇"), .text("applei̇"), .text("zebrai̇"), .null, .text("speciali̇")]),
+        // A decimal literal beside a decimal column (coalesce, TERNARY, min, max): numeric on PostgreSQL, not text.
+        ("string(coalesce(price, 0) + 1)", [.text("13.5"), .text("1.1"), .text("1"), .text("100000000000000.99"), .text("1")]),
+        (#"string(TERNARY(price == nil, "7.25", price))"#, [.text("12.5"), .text("0.1"), .text("7.25"), .text("99999999999999.99"), .text("7.25")]),
         ("string(float(price))", [.text("12.5"), .text("0.1"), .null, .text("100000000000000.0"), .null]),
     ])
     func anExpressionGivesWhatSQLiteGives(expression: String, expected: [Value]) async throws {

@@ -182,7 +182,9 @@ extension PredicateTranslator {
             case .literal(.null, _):
                 parts.append("NULL")
             case .literal(let literal, let o):
-                parts.append(.bind(try coerce(literal, to: type, offset: o, target: nil)))
+                // A decimal literal is bound as its text: numeric on PostgreSQL, as the column it goes with.
+                let bound = SQLText.bind(try coerce(literal, to: type, offset: o, target: nil))
+                parts.append(type == .decimal ? .native(bound, .decimal) : bound)
             default:
                 guard let t = try typedArgument(value) else { parts.append("NULL"); continue }
                 parts.append(Self.converted(t, to: type))
