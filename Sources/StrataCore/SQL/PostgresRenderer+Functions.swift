@@ -87,6 +87,13 @@ extension PostgresRenderer {
 
     static func numeric(_ i: Int) -> [Part] { [.text("CAST("), .argument(i), .text(" AS numeric)")] }
 
+    /// `value` (a numeric), nil past `DecimalArithmetic.maxSignificantDigits` significant digits (from the first
+    /// non-zero digit to the last), as SQLite's decimal functions give; the value is computed once.
+    static func withinDecimalDigits(_ value: [Part]) -> [Part] {
+        [.text("(SELECT CASE WHEN length(btrim(replace(CAST(trim_scale(abs(v)) AS text), '.', ''), '0')) <= "
+               + "\(DecimalArithmetic.maxSignificantDigits) THEN v END FROM (SELECT ")] + value + [.text(" AS v) AS strata_decimal)")]
+    }
+
     /// `a / b` rounded half-even to 20 fractional digits, nil for `b` = 0, as `DecimalArithmetic.divide`: the
     /// quotient of `a · 10^20` by `b` truncated (`div`), plus one unit where twice the remainder passes `b`
     /// (or ties it on an odd quotient), scaled back. `round(a / b, 20)` gave PostgreSQL's own precision (16
@@ -147,10 +154,9 @@ extension PostgresRenderer {
             return [.text("sign(")] + Self.numeric(0) + [.text(" - ")] + Self.numeric(1) + [.text(")")]
         case .decimalAdd, .decimalSub, .decimalMul:
             let op = function == .decimalAdd ? " + " : function == .decimalSub ? " - " : " * "
-            return [.text("(")] + Self.numeric(0) + [.text(op)] + Self.numeric(1) + [.text(")")]
+            return Self.withinDecimalDigits([.text("(")] + Self.numeric(0) + [.text(op)] + Self.numeric(1) + [.text(")")])
         case .decimalDiv:
-            return Self.decimalQuotient
-
+            return Self.withinDecimalDigits(Self.decimalQuotient)
         case .decimalAbs:
             return [.text("abs(")] + Self.numeric(0) + [.text(")")]
         case .decimalMin, .decimalMax:
