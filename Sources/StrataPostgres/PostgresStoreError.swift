@@ -40,7 +40,7 @@ extension PostgresStoreError: StrataError {
         case .server(_, let state, _, _):
             switch state {
             case PostgresStoreError.lockNotAvailable: .storeBusy
-            case PostgresStoreError.valueOutOfRange: .validationViolations
+            case PostgresStoreError.valueOutOfRange, PostgresStoreError.dateOutOfRange: .validationViolations
             default: .runtimeFailure
             }
         case .busy: .storeBusy
@@ -56,6 +56,9 @@ extension PostgresStoreError: StrataError {
     /// `smallint`). SQLite stores it and its audit reports 1610/1620 (exit 3); PostgreSQL refuses the
     /// statement, which rolls back: exit 3 too.
     static let valueOutOfRange = "22003"
+    /// SQLSTATE 22008, `datetime_field_overflow`: a date outside `timestamptz`'s range (4713 BC to 294276 AD),
+    /// which SQLite stores as seconds: exit 3, as `valueOutOfRange`.
+    static let dateOutOfRange = "22008"
 
     public var diagnostics: [Diagnostic] {
         switch self {
@@ -85,6 +88,8 @@ extension PostgresStoreError: StrataError {
                         : state == PostgresStoreError.valueOutOfRange
                         ? "a value is outside its attribute's range (int16 -32768…32767, int32 -2147483648…2147483647), which a "
                             + "PostgreSQL column cannot hold (1610/1620 on SQLite); its transaction was rolled back"
+                        : state == PostgresStoreError.dateOutOfRange
+                        ? "a date is outside PostgreSQL's range (4713 BC to 294276 AD); its transaction was rolled back"
                         : nil)]
         case .busy(let store, let holder):
             [.error("\(store) is busy: another strata run holds its lock" + (holder.map { " (\($0))" } ?? ""),

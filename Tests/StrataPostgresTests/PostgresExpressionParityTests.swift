@@ -42,4 +42,28 @@ struct PostgresExpressionParityTests {
             #expect(onPostgres == expected)
         }
     }
+
+    /// A date past `timestamptz`'s range (count 2147483647 · 10^12 seconds): `string()` of it is nil (to_timestamp
+    /// stopped the statement, exit 1); a date computed past it cannot be stored: exit 3 (SQLSTATE 22008), rolled back.
+    @Test func aDateOutsidePostgreSQLsRangeIsNilOrRefused() async throws {
+        try await PostgresLibraryTests.withStores { _, postgres in
+            let context = PredicateContext(now: 1_716_249_600)
+            let text = BatchUpdateRequest(entity: "Item", predicate: "count > 1000", propertiesToUpdate: ["tag": .expression("string(date(count * 1000000000000))")])
+            _ = try await postgres.execute(text, context: context)
+            let tags = try await postgres.fetchAll("Item").map { $0.values["tag"] ?? .null }
+            #expect(tags == [.null, .text("fruit"), .null, .null, .null])
+            // Storing one: a date that converts to nil is nil; one computed past the range is refused.
+            let converted = BatchUpdateRequest(entity: "Item", predicate: "count > 1000", propertiesToUpdate: ["seen": .expression("date(count * 1000000000000)")])
+            #expect(try await postgres.execute(converted, context: context).count == 1)
+            #expect(try await postgres.fetchAll("Item").map { $0.values["seen"] ?? .null } == [.real(1_714_557_600), .null, .null, .null, .null])
+            let shifted = BatchUpdateRequest(entity: "Item", predicate: "seen != nil", propertiesToUpdate: ["seen": .expression("seen + 100000000000 days")])
+            await #expect {
+                _ = try await postgres.execute(shifted, context: context)
+            } throws: { error in
+                guard case PostgresStoreError.server(_, "22008", _, _) = error else { return false }
+                return (error as? StrataError)?.exitCode == .validationViolations
+            }
+            #expect(try await postgres.fetchAll("Item").map { $0.values["seen"] ?? .null } == [.real(1_714_557_600), .null, .null, .null, .null])
+        }
+    }
 }

@@ -62,8 +62,9 @@ extension PostgresRenderer {
             switch from {
             case .bool: return "CASE WHEN \(v) = 0 THEN 'false' WHEN \(v) IS NOT NULL THEN 'true' END"
             case .date:
-                // ISO 8601 UTC, rounded to the millisecond (half away from zero), with `.SSS` only for a fraction.
-                return "CASE WHEN abs(\(v)) < 'Infinity' THEN to_char(to_timestamp(CAST(round(CAST(\(v) AS numeric) * 1000) / 1000 AS double precision)) "
+                // ISO 8601 UTC, rounded to the millisecond (half away from zero), with `.SSS` only for a fraction;
+                // nil outside timestamptz's range (4713 BC to 294276 AD), where to_timestamp would stop the statement.
+                return "CASE WHEN \(v) >= -210866803200 AND \(v) < 9224318016000 THEN to_char(to_timestamp(CAST(round(CAST(\(v) AS numeric) * 1000) / 1000 AS double precision)) "
                     + "AT TIME ZONE 'UTC', CASE WHEN \(v) = round(\(v)) THEN 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"' ELSE 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"' END) END"
             case .double, .float:
                 // The shortest text that reads back (PostgreSQL's output), without exponent, with a fractional digit.
