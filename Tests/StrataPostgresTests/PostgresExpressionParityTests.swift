@@ -43,15 +43,18 @@ struct PostgresExpressionParityTests {
         }
     }
 
-    /// A date past `timestamptz`'s range (count 2147483647 · 10^12 seconds): `string()` of it is nil (to_timestamp
-    /// stopped the statement, exit 1); a date computed past it cannot be stored: exit 3 (SQLSTATE 22008), rolled back.
+    /// A date past `timestamptz`'s range (count 2147483647 · 10^12 seconds): `string()` of it is nil on both engines
+    /// (to_timestamp stopped the statement, exit 1; SQLite wrote one clamped date for every such value); a date
+    /// computed past it cannot be stored on PostgreSQL: exit 3 (SQLSTATE 22008), rolled back.
     @Test func aDateOutsidePostgreSQLsRangeIsNilOrRefused() async throws {
-        try await PostgresLibraryTests.withStores { _, postgres in
+        try await PostgresLibraryTests.withStores { sqlite, postgres in
             let context = PredicateContext(now: 1_716_249_600)
             let text = BatchUpdateRequest(entity: "Item", predicate: "count > 1000", propertiesToUpdate: ["tag": .expression("string(date(count * 1000000000000))")])
             _ = try await postgres.execute(text, context: context)
+            _ = try await sqlite.execute(text, context: context)
             let tags = try await postgres.fetchAll("Item").map { $0.values["tag"] ?? .null }
             #expect(tags == [.null, .text("fruit"), .null, .null, .null])
+            #expect(try sqlite.fetchAll("Item").map { $0.values["tag"] ?? .null } == tags)
             // Storing one: a date that converts to nil is nil; one computed past the range is refused.
             let converted = BatchUpdateRequest(entity: "Item", predicate: "count > 1000", propertiesToUpdate: ["seen": .expression("date(count * 1000000000000)")])
             #expect(try await postgres.execute(converted, context: context).count == 1)

@@ -56,6 +56,12 @@ import Testing
         #expect(ExpressionRuntime.shortest(.infinity) == nil)
         #expect(ExpressionRuntime.cast(.real(-3.9), from: .double, to: .int16) == .integer(-3))
         #expect(ExpressionRuntime.cast(.real(1e19), from: .double, to: .int64) == .null)
+        // string() of a date: ISO 8601 within the range both engines hold (4713 BC to 294276 AD), nil past it.
+        #expect(ExpressionRuntime.cast(.real(1_714_564_800.5), from: .date, to: .string) == .text("2024-05-01T12:00:00.500Z"))
+        #expect(ExpressionRuntime.cast(.integer(9_224_318_016_000), from: .date, to: .string) == .null)
+        #expect(ExpressionRuntime.cast(.real(1e15), from: .date, to: .string) == .null)
+        #expect(ExpressionRuntime.cast(.real(-210_866_803_201), from: .date, to: .string) == .null)
+        #expect(ExpressionRuntime.cast(.real(.infinity), from: .date, to: .string) == .null)
         #expect(ExpressionRuntime.cast(.text("-12.9"), from: .decimal, to: .int32) == .integer(-12))
         #expect(ExpressionRuntime.cast(.text("6F1C0D2A-8B3E-4C5D-9E7F-0A1B2C3D4E5F"), from: .uuid, to: .string)
                 == .text("6f1c0d2a-8b3e-4c5d-9e7f-0a1b2c3d4e5f"))

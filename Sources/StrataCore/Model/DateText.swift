@@ -87,6 +87,10 @@ public enum DateText {
         return era * 146_097 + doe - 719_468
     }
 
+    /// The seconds whose dates `string()` writes, on both engines: PostgreSQL's `timestamptz` range (4713 BC to
+    /// 294276 AD); further out it is nil (Foundation's formatter wrote one clamped date for them all).
+    public static let writable: Range<Double> = -210_866_803_200 ..< 9_224_318_016_000
+
     /// `2024-05-01T00:00:00Z` (milliseconds kept when there is a fraction).
     public static func format(_ seconds: Double) -> String {
         utc(seconds, milliseconds: seconds != seconds.rounded())

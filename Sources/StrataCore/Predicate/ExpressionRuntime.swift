@@ -68,9 +68,9 @@ package enum ExpressionRuntime {
     static func string(_ value: Value, from: AttributeType) -> String? {
         switch (value, from) {
         case (.integer(let i), .bool): return i == 0 ? "false" : "true"
-        case (.integer(let i), .date): return DateText.format(Double(i))
+        case (.integer(let i), .date): return DateText.writable.contains(Double(i)) ? DateText.format(Double(i)) : nil
         case (.integer(let i), _): return String(i)
-        case (.real(let d), .date): return d.isFinite ? DateText.format(d) : nil
+        case (.real(let d), .date): return DateText.writable.contains(d) ? DateText.format(d) : nil
         case (.real(let d), _): return shortest(d, float: from == .float)
         case (.text(let s), .uuid): return s.lowercased()
         case (.text(let s), _): return s
