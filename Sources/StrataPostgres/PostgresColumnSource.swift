@@ -9,8 +9,8 @@ import StrataCore
 /// // CAST("rating" AS double precision)
 /// ```
 enum PostgresColumnSource {
-    /// The value over the source row aliased `"strata_old"`; a constant is converted from its storage form
-    /// to the attribute's type (a bool bound as 0/1 becomes `($1 <> 0)`).
+    /// The value over the source row aliased `"strata_old"`; a constant or an expression is converted from its
+    /// storage form to the attribute's type (a bool bound as 0/1 becomes `($1 <> 0)`).
     static func expression(_ source: ColumnSource, attribute: AttributeType?, type: String) -> SQLText {
         switch source {
         case .column(let c): return ColumnSource.old(c)
@@ -30,7 +30,10 @@ enum PostgresColumnSource {
             if changed.isEmpty { return ColumnSource.old("_entity") }
             return "CASE " + ColumnSource.old("_entity") + changed.map { " WHEN \($0.key) THEN \($0.value)" as SQLText }.joined()
                 + " ELSE " + ColumnSource.old("_entity") + " END"
-        case .expression(let sql): return sql
+        case .expression(let sql):
+            // A mapping expression computes in storage forms (a bool as 0/1, a date as seconds): converted to the
+            // column's native type, as a batch update's assignment is.
+            return attribute.map { SQLText.native(sql, $0) } ?? sql
         }
     }
 

@@ -36,8 +36,10 @@ extension PostgresStepPlanner {
                             into conversions: inout [SQLText]) -> Bool {
         let spec = column.spec, name = ColumnName(spec.name), table = TableName(sourceName)
         let value = PostgresColumnSource.expression(column.source, attribute: attribute, type: type)
-        // `ALTER TABLE` takes no bound values: an expression with constants goes through a temporary column.
-        if let using = Self.sameRow(value), (try? PostgresRenderer().rendering(using))?.arguments.isEmpty == true {
+        // `ALTER TABLE` takes no bound values and `USING` no subquery (a conversion function is rendered as one):
+        // such an expression goes through a temporary column.
+        if let using = Self.sameRow(value), let rendered = try? PostgresRenderer().rendering(using), rendered.arguments.isEmpty,
+           !rendered.sql.uppercased().contains("SELECT") {
             dependents.append(.init(table: sourceName, column: previous.name))
             conversions.append("ALTER COLUMN \(name) TYPE \(keyword: type) USING " + using)
             if previous.isNotNull && !spec.isNotNull { conversions.append("ALTER COLUMN \(name) DROP NOT NULL") }

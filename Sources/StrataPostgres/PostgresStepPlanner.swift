@@ -87,9 +87,11 @@ struct PostgresStepPlanner {
         ops += preChecks
         // A mapping file's expressions read the rows as they were (as SQLite's copy reads the source tables):
         // new columns are filled before the filtered rows go and before any retype.
-        // The foreign-key checks the deletes queued (deferred) run right after them: PostgreSQL alters no table
-        // with pending trigger events.
-        let settle: [SQLText] = filterDeletes.isEmpty ? [] : ["SET CONSTRAINTS ALL IMMEDIATE", "SET CONSTRAINTS ALL DEFERRED"]
+        // The foreign-key checks a mapping's fills and deletes queued (deferred) run right after them: PostgreSQL
+        // alters no table with pending trigger events, and a second UPDATE of a row in one transaction queues its
+        // table's foreign-key checks even when it leaves the keys alone (two mapped columns filled, then the old
+        // ones dropped).
+        let settle: [SQLText] = filterDeletes.isEmpty && fills.isEmpty ? [] : ["SET CONSTRAINTS ALL IMMEDIATE", "SET CONSTRAINTS ALL DEFERRED"]
         let columns = step.mappingFile == nil ? retypes + adds + fills : adds + fills + filterDeletes + settle + retypes
         ops += (dropConstraints + remaps + moves + deletes + creates + linkFills + columns + dropColumns).map(Operation.execute)
         if let remapped { ops.append(remapped) }

@@ -84,6 +84,8 @@ import Testing
             #"SELECT setval(pg_get_serial_sequence($1, '_pk'), greatest(strata_h."h", 1), strata_h."h" > 0) FROM (SELECT greatest((SELECT coalesce(max("m"), 0) FROM (SELECT max("_pk") AS "m" FROM "Photo" UNION ALL SELECT pg_sequence_last_value(CAST(pg_get_serial_sequence($2, '_pk') AS regclass)) UNION ALL SELECT max("_pk") AS "m" FROM "Video" UNION ALL SELECT pg_sequence_last_value(CAST(pg_get_serial_sequence($3, '_pk') AS regclass))) AS "strata_used"), coalesce(max("_pk"), 0)) AS "h" FROM "Media") AS "strata_h""#,
             #"ALTER TABLE "Tag" ADD COLUMN "media" bigint"#,
             #"UPDATE "Tag" AS "strata_target" SET "media" = strata_row."strata_value" FROM (SELECT strata_old."_pk" AS "strata_key0", (SELECT strata_r."new" FROM "strata_remap" AS strata_r WHERE strata_r."source" = $1 AND strata_r."old" = "strata_old"."photo" AND strata_r."kind" IN ($2) ORDER BY 1 LIMIT 1) AS "strata_value" FROM "Tag" AS "strata_old") AS "strata_row" WHERE strata_target."_pk" = strata_row."strata_key0""#,
+            "SET CONSTRAINTS ALL IMMEDIATE",
+            "SET CONSTRAINTS ALL DEFERRED",
             #"ALTER TABLE "Tag" DROP COLUMN "photo""#,
             "-- objects with new IDs (old → new, for the change set)\n"
                 + #"SELECT "entity", "old", "kind", "new" FROM pg_temp."strata_remap" ORDER BY "kind", "new""#,
