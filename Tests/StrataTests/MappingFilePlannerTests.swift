@@ -74,4 +74,31 @@ import Testing
                     "\(error.refusals.map(\.diagnostic.description))")
         }
     }
+
+    /// A mapping of `Item.name` (made a date) covers Item's own objects; an `Order`'s inherited `name` changes
+    /// type too and has no expression: refused for Order (its objects were copied with `CAST(… AS REAL)`, a
+    /// uuid becoming 6.0, the run succeeding), and mapped when Order's entity mapping gives one.
+    @Test func aSubEntitysInheritedAttributeNeedsItsOwnExpression() throws {
+        let v2 = Self.v2.replacingOccurrences(of: "  Item:\n    attributes:\n      name: { type: string }",
+                                              with: "  Item:\n    attributes:\n      name: { type: date }")
+        #expect(v2 != Self.v2)
+        let a = try ModelLoader.load(yaml: Self.v1, file: "models/1.yaml")
+        let b = try ModelLoader.load(yaml: v2, file: "models/2.yaml")
+        func step(_ yaml: String) throws -> VersionStep {
+            try MappingInference.step(from: a, sourceLayout: LayoutBuilder.layout(for: a), to: b, earlier: EarlierNames([a]),
+                                      mapping: MappingFileLoader.load(yaml: yaml, file: "migrations/m.yaml"))
+        }
+        let itemOnly = "mapping: { from: 1, to: 2 }\nentities:\n  Item:\n    attributes: { name: \"date(name)\" }\n  Order:\n    attributes: { rating: \"int16(rating)\", group: \"decimal(group)\" }\n"
+        do {
+            _ = try step(itemOnly)
+            Issue.record("expected a refusal")
+        } catch let error as MappingError {
+            #expect(error.refusals.map { "\($0.entity).\($0.property ?? "")" } == ["Order.name"])
+            #expect(error.refusals.first?.change == "type changes from string to date (inherited from Item, whose mapping covers its own objects only)")
+        }
+        let both = itemOnly.replacingOccurrences(of: "{ rating: ", with: "{ name: \"date(name)\", rating: ")
+        let insert = try step(both).sqlText.first { $0.hasPrefix("INSERT INTO \"strata_new_Item\"") }
+        // One expression for both kinds: one conversion over the whole table.
+        #expect(insert == #"INSERT INTO "strata_new_Item" ("_pk", "_entity", "name", "rating", "group") SELECT "strata_old"."_pk", "strata_old"."_entity", strata_cast(strata_old."name", ?, ?), CASE WHEN "strata_old"."_entity" IN (?) THEN strata_cast(strata_old."rating", ?, ?) ELSE NULL END, CASE WHEN "strata_old"."_entity" IN (?) THEN strata_cast(strata_old."group", ?, ?) ELSE NULL END FROM "Item" AS "strata_old" -- ["string", "date", "Order", "string", "int16", "Order", "int64", "decimal"]"#)
+    }
 }

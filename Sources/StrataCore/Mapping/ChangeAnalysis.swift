@@ -153,7 +153,14 @@ struct ChangeAnalysis {
         if let expression = mapped[e.name]?[a.name] {
             note(.mapAttribute, e.name, a.name, "mapped: \(expression)")
             for k in corr.destinationKinds[e.name] ?? [] {
-                if let m = corr.sourceAttribute(a, kind: k) { matched.insert(PropertyKey(m.owner, m.name)) }
+                guard let m = corr.sourceAttribute(a, kind: k) else { continue }
+                matched.insert(PropertyKey(m.owner, m.name))
+                // The expression gives `e`'s own objects their value; a sub-entity's objects need their own
+                // (its entity mapping), else a type change inference cannot make is refused for them.
+                if k != e.name, mapped[k]?[a.name] == nil, m.attribute.type != a.type, !m.attribute.type.widens(to: a.type) {
+                    refuse(k, a.name, "type changes from \(m.attribute.type.rawValue) to \(a.type.rawValue) (inherited from \(e.name), whose mapping covers its own objects only)",
+                           hint: "map it for \(k) too: `\(k): { attributes: { \(a.name): \"…\" } }`", at: a.location)
+                }
             }
             // In a merge, a source without its own expression carries the attribute by name.
             if mappedEntities[e.name]?.sources[0].attributes[a.name] != nil { return }
