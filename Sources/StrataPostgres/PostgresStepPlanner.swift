@@ -146,12 +146,14 @@ struct PostgresStepPlanner {
                 create(plan)
             }
         }
-        // Join tables first: their foreign keys name the entity tables dropped with them.
-        let dropped = src.tables.filter { $0.kind != .entity } + src.tables.filter { $0.kind == .entity }
-        for table in dropped where !keptSources.contains(table.name) {
-            dropTables.append("DROP TABLE \(TableName(table.name))")
-            dependents.append(.init(table: table.name))
+        // One statement for every table the step drops: their foreign keys may name each other (a merged
+        // entity's table referencing the other one's), which PostgreSQL accepts only when both go together.
+        let dropped = (src.tables.filter { $0.kind != .entity } + src.tables.filter { $0.kind == .entity })
+            .filter { !keptSources.contains($0.name) }
+        if !dropped.isEmpty {
+            dropTables.append("DROP TABLE " + dropped.map { "\(TableName($0.name))" as SQLText }.joined(separator: ", "))
         }
+        dependents += dropped.map { .init(table: $0.name) }
         defaults = plans.nullDefaults.map(nullDefault)
         checks += plans.checks.map { check(postgres: $0) }
     }

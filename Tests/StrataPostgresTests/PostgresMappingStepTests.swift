@@ -43,6 +43,24 @@ struct PostgresMappingStepTests {
             """) == [#"strata_fkey_Book_author \#(schema)."Writer""#])
     }
 
+    /// An entity becoming a sub-entity of one that links to it (`B.best` → `A`, then `A: { parent: B }`): both
+    /// tables are copied into the merged one with new IDs and dropped together (dropped one by one, `A` could
+    /// not go while `B`'s foreign key named it: exit 1). The link follows `A`'s object to its new ID, as on SQLite.
+    @Test func aMergeOfTablesThatReferenceEachOtherDropsThemTogether() async throws {
+        var history = try ModelHistory.load(yaml: [
+            "1.yaml": "version: 1\nentities:\n  A:\n    attributes: { x: { type: string } }\n  B:\n    attributes: { y: { type: string } }\n    relationships: { best: { destination: A } }\n",
+            "2.yaml": "version: 2\nentities:\n  A:\n    parent: B\n    attributes: { x: { type: string } }\n  B:\n    attributes: { y: { type: string } }\n    relationships: { best: { destination: A } }\n",
+        ])
+        history.mappings[2] = try MappingFileLoader.load(yaml: "mapping: { from: 1, to: 2 }\nentities:\n  A: { source: A }\n  B: { source: B }\n",
+                                                         file: "migrations/2.mapping.yaml")
+        let (url, schema) = try await PostgresMigrationTests.create(history, at: 1)
+        _ = try Self.psql(#"INSERT INTO "\#(schema)"."A" ("x") VALUES ('a1'); INSERT INTO "\#(schema)"."B" ("y", "best") VALUES ('b1', 1)"#)
+        _ = try await PostgresMigration.run(url, models: history, hooks: HookSet(hooks: []), options: .init())
+        #expect(try Self.psql(#"SELECT concat_ws('|', "_pk", "_entity", coalesce("y", '-'), coalesce("best"::text, '-'), coalesce("x", '-')) FROM "\#(schema)"."B" ORDER BY "_pk""#)
+                == ["2|B|b1|3|-", "3|A|-|-|a1"])
+        #expect(try Self.psql("SELECT count(*) FROM information_schema.tables WHERE table_schema = '\(schema)' AND table_name = 'A'") == ["0"])
+    }
+
     /// A `LIKE` whose pattern is not a constant has no PostgreSQL form (this test once used `int64(title)`, and
     /// passed because the server refused the subquery the conversion was rendered as inside `USING`; that
     /// conversion now runs, below).

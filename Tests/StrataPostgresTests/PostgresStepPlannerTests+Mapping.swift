@@ -90,8 +90,7 @@ import Testing
             "-- objects with new IDs (old → new, for the change set)\n"
                 + #"SELECT "entity", "old", "kind", "new" FROM pg_temp."strata_remap" ORDER BY "kind", "new""#,
             #"DROP TABLE pg_temp."strata_remap""#,
-            #"DROP TABLE "Photo""#,
-            #"DROP TABLE "Video""#,
+            #"DROP TABLE "Photo", "Video""#,
             #"ALTER TABLE "Tag" ADD CONSTRAINT "strata_fkey_Tag_media" FOREIGN KEY ("media") REFERENCES "Media" ("_pk") ON DELETE SET NULL DEFERRABLE INITIALLY IMMEDIATE"#,
             #"CREATE INDEX "strata_fk_Tag_media" ON "Tag" ("media")"#,
         ])
@@ -109,7 +108,7 @@ import Testing
         #expect(statements.filter { $0.contains("_Album_photos") } == [
             #"CREATE TABLE "strata_rename__Album_photos" ("source" bigint NOT NULL, "target" bigint NOT NULL, PRIMARY KEY ("source", "target"))"#,
             #"INSERT INTO "strata_rename__Album_photos" ("source", "target") SELECT "strata_old"."source", (SELECT strata_r."new" FROM "strata_remap" AS strata_r WHERE strata_r."source" = $1 AND strata_r."old" = "strata_old"."target" AND strata_r."kind" IN ($2) ORDER BY 1 LIMIT 1) FROM "_Album_photos" AS "strata_old" WHERE (((SELECT strata_r."new" FROM "strata_remap" AS strata_r WHERE strata_r."source" = $3 AND strata_r."old" = "strata_old"."target" AND strata_r."kind" IN ($4) ORDER BY 1 LIMIT 1)) IS NOT NULL) IS TRUE"#,
-            #"DROP TABLE "_Album_photos""#,
+            #"DROP TABLE "_Album_photos", "Photo", "Video""#,
             #"ALTER TABLE "strata_rename__Album_photos" RENAME TO "_Album_photos""#,
             #"ALTER TABLE "_Album_photos" ADD CONSTRAINT "strata_fkey__Album_photos_source" FOREIGN KEY ("source") REFERENCES "Album" ("_pk") ON DELETE CASCADE DEFERRABLE INITIALLY IMMEDIATE"#,
             #"ALTER TABLE "_Album_photos" ADD CONSTRAINT "strata_fkey__Album_photos_target" FOREIGN KEY ("target") REFERENCES "Media" ("_pk") ON DELETE CASCADE DEFERRABLE INITIALLY IMMEDIATE"#,
