@@ -1,4 +1,6 @@
 import Foundation
+import GRDB
+import StrataTestSupport
 import Testing
 
 /// `strata mapping FROM TO` (SPEC §11.3; issue 15 item 2): the skeleton of a step, its TODOs exit 4 until
@@ -34,6 +36,42 @@ import Testing
         let json = try CLI.json(try CLI.run(["mapping", "1", "2", "--format", "json"], in: dir).stdout)
         #expect(json["todos"] as? Int == 2)
         #expect(json["yaml"] as? String == Self.skeleton)
+    }
+
+    /// A type change of an attribute a sub-entity inherits is a TODO under the sub-entity too: the parent's
+    /// expression covers the parent's own objects only. Filled with the suggested conversions, the step runs and
+    /// converts both kinds' objects (before, a sub-entity's objects got the inferred CAST: a uuid became 6.0).
+    @Test func anInheritedTypeChangeIsATodoUnderTheSubEntityToo() throws {
+        let dir = Temporary.directory("skeleton")
+        try FileManager.default.createDirectory(atPath: dir + "/models", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: dir + "/migrations", withIntermediateDirectories: true)
+        try "version: 1\nentities:\n  A:\n    attributes:\n      code: { type: string }\n  C:\n    parent: A\n    attributes:\n      c: { type: string }\n"
+            .write(toFile: dir + "/models/1.yaml", atomically: true, encoding: .utf8)
+        try "version: 2\nentities:\n  A:\n    attributes:\n      code: { type: int64 }\n  C:\n    parent: A\n    attributes:\n      c: { type: string }\n"
+            .write(toFile: dir + "/models/2.yaml", atomically: true, encoding: .utf8)
+        let r = try CLI.run(["mapping", "1", "2"], in: dir)
+        #expect(r.stdout.hasSuffix("""
+              A:
+                source: A
+                attributes:
+                  code: TODO   # type changes from string to int64, e.g. "int64(code)"
+              C:
+                source: C
+                attributes:
+                  c: "c"
+                  code: TODO   # type changes from string to int64, inherited from A, e.g. "int64(code)"
+
+            """), "\(r.stdout)")
+        let filled = r.stdout.replacingOccurrences(of: #"TODO   # type changes from string to int64, e.g. "int64(code)""#, with: #""int64(code)""#)
+            .replacingOccurrences(of: #"TODO   # type changes from string to int64, inherited from A, e.g. "int64(code)""#, with: #""int64(code)""#)
+        try filled.write(toFile: dir + "/migrations/2.mapping.yaml", atomically: true, encoding: .utf8)
+        #expect(try CLI.run(["migrate", "--create", "--to", "1", "--store", "s.sqlite"], in: dir).status == 0)
+        let queue = try DatabaseQueue(path: dir + "/s.sqlite")
+        try queue.write { try $0.execute(sql: #"INSERT INTO "A" ("_entity", "code") VALUES ('A', '12'), ('C', '34'), ('C', 'x')"#) }
+        try queue.close()
+        let run = try CLI.run(["migrate", "--store", "s.sqlite"], in: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try E2E.rows(dir + "/s.sqlite", #"SELECT "_entity" || '|' || coalesce("code", '-') FROM "A" ORDER BY "_pk""#) == ["A|12", "C|34", "C|-"])
     }
 
     @Test func itsTodosAreExit4UntilEditedThenTheStepRuns() throws {
