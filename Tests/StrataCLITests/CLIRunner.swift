@@ -69,6 +69,15 @@ enum CLI {
         return dir
     }
 
+    /// A fresh temporary directory with `models/` holding `models` (file name → YAML) and an empty `migrations/`.
+    static func project(_ prefix: String, models: [String: String]) throws -> String {
+        let dir = Temporary.directory(prefix)
+        try FileManager.default.createDirectory(atPath: dir + "/models", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: dir + "/migrations", withIntermediateDirectories: true)
+        for (name, yaml) in models { try yaml.write(toFile: dir + "/models/" + name, atomically: true, encoding: .utf8) }
+        return dir
+    }
+
     /// stderr's bytes, filled by the reader thread and published by `done`.
     private final class DataBox: @unchecked Sendable {
         var data = Data()

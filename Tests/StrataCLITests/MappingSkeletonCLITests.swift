@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import StrataTestSupport
 import Testing
 
 /// `strata mapping FROM TO` (SPEC §11.3; issue 15 item 2): the skeleton of a step, its TODOs exit 4 until
@@ -42,13 +41,10 @@ import Testing
     /// expression covers the parent's own objects only. Filled with the suggested conversions, the step runs and
     /// converts both kinds' objects (before, a sub-entity's objects got the inferred CAST: a uuid became 6.0).
     @Test func anInheritedTypeChangeIsATodoUnderTheSubEntityToo() throws {
-        let dir = Temporary.directory("skeleton")
-        try FileManager.default.createDirectory(atPath: dir + "/models", withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: dir + "/migrations", withIntermediateDirectories: true)
-        try "version: 1\nentities:\n  A:\n    attributes:\n      code: { type: string }\n  C:\n    parent: A\n    attributes:\n      c: { type: string }\n"
-            .write(toFile: dir + "/models/1.yaml", atomically: true, encoding: .utf8)
-        try "version: 2\nentities:\n  A:\n    attributes:\n      code: { type: int64 }\n  C:\n    parent: A\n    attributes:\n      c: { type: string }\n"
-            .write(toFile: dir + "/models/2.yaml", atomically: true, encoding: .utf8)
+        let dir = try CLI.project("skeleton", models: [
+            "1.yaml": "version: 1\nentities:\n  A:\n    attributes:\n      code: { type: string }\n  C:\n    parent: A\n    attributes:\n      c: { type: string }\n",
+            "2.yaml": "version: 2\nentities:\n  A:\n    attributes:\n      code: { type: int64 }\n  C:\n    parent: A\n    attributes:\n      c: { type: string }\n",
+        ])
         let r = try CLI.run(["mapping", "1", "2"], in: dir)
         #expect(r.stdout.hasSuffix("""
               A:

@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import StrataTestSupport
 import Testing
 
 /// A `strata migrate` stopped by a version step's data condition (exit 3): its JSON document is the run's
@@ -9,13 +8,10 @@ import Testing
 @Suite struct StoppedRunReportCLITests {
     /// A store at v1 with two `B` objects sharing `title` "x"; v2 makes `title` unique.
     static func project() throws -> String {
-        let dir = Temporary.directory("stopped")
-        try FileManager.default.createDirectory(atPath: dir + "/models", withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: dir + "/migrations", withIntermediateDirectories: true)
-        try "version: 1\nentities:\n  B:\n    attributes:\n      title: { type: string }\n"
-            .write(toFile: dir + "/models/1.yaml", atomically: true, encoding: .utf8)
-        try "version: 2\nentities:\n  B:\n    attributes:\n      title: { type: string }\n    uniqueness: [[title]]\n"
-            .write(toFile: dir + "/models/2.yaml", atomically: true, encoding: .utf8)
+        let dir = try CLI.project("stopped", models: [
+            "1.yaml": "version: 1\nentities:\n  B:\n    attributes:\n      title: { type: string }\n",
+            "2.yaml": "version: 2\nentities:\n  B:\n    attributes:\n      title: { type: string }\n    uniqueness: [[title]]\n",
+        ])
         #expect(try CLI.run(["migrate", "--create", "--to", "1", "--store", "s.sqlite"], in: dir).status == 0)
         let queue = try DatabaseQueue(path: dir + "/s.sqlite")
         try queue.write { try $0.execute(sql: #"INSERT INTO "B" ("title") VALUES ('x'), ('y'), ('x')"#) }
