@@ -150,21 +150,3 @@ struct ErrorDocument: Encodable {
     var error: Failure
 }
 
-/// A diagnostic in JSON documents.
-struct JSONDiagnostic: Encodable {
-    var severity: String
-    var message: String
-    var file: String?
-    var line: Int?
-    var column: Int?
-    var hint: String?
-
-    init(_ d: Diagnostic) {
-        severity = d.severity.rawValue
-        message = d.message
-        file = d.location?.file
-        line = d.location?.line
-        column = d.location?.column
-        hint = d.hint
-    }
-}

@@ -60,6 +60,17 @@ extension PostgresStoreError: StrataError {
     /// which SQLite stores as seconds: exit 3, as `valueOutOfRange`.
     static let dateOutOfRange = "22008"
 
+    /// What to do about a server error of the SQLSTATEs above.
+    static func hint(forSQLState state: String) -> String? {
+        switch state {
+        case lockNotAvailable: "another session holds a lock on a table; retry, or raise the lock timeout"
+        case valueOutOfRange: "a value is outside its attribute's range (int16 -32768…32767, int32 -2147483648…2147483647), which a "
+            + "PostgreSQL column cannot hold (1610/1620 on SQLite); its transaction was rolled back"
+        case dateOutOfRange: "a date is outside PostgreSQL's range (4713 BC to 294276 AD); its transaction was rolled back"
+        default: nil
+        }
+    }
+
     public var diagnostics: [Diagnostic] {
         switch self {
         case .invalidURL(let url, let reason):
@@ -84,13 +95,7 @@ extension PostgresStoreError: StrataError {
         case .server(let message, let state, let statement, _):
             [.error("PostgreSQL: \(message)" + (state.map { " (SQLSTATE \($0))" } ?? "")
                         + (statement.map { "\n  in: \($0)" } ?? ""),
-                    hint: state == PostgresStoreError.lockNotAvailable ? "another session holds a lock on a table; retry, or raise the lock timeout"
-                        : state == PostgresStoreError.valueOutOfRange
-                        ? "a value is outside its attribute's range (int16 -32768…32767, int32 -2147483648…2147483647), which a "
-                            + "PostgreSQL column cannot hold (1610/1620 on SQLite); its transaction was rolled back"
-                        : state == PostgresStoreError.dateOutOfRange
-                        ? "a date is outside PostgreSQL's range (4713 BC to 294276 AD); its transaction was rolled back"
-                        : nil)]
+                    hint: state.flatMap(Self.hint(forSQLState:)))]
         case .busy(let store, let holder):
             [.error("\(store) is busy: another strata run holds its lock" + (holder.map { " (\($0))" } ?? ""),
                     hint: "wait for it to finish, or raise --lock-timeout")]

@@ -13,8 +13,7 @@ extension TablePlanner {
             }
         }
         var ownEnd = "source"   // the owner's end of each link
-        if owner == nil, let side = inverseSide, side.relationship.inverse == side.relationship.name,
-           destination.effectiveInverse(of: side.relationship, in: side.entity) != nil {
+        if owner == nil, let side = inverseSide, destination.isOwnInverse(side.relationship, in: side.entity) {
             (owner, inverseSide, ownEnd) = (side, nil, "target")
         }
         guard let owner else { return Plan(spec: table, sourceTable: nil, filter: nil, columns: [], kind: .create, reasons: ["new table"]) }

@@ -24,23 +24,10 @@ public struct JSONReport: ReportRenderer {
         if let migration = report.migration { document["migration"] = migrationSection(migration, report) }
         if let audit = report.audit { document["audit"] = auditSection(audit, report) }
         if let failure = report.failure {
-            document["error"] = ["exitCode": Int(failure.exitCode.rawValue), "diagnostics": failure.diagnostics.map(diagnostic)]
+            document["error"] = ["exitCode": Int(failure.exitCode.rawValue), "diagnostics": failure.diagnostics.map { JSONDiagnostic($0).object }]
         }
         let data = try! JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         return String(decoding: data, as: UTF8.self) + "\n"
-    }
-
-    /// A diagnostic as the error document writes it: `severity`, `message`, and `file`, `line`, `column`,
-    /// `hint` when known.
-    func diagnostic(_ d: Diagnostic) -> [String: Any] {
-        var entry: [String: Any] = ["severity": d.severity.rawValue, "message": d.message]
-        if let location = d.location {
-            entry["file"] = location.file
-            entry["line"] = location.line
-            entry["column"] = location.column
-        }
-        if let hint = d.hint { entry["hint"] = hint }
-        return entry
     }
 
     func auditSection(_ audit: AuditResult, _ report: Report) -> [String: Any] {
