@@ -7,7 +7,7 @@ with `log_min_duration_statement = 0`. Prints each command's wall times and medi
 duration of each UPDATE, and the statements of the last run of each that took over 0.5 ms
 (Docs/performance.md, "PostgreSQL: the batch update against psql").
 
-    swift build -c release --product strata --static-swift-stdlib --scratch-path .build-static
+    scripts/build-release.sh
     Benchmarks/pg_batch_interleaved.py [--strata PATH] [--rows 1000000] [--reps 8]
 """
 import argparse

@@ -5,7 +5,7 @@ Prints medians of the whole process (strata --version, the migrate, the same DDL
 and, for a binary built with Benchmarks/small-command-timing.patch applied, the median of each interval
 between its timing points (Docs/performance.md, "Where a small command's time goes").
 
-    swift build -c release --product strata --static-swift-stdlib --scratch-path .build-static
+    scripts/build-release.sh
     Benchmarks/small_command.py [--strata PATH] [--reps 31]
 """
 import argparse, collections, os, shutil, statistics, subprocess, sys, tempfile, time

@@ -267,7 +267,7 @@ def built(results):
     if strata.get("given"):
         return f"the binary given with `--strata` (built with `swift build -c release` from commit `{strata['commit']}` of this tree)"
     return (f"commit `{strata['commit']}`, built by the script as it is deployed: "
-            "`swift build -c release --static-swift-stdlib` (the Swift runtime linked in; README, \"Install the CLI\")")
+            "`scripts/build-release.sh` (release, the Swift runtime linked in; README, \"Install the CLI\")")
 
 
 def performance_doc(results, table, command):
