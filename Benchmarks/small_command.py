@@ -6,7 +6,7 @@ and, for a binary built with Benchmarks/small-command-timing.patch applied, the 
 between its timing points (Docs/performance.md, "Where a small command's time goes").
 
     scripts/build-release.sh
-    Benchmarks/small_command.py [--strata PATH] [--reps 31]
+    Benchmarks/small_command.py [--strata PATH [--strata PATH2]] [--reps 31]
 """
 import argparse, collections, os, shutil, statistics, subprocess, sys, tempfile, time
 
@@ -26,9 +26,11 @@ def fresh(pristine, work):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--strata", default=os.path.join(ROOT, ".build-static", "release", "strata"))
+    parser.add_argument("--strata", action="append",
+                        help="a binary to time (repeat to compare binaries: they alternate within each repetition)")
     parser.add_argument("--reps", type=int, default=31)
     args = parser.parse_args()
+    binaries = args.strata or [os.path.join(ROOT, ".build-static", "release", "strata")]
     tmp = tempfile.mkdtemp(prefix="strata-small-")
     try:
         models, empty = os.path.join(tmp, "models"), os.path.join(tmp, "empty")
@@ -38,45 +40,50 @@ def main():
             shutil.copy(os.path.join(ROOT, "models", name), models)
         shutil.copy(os.path.join(ROOT, "Benchmarks", "models-addcolumn", "4.yaml"), models)
         pristine, work = os.path.join(tmp, "v3.sqlite"), os.path.join(tmp, "work.sqlite")
-        subprocess.run([args.strata, "migrate", "--create", "--to", "3", "--store", pristine, "--models", models,
+        subprocess.run([binaries[0], "migrate", "--create", "--to", "3", "--store", pristine, "--models", models,
                         "--migrations", os.path.join(ROOT, "migrations"), "--quiet"], check=True)
         data.fill_store(pristine, data.ensure_source(os.path.join(tmp, "data"), 1000, 20250601, lambda *_: None),
                         with_favorite=False)
-        migrate = [args.strata, "migrate", "--store", work, "--models", models, "--migrations", empty, "--to", "4",
+        migrate = ["migrate", "--store", work, "--models", models, "--migrations", empty, "--to", "4",
                    "--skip-integrity-check", "--audit", "none"]
         env = dict(os.environ, STRATA_PHASES="1")
-        totals, version, shell = [], [], []
+        totals, version, shell = collections.defaultdict(list), collections.defaultdict(list), []
         intervals, order = collections.defaultdict(list), []
-        for _ in range(args.reps):
-            fresh(pristine, work)
-            start = time.monotonic()
-            done = subprocess.run(migrate, capture_output=True, text=True, env=env)
-            end = time.monotonic()
-            if done.returncode != 0:
-                sys.exit(f"strata migrate failed ({done.returncode}): {done.stderr.strip()}")
-            totals.append(end - start)
-            points = [("spawn", start)] + [(line.split()[1], float(line.split()[2]))
-                                           for line in done.stderr.splitlines() if line.startswith("PHASE ")] + [("exit", end)]
-            for (a, ta), (b, tb) in zip(points, points[1:]):
-                key = f"{a} → {b}"
-                if key not in order:
-                    order.append(key)
-                intervals[key].append(tb - ta)
-            start = time.monotonic()
-            subprocess.run([args.strata, "--version"], capture_output=True)
-            version.append(time.monotonic() - start)
+        for rep in range(args.reps):
+            for binary in (binaries if rep % 2 == 0 else binaries[::-1]):
+                fresh(pristine, work)
+                start = time.monotonic()
+                done = subprocess.run([binary] + migrate, capture_output=True, text=True, env=env)
+                end = time.monotonic()
+                if done.returncode != 0:
+                    sys.exit(f"strata migrate failed ({done.returncode}): {done.stderr.strip()}")
+                totals[binary].append(end - start)
+                points = [("spawn", start)] + [(line.split()[1], float(line.split()[2]))
+                                               for line in done.stderr.splitlines() if line.startswith("PHASE ")] + [("exit", end)]
+                for (a, ta), (b, tb) in zip(points, points[1:]):
+                    key = f"{a} → {b}"
+                    if key not in order:
+                        order.append(key)
+                    intervals[key].append(tb - ta)
+                start = time.monotonic()
+                subprocess.run([binary, "--version"], capture_output=True)
+                version[binary].append(time.monotonic() - start)
             fresh(pristine, work)
             start = time.monotonic()
             subprocess.run(["sqlite3", work, DDL], check=True)
             shell.append(time.monotonic() - start)
-        ms = lambda values: f"{statistics.median(values) * 1000:.2f} ms"
+        median = lambda values: statistics.median(values) * 1000
         print(f"load average {os.getloadavg()[0]:.2f}; medians of {args.reps} runs")
         if len(order) > 1:
             for key in order:
-                print(f"  {key:34} {ms(intervals[key])}")
-        print(f"strata migrate (add-column, 1,000 rows)  {ms(totals)}")
-        print(f"strata --version                         {ms(version)}")
-        print(f"sqlite3 shell, the same DDL              {ms(shell)}")
+                print(f"  {key:34} {median(intervals[key]):.2f} ms")
+        for binary in binaries:
+            if len(binaries) > 1:
+                print(binary)
+            print(f"strata migrate (add-column, 1,000 rows)  {median(totals[binary]):.2f} ms")
+            print(f"strata --version                         {median(version[binary]):.2f} ms")
+            print(f"over process start                       {median(totals[binary]) - median(version[binary]):.2f} ms")
+        print(f"sqlite3 shell, the same DDL              {median(shell):.2f} ms")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
