@@ -10,6 +10,9 @@ public enum MigrationError: StrataError, Sendable {
     case violations(fromVersion: Int, toVersion: Int, [MigrationViolation])
     /// `PRAGMA foreign_key_check` found rows after a rebuild (exit 3); the step was rolled back.
     case foreignKeyViolations(fromVersion: Int, toVersion: Int, [ForeignKeyViolation])
+    /// A unique index the user added to a rebuilt table no longer holds for the rows the step wrote
+    /// (exit 3); the step was rolled back, the index kept.
+    case userIndexViolated(fromVersion: Int, toVersion: Int, index: String, detail: String)
     /// The store differs from what its recorded version should be (exit 6).
     case drift(DriftReport)
     /// Foreign keys could not be turned off for a rebuild (exit 1).
@@ -30,7 +33,7 @@ public enum MigrationError: StrataError, Sendable {
     public var exitCode: ExitStatus {
         switch self {
         case .targetBelowCurrent, .unknownVersion: return .invalidInput
-        case .violations, .foreignKeyViolations: return .validationViolations
+        case .violations, .foreignKeyViolations, .userIndexViolated: return .validationViolations
         case .drift: return .drift
         case .foreignKeysStillOn, .foreignKeysNotRestored, .storeChanged: return .runtimeFailure
         }
@@ -71,6 +74,9 @@ public enum MigrationError: StrataError, Sendable {
             let list = rows.prefix(50).map { "  \($0.table) row \($0.rowid.map(String.init) ?? "?") → \($0.parent)" }
             return [.error((["v\(from) → v\(to): foreign key check failed after the rebuild (\(rows.count) row\(rows.count == 1 ? "" : "s"))"] + list).joined(separator: "\n"),
                            hint: "the step was rolled back; fix the dangling references (strata audit lists them) and retry")]
+        case let .userIndexViolated(from, to, index, detail):
+            return [.error("v\(from) → v\(to): your unique index \(index) does not hold for the rows after the rebuild (\(detail))",
+                           hint: "the step was rolled back and the index kept; make the rows unique in a hook of an earlier version, or drop the index")]
         case .drift(let report):
             return report.diagnostics
         case .foreignKeysStillOn:

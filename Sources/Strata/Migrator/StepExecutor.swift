@@ -69,9 +69,10 @@ enum StepExecutor {
                 let violation = try run(check, db: db, storeUUID: storeUUID)
                 if let violation { throw MigrationError.violations(fromVersion: step.fromVersion, toVersion: step.toVersion, [violation]) }
             case .saveUserObjects:
-                saved = try UserSchemaObject.saveAndDrop(db)
+                let managed = (step.sourceLayout.tables + step.destinationLayout.tables).flatMap(\.indexes).map(\.name)
+                saved = try UserSchemaObject.saveAndDrop(db, managedIndexes: Set(managed))
             case .restoreUserObjects:
-                warnings += UserSchemaObject.restore(saved, db: db)
+                warnings += try UserSchemaObject.restore(saved, step: step, db: db)
             case .remapped(let list, let counts):
                 if collectObjectIDs {
                     // Streamed: one row at a time, however many objects got new IDs.

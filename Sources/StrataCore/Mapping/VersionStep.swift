@@ -92,9 +92,10 @@ public enum MigrationOperation: Hashable, Sendable {
     case copy(SQLText)
     /// A query that must return no rows; rows are violations (exit 3) and roll the step back.
     case check(MigrationCheck)
-    /// Remember and drop the user's triggers and views (they are re-created by `.restoreUserObjects`).
+    /// Remember the user's triggers, views and indexes and drop the triggers and views (they are re-created by
+    /// `.restoreUserObjects`; an index goes with its table).
     case saveUserObjects
-    /// Re-create the user's triggers and views saved by `.saveUserObjects`, in their original order.
+    /// Re-create the user's views, the indexes of dropped tables and the triggers saved by `.saveUserObjects`.
     case restoreUserObjects
     /// `PRAGMA foreign_key_check`: any row rolls the step back.
     case foreignKeyCheck
