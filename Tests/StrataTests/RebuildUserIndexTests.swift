@@ -84,4 +84,46 @@ import Testing
         #expect(try MigrationSupport.columns(store, "Recipe") == ["_pk", "name", "rating", "notes", "kind"])
         #expect(try Self.userIndexes(store) == ["my_name|Recipe|CREATE UNIQUE INDEX my_name ON Recipe (name)"])
     }
+
+    /// A step that renames a column and the table (the entity) and rebuilds it: the user's view, index and
+    /// trigger follow the new names, as SQLite's in-place renames make them (before, the view and index
+    /// were left out with warnings and the trigger, `UPDATE OF name`, was made again but never fired).
+    @Test func userObjectsFollowRenamesInsideARebuild() throws {
+        let history = try MigrationSupport.history([
+            """
+            version: 1
+            entities:
+              Dish:
+                attributes:
+                  name: { type: string }
+                  junk: { type: string }
+            """,
+            """
+            version: 2
+            entities:
+              Recipe:
+                renamedFrom: Dish
+                attributes:
+                  title: { type: string, renamedFrom: name }
+            """,
+        ])
+        let store = try MigrationSupport.store(history, at: 1, fill: """
+            INSERT INTO Dish (_pk, name) VALUES (1, 'Pie');
+            CREATE TABLE log (what TEXT);
+            CREATE VIEW names AS SELECT name FROM Dish;
+            CREATE INDEX my_name ON Dish (name);
+            CREATE TRIGGER renamed AFTER UPDATE OF name ON Dish BEGIN INSERT INTO log VALUES (new.name); END;
+            """)
+        let result = try Migrator.migrate(store, history: history)
+        #expect(result.steps.map(\.step.rebuiltTables) == [["Recipe"]])
+        #expect(result.steps.map(\.warnings) == [[]])
+        #expect(try MigrationSupport.dump(store, "SELECT type, name, sql FROM sqlite_master WHERE name IN ('names', 'my_name', 'renamed') ORDER BY name") == [
+            #"index|my_name|CREATE INDEX my_name ON "Recipe" ("title")"#,
+            #"view|names|CREATE VIEW names AS SELECT "title" FROM "Recipe""#,
+            #"trigger|renamed|CREATE TRIGGER renamed AFTER UPDATE OF "title" ON "Recipe" BEGIN INSERT INTO log VALUES (new."title"); END"#,
+        ])
+        try store.queue.write { try $0.execute(sql: "UPDATE Recipe SET title = 'Tart'") }
+        #expect(try MigrationSupport.dump(store, "SELECT what FROM log") == ["Tart"])
+        #expect(try MigrationSupport.dump(store, "SELECT * FROM names") == ["Tart"])
+    }
 }

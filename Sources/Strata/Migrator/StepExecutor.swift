@@ -70,7 +70,7 @@ enum StepExecutor {
                 if let violation { throw MigrationError.violations(fromVersion: step.fromVersion, toVersion: step.toVersion, [violation]) }
             case .saveUserObjects:
                 let managed = (step.sourceLayout.tables + step.destinationLayout.tables).flatMap(\.indexes).map(\.name)
-                saved = try UserSchemaObject.saveAndDrop(db, managedIndexes: Set(managed))
+                saved = try UserSchemaObject.saveAndDrop(db, step: step, managedIndexes: Set(managed))
             case .restoreUserObjects:
                 warnings += try UserSchemaObject.restore(saved, step: step, db: db)
             case .remapped(let list, let counts):

@@ -9,18 +9,57 @@ struct UserSchemaObject {
     var name: String
     var sql: String
 
+    /// Saves the user's objects as they would read after the step's renames, then drops the triggers and views.
+    ///
+    /// A rebuilt table's renamed columns (and the table itself, when it gets a new name) are renamed in place
+    /// inside a savepoint first, so that SQLite rewrites the views, triggers and indexes that name them, as an
+    /// in-place `RENAME COLUMN` would; the texts are read and the savepoint rolled back. Were they saved as they
+    /// are, a view or index naming a renamed column could not be made again, and a trigger `UPDATE OF` it
+    /// would never fire. When a rename cannot be made (a name taken, another user object SQLite cannot read),
+    /// the texts are saved as they are.
     /// - Parameter managedIndexes: the indexes Strata creates (the step's layouts): never saved, so an
     ///   index the step drops on purpose stays dropped.
-    static func saveAndDrop(_ db: Database, managedIndexes: Set<String>) throws -> [UserSchemaObject] {
-        let objects = try Row.fetchAll(db, sql: """
+    static func saveAndDrop(_ db: Database, step: VersionStep, managedIndexes: Set<String>) throws -> [UserSchemaObject] {
+        var objects: [UserSchemaObject]?
+        do {
+            try db.inSavepoint {
+                for plan in step.tablePlans.tables where plan.sqliteKind == .rebuild {
+                    try renameInPlace(plan, db: db)
+                }
+                objects = try fetch(db, managedIndexes: managedIndexes)
+                return .rollback
+            }
+        } catch {
+            objects = try fetch(db, managedIndexes: managedIndexes)
+        }
+        let saved = objects ?? []
+        for o in saved where o.type == "trigger" { try db.execute(o.drop) }
+        for o in saved.reversed() where o.type == "view" { try db.execute(o.drop) }
+        return saved
+    }
+
+    /// Gives a rebuilt table's source its destination's column and table names, where they are free.
+    private static func renameInPlace(_ plan: TablePlan, db: Database) throws {
+        guard let source = plan.sourceTable, plan.parts.isEmpty else { return }
+        var columns = Set(try Row.fetchAll(db, "SELECT \"name\" FROM pragma_table_info(\(source))").map { $0[0] as String })
+        for (from, to) in plan.carried.sorted(by: { $0.key < $1.key }) where from != to && !columns.contains(to) {
+            try db.execute("ALTER TABLE \(TableName(source)) RENAME COLUMN \(ColumnName(from)) TO \(ColumnName(to))")
+            columns.remove(from)
+            columns.insert(to)
+        }
+        let name = plan.table.name
+        if source != name, try !db.tableExists(name) {
+            try db.execute("ALTER TABLE \(TableName(source)) RENAME TO \(TableName(name))")
+        }
+    }
+
+    private static func fetch(_ db: Database, managedIndexes: Set<String>) throws -> [UserSchemaObject] {
+        try Row.fetchAll(db, sql: """
             SELECT "type", "name", "sql" FROM "sqlite_master"
             WHERE "type" IN ('trigger', 'view', 'index') AND "sql" IS NOT NULL AND "name" NOT LIKE 'sqlite\\_%' ESCAPE '\\'
             ORDER BY "rowid"
             """).map { UserSchemaObject(type: $0["type"], name: $0["name"], sql: $0["sql"]) }
             .filter { $0.type != "index" || !managedIndexes.contains($0.name) }
-        for o in objects where o.type == "trigger" { try db.execute(o.drop) }
-        for o in objects.reversed() where o.type == "view" { try db.execute(o.drop) }
-        return objects
     }
 
     /// Re-creates views first (triggers may use them), then the indexes whose table was dropped, then
