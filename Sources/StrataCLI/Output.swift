@@ -71,13 +71,13 @@ final class Output: @unchecked Sendable {
             let label = d.severity == .error ? "\u{1B}[1;31merror:\u{1B}[0m" : "\u{1B}[1;33mwarning:\u{1B}[0m"
             text = text.replacingOccurrences(of: "\(d.severity.rawValue):", with: label, options: [], range: text.range(of: "\(d.severity.rawValue):"))
         }
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        DescriptorWriter.write(text + "\n", to: STDERR_FILENO)
     }
 
     /// A message on stderr (progress, notes).
     func note(_ text: String) {
         guard !isQuiet else { return }
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        DescriptorWriter.write(text + "\n", to: STDERR_FILENO)
     }
 
     /// Prints the command's one JSON document.

@@ -49,12 +49,6 @@ final class TerminalProgressBar: ProgressSink, @unchecked Sendable {
     private func write(_ text: String) {
         mutex.lock()
         defer { mutex.unlock() }
-        let bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { Foundation.write(fileDescriptor, $0.baseAddress, $0.count) }
-            if n <= 0 { if errno == EINTR { continue }; return }
-            offset += n
-        }
+        DescriptorWriter.write(text, to: fileDescriptor)
     }
 }

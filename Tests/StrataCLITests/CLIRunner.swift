@@ -32,7 +32,7 @@ enum CLI {
     /// Runs `strata args…` in `directory` and waits.
     @discardableResult
     static func run(_ args: [String], in directory: String? = nil, environment: [String: String] = [:],
-                    executable: String = CLI.binary) throws -> Result {
+                    executable: String = CLI.binary, standardInput: FileHandle? = nil) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = args
@@ -44,13 +44,14 @@ enum CLI {
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
+        if let standardInput { process.standardInput = standardInput }
         try process.run()
         // Both pipes are drained at once: reading one to its end first would deadlock as soon as the
         // child fills the other's buffer (64 KB on Linux).
         let errBox = DataBox()
-        let errReader = Thread { errBox.data = err.fileHandleForReading.readDataToEndOfFile(); errBox.done.signal() }
+        let errReader = Thread { errBox.data = readToEnd(err.fileHandleForReading); errBox.done.signal() }
         errReader.start()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let outData = readToEnd(out.fileHandleForReading)
         errBox.done.wait()
         let errData = errBox.data
         process.waitUntilExit()
@@ -58,6 +59,17 @@ enum CLI {
                             stderr: String(decoding: errData, as: UTF8.self))
         result.signaled = process.terminationReason == .uncaughtSignal
         return result
+    }
+
+    /// A pipe to its end, with `read(2)` retried when a signal interrupts it (a child's SIGCHLD): Foundation's
+    /// `readDataToEndOfFile` stops the test process on EINTR.
+    static func readToEnd(_ handle: FileHandle) -> Data {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let n = read(handle.fileDescriptor, &buffer, buffer.count)
+            if n > 0 { data.append(contentsOf: buffer[..<n]) } else if n == 0 || errno != EINTR { return data }
+        }
     }
 
     /// A fresh temporary directory with a copy of the example's models/ (and migrations/ when present).

@@ -160,4 +160,28 @@ import Testing
         #expect((try FleetProject.fleet(audit.stdout)["stores"] as? [[String: Any]])?.map { "\($0["path"]!) \($0["outcome"]!) \($0["exitCode"]!) \($0["violations"]!) \($0["message"]!)" }
                 == ["tenants/a.sqlite passed 0 0 <null>", "tenants/b.sqlite passed 0 0 <null>", "tenants/v.sqlite violations 3 1 1 rule violated: Recipe.name 1660"])
     }
+
+    /// `--stores-from -` reads standard input; one that cannot be read (redirected from a directory) is
+    /// exit 2 naming the reason (it stopped the process with SIGILL before).
+    @Test func storesFromStandardInput() throws {
+        let project = try FleetProject()
+        try project.store("tenants/a.sqlite")
+        try "tenants/a.sqlite\n# a comment\n".write(toFile: project.dir + "/list.txt", atomically: true, encoding: .utf8)
+        let list = try #require(FileHandle(forReadingAtPath: project.dir + "/list.txt"))
+        let listed = try CLI.run(["status", "--stores-from", "-", "--format", "json"], in: project.dir, standardInput: list)
+        #expect(listed.status == 0, "\(listed.stderr)")
+        #expect((try FleetProject.fleet(listed.stdout)["stores"] as? [[String: Any]])?.map { "\($0["path"]!) \($0["outcome"]!)" }
+                == ["tenants/a.sqlite pending"])
+        let directory = try #require(FileHandle(forReadingAtPath: project.dir + "/tenants"))
+        let before = E2E.storeHashes(project.dir + "/tenants/a.sqlite")
+        let unreadable = try CLI.run(["migrate", "--stores-from", "-"], in: project.dir, standardInput: directory)
+        #expect(unreadable.status == 2)
+        #expect(unreadable.stderr == """
+            error: cannot read --stores-from '-': Is a directory
+            hint: give a file with one store path a line, or - for standard input
+
+            """)
+        #expect(E2E.storeHashes(project.dir + "/tenants/a.sqlite") == before)
+    }
 }
+

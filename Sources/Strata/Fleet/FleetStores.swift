@@ -31,6 +31,24 @@ public enum FleetStores {
         return stores
     }
 
+    /// Standard input to its end, read with `read(2)`: Foundation's `readDataToEndOfFile` stops the process
+    /// on a read error (standard input redirected from a directory, say) or an interrupted read.
+    /// - Throws: ``FleetError/unreadableList(path:detail:)`` with the system's reason.
+    static func standardInput() throws -> Data {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let n = read(STDIN_FILENO, &buffer, buffer.count)
+            if n > 0 {
+                data.append(contentsOf: buffer[..<n])
+            } else if n == 0 {
+                return data
+            } else if errno != EINTR {
+                throw FleetError.unreadableList(path: "-", detail: String(cString: strerror(errno)))
+            }
+        }
+    }
+
     /// The stores a list file names: one path a line, relative to the current directory; surrounding
     /// blanks are dropped, and empty lines and lines starting with `#` are skipped. `-` reads standard input.
     /// Paths that do not exist (or are no regular file) are kept: the run reports them, as for `--store`.
@@ -39,7 +57,7 @@ public enum FleetStores {
     public static func listed(inFile file: String, excluding: [String] = []) throws -> [String] {
         let data: Data
         if file == "-" {
-            data = FileHandle.standardInput.readDataToEndOfFile()
+            data = try standardInput()
         } else {
             var info = stat()
             guard stat(file, &info) == 0 else { throw FleetError.unreadableList(path: file, detail: String(cString: strerror(errno))) }
