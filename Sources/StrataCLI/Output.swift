@@ -101,6 +101,19 @@ final class Output: @unchecked Sendable {
 
     func flush() { fflush(nil) }
 
+    /// Flushes standard output after a run that otherwise succeeded: text it could not take (a full disk, a
+    /// closed descriptor) makes the run exit 1 with an error, so that a pipeline never takes a lost report or
+    /// JSON document for success. A run that failed keeps its own exit code.
+    func flushAfterSuccess() {
+        // fflush(NULL) fails when a stream cannot take what is left in its buffer: on a full disk, standard
+        // output always has some (it is written in blocks, and the last block waits for this call).
+        let failed = fflush(nil) != 0
+        guard failed, exitCode == .success else { return }
+        diagnostic(.error("standard output could not be written: what the command printed is incomplete",
+                          hint: "is the disk it goes to full, or standard output closed? The command itself succeeded"))
+        setExitCode(.runtimeFailure)
+    }
+
     /// The exit code and diagnostics of an error that stops a command (not an argument parser's clean exit).
     static func failure(for error: Error) -> Report.Failure {
         if let strata = error as? StrataError {

@@ -75,7 +75,7 @@ enum StrataMain {
             } else {
                 try command.run()
             }
-            output.flush()
+            output.flushAfterSuccess()
             SignalCleanup.waitIfTerminating()
             exit(output.exitCode.rawValue)
         } catch {

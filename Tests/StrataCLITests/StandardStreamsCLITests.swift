@@ -34,4 +34,32 @@ import Testing
             #expect(process.terminationStatus == 2, "\(args)")
         }
     }
+
+    /// Standard output on a full disk: a run that otherwise succeeded exits 1 and says so (it exited 0 with
+    /// the document lost); a run that failed keeps its own exit code.
+    @Test func standardOutputOnAFullDiskIsExit1OnlyForARunThatSucceeded() throws {
+        let dir = try CLI.exampleProject()
+        #expect(try CLI.run(["migrate", "--create", "--store", "app.sqlite", "--quiet"], in: dir).status == 0)
+        for (args, status) in [(["status", "--store", "app.sqlite", "--format", "json"], Int32(1)), (["status", "--store", "app.sqlite"], 1),
+                               (["status", "--store", "missing.sqlite"], 2)] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: CLI.binary)
+            process.arguments = args
+            process.currentDirectoryURL = URL(fileURLWithPath: dir)
+            process.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
+            let err = Pipe()
+            process.standardError = err
+            try process.run()
+            let stderr = String(decoding: CLI.readToEnd(err.fileHandleForReading), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == status, "\(args): \(stderr)")
+            let message = """
+                error: standard output could not be written: what the command printed is incomplete
+                hint: is the disk it goes to full, or standard output closed? The command itself succeeded
+
+                """
+            #expect((stderr == message) == (status == 1), "\(args): \(stderr)")
+        }
+    }
 }
+
