@@ -20,19 +20,18 @@ struct UserSchemaObject {
     /// - Parameter managedIndexes: the indexes Strata creates (the step's layouts): never saved, so an
     ///   index the step drops on purpose stays dropped.
     static func saveAndDrop(_ db: Database, step: VersionStep, managedIndexes: Set<String>) throws -> [UserSchemaObject] {
-        var objects: [UserSchemaObject]?
+        var saved: [UserSchemaObject] = []
         do {
             try db.inSavepoint {
                 for plan in step.tablePlans.tables where plan.sqliteKind == .rebuild {
                     try renameInPlace(plan, db: db)
                 }
-                objects = try fetch(db, managedIndexes: managedIndexes)
+                saved = try fetch(db, managedIndexes: managedIndexes)
                 return .rollback
             }
         } catch {
-            objects = try fetch(db, managedIndexes: managedIndexes)
+            saved = try fetch(db, managedIndexes: managedIndexes)
         }
-        let saved = objects ?? []
         for o in saved where o.type == "trigger" { try db.execute(o.drop) }
         for o in saved.reversed() where o.type == "view" { try db.execute(o.drop) }
         return saved

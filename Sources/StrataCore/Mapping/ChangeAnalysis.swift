@@ -128,7 +128,7 @@ struct ChangeAnalysis {
         for a in destination.allAttributes(of: e.name).map(\.attribute) {
             guard let m = corr.sourceAttribute(a, kind: e.name, from: merged) else { continue }
             matched.insert(PropertyKey(m.owner, m.name))
-            if part?.attributes[a.name] == nil, m.attribute.type != a.type, !m.attribute.type.widens(to: a.type) {
+            if part?.attributes[a.name] == nil, !m.attribute.type.widens(to: a.type) {
                 refuse(e.name, a.name, "type changes from \(m.attribute.type.rawValue) to \(a.type.rawValue) (from \(merged))",
                        hint: "give \(merged) its own expression: attributes: { \(a.name): { \(merged): \"\(a.type.rawValue)(\(m.name))\" } }",
                        at: a.location)
@@ -157,7 +157,7 @@ struct ChangeAnalysis {
                 matched.insert(PropertyKey(m.owner, m.name))
                 // The expression gives `e`'s own objects their value; a sub-entity's objects need their own
                 // (its entity mapping), else a type change inference cannot make is refused for them.
-                if k != e.name, mapped[k]?[a.name] == nil, m.attribute.type != a.type, !m.attribute.type.widens(to: a.type) {
+                if k != e.name, mapped[k]?[a.name] == nil, !m.attribute.type.widens(to: a.type) {
                     refuse(k, a.name, "type changes from \(m.attribute.type.rawValue) to \(a.type.rawValue) (inherited from \(e.name), whose mapping covers its own objects only)",
                            hint: "map it for \(k) too: `\(k): { attributes: { \(a.name): \"…\" } }`", at: a.location)
                 }

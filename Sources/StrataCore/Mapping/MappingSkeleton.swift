@@ -64,7 +64,7 @@ public enum MappingSkeleton {
             // own objects only, so the sub-entity's objects need one here too (`ChangeAnalysis`).
             for (owner, a) in destination.allAttributes(of: e.name) where owner != e.name
                 && refusals.contains(where: { $0.entity == owner && $0.property == a.name }) {
-                guard let m = corr.sourceAttribute(a, kind: e.name), m.attribute.type != a.type, !m.attribute.type.widens(to: a.type) else { continue }
+                guard let m = corr.sourceAttribute(a, kind: e.name), !m.attribute.type.widens(to: a.type) else { continue }
                 let cast = ExpressionTyping.casts[a.type.rawValue] != nil ? ", e.g. \"\(a.type.rawValue)(\(m.name))\"" : ""
                 attributes.append("      \(a.name): TODO   # type changes from \(m.attribute.type.rawValue) to \(a.type.rawValue), inherited from \(owner)\(cast)")
                 todos += 1
