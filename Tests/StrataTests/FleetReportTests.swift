@@ -45,4 +45,18 @@ import Testing
         #expect(report.stores.map(\.path) == ["a", "b", "c", "d"] && report.exitCode == .drift && report.jobs == 3)
         #expect(sink.ended.map { "\($0.label) \($0.done)/\($0.total ?? -1) \($0.unit)" } == ["status 4/4 stores"])
     }
+
+    /// Workers that finish together draw their counts in order: the last state drawn is every store done.
+    /// (The count was drawn after the state's lock was released, so a worker could draw 3 after another drew 4.)
+    @Test func countsAreDrawnInOrderWhenWorkersFinishTogether() {
+        for _ in 0..<200 {
+            let sink = RecordingSink()
+            var fleet = Fleet(stores: (0..<8).map { "s\($0)" }, jobs: 4)
+            fleet.progressSink = sink
+            _ = fleet.run(command: "status") { path in (FleetStoreResult(path: path, outcome: .upToDate, exitCode: .success), nil, []) }
+            #expect(sink.ended.map(\.done) == [8])
+            let drawn = sink.drawn.map(\.done)
+            #expect(drawn == drawn.sorted(), "drawn out of order: \(drawn)")
+        }
+    }
 }

@@ -60,8 +60,8 @@ public struct Fleet: Sendable {
                     let began = Date()
                     var outcome = work(state.stores[index])
                     outcome.row.duration = Date().timeIntervalSince(began)
-                    let done = state.finish(index, outcome.row)
-                    progress?.update(done: done)
+                    // Drawn under the state's lock: two workers finishing together draw their counts in order.
+                    state.finish(index, outcome.row) { progress?.update(done: $0) }
                     state.report { onStoreEnd?(outcome.row, outcome.error, outcome.warnings) }
                 }
             }
@@ -120,13 +120,13 @@ private final class FleetState: @unchecked Sendable {
         }
     }
 
-    /// Records a store's row; returns how many stores are done.
-    func finish(_ index: Int, _ row: FleetStoreResult) -> Int {
+    /// Records a store's row and passes how many stores are done to `counted`, in the lock.
+    func finish(_ index: Int, _ row: FleetStoreResult, counted: (Int) -> Void) {
         lock.withLock {
             results[index] = row
             if row.failed && stopsOnFailure { stopped = true }
             done += 1
-            return done
+            counted(done)
         }
     }
 
