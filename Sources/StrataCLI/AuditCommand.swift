@@ -78,7 +78,7 @@ struct AuditCommand: StrataSubcommand {
             let format = reportFormat ?? Self.format(forFile: file)
             var written = true
             do {
-                try report.render(as: format).write(toFile: file, atomically: true, encoding: .utf8)
+                try OutputFile.write(Data(report.render(as: format).utf8), to: file)
             } catch {
                 written = false
                 // Printed; the exit code stays the audit's (3 on failures), else 1 (SPEC §10).

@@ -75,7 +75,7 @@ struct FleetOptions: ParsableArguments {
         let document = Report(title: title, fleet: fleet)
         if let file {
             let chosen = format ?? AuditCommand.format(forFile: file)
-            do { try document.render(as: chosen).write(toFile: file, atomically: true, encoding: .utf8) } catch {
+            do { try OutputFile.write(Data(document.render(as: chosen).utf8), to: file) } catch {
                 output.diagnostic(.error("cannot write --report '\(file)': \(error.localizedDescription)",
                                          hint: "the run's result is above; check the directory exists and is writable"))
                 output.setExitCode(fleet.exitCode == .success ? .runtimeFailure : fleet.exitCode)

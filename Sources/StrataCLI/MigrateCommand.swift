@@ -136,7 +136,7 @@ struct MigrateCommand: StrataSubcommand {
                               failure: failure.map { Output.failure(for: $0.underlying) })
         if let file = report {
             let format = reportFormat ?? ReportFormat.allCases.first { file.hasSuffix("." + $0.fileExtension) } ?? .text
-            do { try document.render(as: format).write(toFile: file, atomically: true, encoding: .utf8) } catch {
+            do { try OutputFile.write(Data(document.render(as: format).utf8), to: file) } catch {
                 // Printed, and exit 1 only when the run itself succeeded: a failed report never hides 3, 4, 5 or 6.
                 output.diagnostic(.error("cannot write --report '\(file)': \(error.localizedDescription)",
                                          hint: "the run's result is above; check the directory exists and is writable"))

@@ -3,7 +3,7 @@ import Foundation
 extension ChangeSet {
     /// Writes `jsonData()` to a file.
     public func write(toFile path: String) throws {
-        do { try jsonData().write(to: URL(fileURLWithPath: path)) } catch {
+        do { try OutputFile.write(jsonData(), to: path) } catch {
             throw StoreError.other("cannot write the change set to '\(path)': \(error.localizedDescription)")
         }
     }

@@ -32,6 +32,12 @@ public enum Backup {
             if isDirectory.boolValue { throw PipelineError.backupFailed(path: path, detail: "it is a directory") }
             if !force { throw PipelineError.backupExists(path: path) }
         }
+        // A backup replaces a regular file only (`--force`): never a link, a device or a pipe, which
+        // renaming the copy over would turn into a plain file (`--backup /dev/null` as root).
+        var entry = stat()
+        if lstat(path, &entry) == 0, (entry.st_mode & S_IFMT) != S_IFREG {
+            throw PipelineError.backupFailed(path: path, detail: "it is a \(StorePath.kindName(entry.st_mode)), not a regular file")
+        }
         let directory = StorePath.directoryOf(path)
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw PipelineError.backupFailed(path: path, detail: "the directory '\(directory)' does not exist")

@@ -18,7 +18,7 @@ public enum HotJournal {
     /// Call it before this process opens any SQLite connection to the store: it opens the store file to
     /// test the RESERVED lock, and closing that descriptor would drop POSIX locks this process holds on it.
     public static func isHot(storePath: String) -> Bool {
-        let journal = storePath + "-journal"
+        let journal = StorePath.resolvedLocation(storePath) + "-journal"   // SQLite names it after the resolved path
         guard fileSize(journal) > 0, fileSize(storePath) > 0 else { return false }
         guard let header = readPrefix(journal, count: magic.count), header == magic else { return false }
         return !reservedLockHeld(storePath)

@@ -106,7 +106,7 @@ enum StoreCopy {
     static func openSource(path: String, busyTimeout: TimeInterval) throws -> DatabaseQueue {
         var config = Configuration()
         let walWithoutFile = HotJournal.readPrefix(path, count: 20).map { $0[18] == 2 } == true
-            && !FileManager.default.fileExists(atPath: path + "-wal")
+            && !FileManager.default.fileExists(atPath: StorePath.resolvedLocation(path) + "-wal")   // named after the resolved path
         config.readonly = !walWithoutFile
         if walWithoutFile {
             config.prepareDatabase { try $0.execute(sql: "PRAGMA query_only = 1") }

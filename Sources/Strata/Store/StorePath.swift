@@ -74,11 +74,37 @@ public enum StorePath {
     /// - Throws: ``StorePathError/protectedOutput(option:path:what:)`` (exit 2).
     public static func checkOutput(_ path: String, option: String, storePath: String?,
                                    protectedFiles: [(path: String, what: String)]) throws {
-        let output = identity(path)
+        // The path as the system reads it, and as a writer that tidies paths first would (`app.sqlite/`,
+        // `app.sqlite/x/..` are `app.sqlite` to Foundation's URLs).
+        let spellings = Set([path, lexical(path)])
+        let outputs = Set(spellings.map(identity))
         let candidates = (storePath.map(storeFiles) ?? []) + protectedFiles
-        for candidate in candidates where identity(candidate.path) == output {
+        for candidate in candidates where outputs.contains(identity(candidate.path)) {
             throw StorePathError.protectedOutput(option: option, path: path, what: candidate.what)
         }
+        // A side file named after another name of the store (a hard link, another symlink): SQLite keeps
+        // that name's `-wal` apart, and it may hold committed pages.
+        guard let storePath, case .file = identity(storePath) else { return }
+        for spelling in spellings {
+            for suffix in ["-wal", "-shm", "-journal", "-strata.lock"] where spelling.hasSuffix(suffix) {
+                let base = String(spelling.dropLast(suffix.count))
+                if !base.isEmpty, identity(base) == identity(storePath) {
+                    let what = suffix == "-strata.lock" ? "the store's lock file" : "the store's \(suffix) file"
+                    throw StorePathError.protectedOutput(option: option, path: path, what: what + " (under another name of the store)")
+                }
+            }
+        }
+    }
+
+    /// `path` made absolute, with `.` and `..` taken by name and trailing slashes dropped (no links followed).
+    static func lexical(_ path: String) -> String {
+        var parts: [Substring] = []
+        for part in absolute(path).split(separator: "/") {
+            if part == "." { continue }
+            if part == ".." { _ = parts.popLast(); continue }
+            parts.append(part)
+        }
+        return "/" + parts.joined(separator: "/")
     }
 
     /// Regular files directly inside `directory` (model or hook files), or none when it is missing.
