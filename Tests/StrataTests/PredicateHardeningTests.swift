@@ -179,6 +179,15 @@ import Testing
         #expect(try PredicateFixture.matches(f, "rating == 0" + Self.repeated(" + 1", 10_000) + " - 9995") == [2, 8])
     }
 
+    /// Each operation on a stored value nests (its overflow check), so SQLite's parser bounds a chain:
+    /// 69 run (the documented figure), 70 are refused before SQLite sees them.
+    @Test func arithmeticChainsRunUpToTheParsersDepth() throws {
+        let f = try PredicateMatchTests.fixture.get()
+        #expect(try PredicateFixture.matches(f, "rating" + Self.repeated(" + 1", 69) + " > 72") == [2, 6, 8])
+        let refused = headline(f, "rating" + Self.repeated(" + 1", 70) + " > 73")
+        #expect(refused?.hasPrefix("predicate:1:1: error: too deeply nested for SQLite once translated") == true, "\(refused ?? "")")
+    }
+
     @Test func nestedFunctionsStayLinear() throws {
         let f = try PredicateMatchTests.fixture.get()
         let nested = Self.repeated("abs(", 20) + "rating" + Self.repeated(")", 20)
