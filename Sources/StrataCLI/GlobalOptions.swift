@@ -33,6 +33,10 @@ struct GlobalOptions: ParsableArguments {
         for v in variables where !v.contains("=") || v.hasPrefix("=") {
             throw ValidationError("--var expects NAME=VALUE, got '\(v)'")
         }
+        // $NOW is the run's time: a --var cannot change it, so one that tries is refused, not ignored.
+        for v in variables where v.hasPrefix("NOW=") {
+            throw ValidationError("--var NOW: $NOW is the run's start time; pin it with --now ISO8601 (migrate, batch)")
+        }
     }
 
     /// `--var` values by name.

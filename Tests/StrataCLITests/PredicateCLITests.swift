@@ -308,6 +308,11 @@ import StrataTestSupport
         try refused(p, args + ["--where", "lastUsed >= $NOW - $DAYS days", "--var", "DAYS=abc"],
                     "predicate:1:20: error: $DAYS counts a duration, but its value 'abc' is not an integer")
         try refused(p, args + ["--where", "lastUsed >= $NOW - $DAYS days"], "predicate:1:20: error: unknown variable $DAYS")
+        // $NOW is the run's time: `--var NOW=…` was silently ignored; it is refused in every command.
+        for command in [args, ["lint"], ["status"]] {
+            try refused(p, command + ["--where", "lastUsed >= $NOW"].filter { _ in command == args } + ["--var", "NOW=2000-01-01"],
+                        "error: --var NOW: $NOW is the run's start time; pin it with --now ISO8601 (migrate, batch)")
+        }
         try p.hook("v.yaml", """
             id: v
             after: 2
