@@ -34,6 +34,15 @@ extension GlobalOptions {
             + StorePath.files(in: migrations).map { (path: $0, what: "a hook file") }
         for case let (option, path?) in outputs {
             try StorePath.checkOutput(path, option: option, storePath: storePath, protectedFiles: protected)
+            // The change set is written after the commit and is an app's only record of it: a directory
+            // that is not there is found before anything is written.
+            var isDirectory: ObjCBool = false
+            let directory = (path as NSString).deletingLastPathComponent
+            if option == "--changes-out", !directory.isEmpty,
+               !(FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) && isDirectory.boolValue) {
+                throw Diagnostic.error("--changes-out '\(path)': the directory '\(directory)' does not exist",
+                                       hint: "create it first; nothing was written")
+            }
         }
     }
 

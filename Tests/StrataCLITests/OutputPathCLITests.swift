@@ -134,4 +134,17 @@ import StrataTestSupport
         #expect(lstat(dir + "/latest.md", &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK)
         #expect(try String(contentsOfFile: dir + "/reports/latest.md", encoding: .utf8) == written)
     }
+
+    /// The change set is written after the commit and is an app's only record of it: a `--changes-out` whose
+    /// directory is missing is exit 2 before anything is written (the update committed, then exit 1).
+    @Test func aChangesOutWithoutItsDirectoryIsExit2BeforeAnyWrite() throws {
+        let (dir, path) = try StoreHardeningCLITests.hookProject(recipes: 20)
+        let before = E2E.storeHashes(path)
+        for command in [["batch", "update", "--entity", "Recipe", "--set", "rating=1"], ["migrate"]] {
+            let r = try CLI.run(command + ["--changes-out", "nodir/changes.json", "--store", "app.sqlite"] + StoreHardeningCLITests.extra(command), in: dir)
+            #expect(r.status == 2, "\(command): \(r.stderr)")
+            #expect(r.stderr == "error: --changes-out 'nodir/changes.json': the directory 'nodir' does not exist\nhint: create it first; nothing was written\n")
+            #expect(E2E.storeHashes(path) == before)
+        }
+    }
 }
