@@ -58,18 +58,18 @@ struct LintCommand: StrataSubcommand {
             outcome.diagnostics += mapping.diagnostics
             outcome.refusals = mapping.refusals
             outcome.stepRefusals = mapping.diagnostics.filter { $0.severity == .error }
-            do {
-                let hooks = try HookSet.load(directory: migrations, models: history, variables: variables)
+            // The files that are right are checked on (their `sql:` against SQLite) while another file has
+            // errors, so one lint finds every bad file.
+            let (hooks, found) = HookSet.loadEach(directory: migrations, models: history, variables: variables)
+            outcome.diagnostics += found
+            if !found.contains(where: { $0.severity == .error }) {
                 outcome.hooks = hooks.hooks.count
-                outcome.diagnostics += hooks.warnings
                 outcome.diagnostics += stages.check(against: hooks)
                 let unregistered = Set(stages.unregistered(in: hooks.hooks))
                 outcome.unregisteredStages = hooks.hooks.filter { unregistered.contains($0.id) }.map { ($0.id, $0.file) }
-                outcome.diagnostics += SQLPreCheck.lint(hooks, models: history, variables: variables)
-                if engine == .postgresql { outcome.diagnostics += PostgresLint.warnings(for: hooks, models: history, variables: variables) }
-            } catch {
-                outcome.diagnostics += error.diagnostics
             }
+            outcome.diagnostics += SQLPreCheck.lint(hooks, models: history, variables: variables)
+            if engine == .postgresql { outcome.diagnostics += PostgresLint.warnings(for: hooks, models: history, variables: variables) }
         } catch {
             outcome.diagnostics += error.diagnostics
         }

@@ -197,6 +197,18 @@ import StrataTestSupport
         }
     }
 
+    /// One lint finds every bad file: a hook with a bad predicate no longer hides another file's bad SQL.
+    @Test func lintReportsBadSQLBesideAnotherFilesErrors() throws {
+        let dir = try Self.project(hook: Self.hook("UPDATE {{Recipe}} SET nme = 1;"))
+        try "id: other\nafter: 2\nsteps:\n  - batchUpdate: { entity: Recipe, predicate: \"ratng > 1\", propertiesToUpdate: { rating: 1 } }\n"
+            .write(toFile: dir + "/migrations/other.yaml", atomically: true, encoding: .utf8)
+        let lint = try CLI.run(["lint"], in: dir)
+        #expect(lint.status == 2)
+        #expect(lint.stderr.contains("migrations/fix.yaml:5:7: error: SQL error: no such column: nme"), "\(lint.stderr)")
+        #expect(lint.stderr.contains("migrations/other.yaml:4:48: error: Recipe has no attribute 'ratng'"), "\(lint.stderr)")
+        #expect(lint.stdout.hasSuffix("0 hook(s), 2 error(s), 0 warning(s)\n"), "\(lint.stdout)")
+    }
+
     @Test func aBeforeHooksSQLRunsOnTheVersionBelowAndComesFirst() throws {
         let before = "id: early\nbefore: 2\nsteps:\n  - sql: |\n      UPDATE {{Recipe}} SET {{Recipe.servings}} = {{Recipe.servings}} + 50;\n"
         let dir = try Self.project(hook: Self.hook("INSERT INTO {{Chef}} ({{Chef.name}}) SELECT {{Recipe.name}} FROM {{Recipe}} WHERE {{Recipe.servings}} > 50;"))

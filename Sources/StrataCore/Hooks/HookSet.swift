@@ -39,10 +39,31 @@ public struct HookSet: Sendable {
                             models: models, variables: variables)
     }
 
+    /// Every hook file of `directory` checked as ``load(directory:models:variables:)`` checks them, for `lint`:
+    /// the hooks without errors and every diagnostic, so that later checks (the SQL of `sql:` steps) still
+    /// run on the files that are right while another file has errors.
+    public static func loadEach(directory: String, models: ModelHistory,
+                                variables: [String: String] = [:]) -> (valid: HookSet, diagnostics: [Diagnostic]) {
+        guard let folder = YAMLFolder.read(directory) else { return (HookSet(hooks: []), []) }
+        return collect(folder.files.filter { !$0.isMapping }.map { file in
+            Result { () throws(DiagnosticList) in try HookLoader.load(data: file.data, path: file.path) }
+        }, models: models, variables: variables)
+    }
+
     /// The set of loaded files (in file order), each checked against the models; a duplicate id is an error at
     /// the later file.
     static func assemble(_ loaded: [Result<Hook, DiagnosticList>], models: ModelHistory,
                          variables: [String: String]) throws(DiagnosticList) -> HookSet {
+        let (valid, diagnostics) = collect(loaded, models: models, variables: variables)
+        if diagnostics.contains(where: { $0.severity == .error }) { throw DiagnosticList(diagnostics) }
+        var set = valid
+        set.warnings = diagnostics
+        return set
+    }
+
+    /// The hooks without errors, and the errors and warnings of all.
+    static func collect(_ loaded: [Result<Hook, DiagnosticList>], models: ModelHistory,
+                        variables: [String: String]) -> (HookSet, [Diagnostic]) {
         var hooks: [Hook] = []
         var diagnostics: [Diagnostic] = []
         var byID: [String: Hook] = [:]
@@ -66,10 +87,7 @@ public struct HookSet: Sendable {
                 diagnostics += error.diagnostics
             }
         }
-        if diagnostics.contains(where: { $0.severity == .error }) { throw DiagnosticList(diagnostics) }
-        var set = HookSet(hooks: hooks)
-        set.warnings = diagnostics
-        return set
+        return (HookSet(hooks: hooks), diagnostics)
     }
 }
 
