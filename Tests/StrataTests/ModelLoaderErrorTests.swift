@@ -130,6 +130,9 @@ import Testing
                       "m.yaml:7:15: error: generated join table '_A_tags' collides with the table of 'X'"]),
         Case(name: "two generated join tables collide", yaml: "version: 1\nentities:\n  A_b:\n    relationships:\n      c: { destination: T, toMany: true }\n  A:\n    relationships:\n      b_c: { destination: T, toMany: true }\n  T: {}\n",
              errors: ["m.yaml:8:7: error: generated join table '_A_b_c' collides with join table '_A_b_c'"]),
+        // Relationships whose names differ only in case: one error, at the later, and not its indexes' clash too.
+        Case(name: "join tables whose names differ in case", yaml: "version: 1\nentities:\n  Order:\n    relationships:\n      tags: { destination: T, toMany: true }\n      Tags: { destination: T, toMany: true }\n  T: {}\n",
+             errors: ["m.yaml:6:7: error: generated join table '_Order_tags' collides with join table '_Order_Tags'"]),
         // A many-to-many that is its own inverse owns its join table from its one side (which holds `target`).
         Case(name: "a symmetric many-to-many's join table collides", yaml: "version: 1\nentities:\n  A_b:\n    relationships:\n      c: { destination: A_b, toMany: true, inverse: c }\n  A:\n    relationships:\n      b_c: { destination: T, toMany: true }\n  T: {}\n",
              errors: ["m.yaml:8:7: error: generated join table '_A_b_c' collides with join table '_A_b_c'"]),
@@ -153,6 +156,15 @@ import Testing
             Issue.record("expected errors for \(c.name)")
         } catch {
             #expect(error.errors.map(\.headline) == c.errors)
+        }
+    }
+
+    /// A relationship has no `table:`: the hint for a join table's clash says what can be done.
+    @Test func aJoinTableClashHintsAtARename() throws {
+        let yaml = "version: 1\nentities:\n  Order:\n    relationships:\n      tags: { destination: T, toMany: true }\n      Tags: { destination: T, toMany: true }\n  T: {}\n"
+        #expect(throws: DiagnosticList.self) { _ = try ModelLoader.load(yaml: yaml, file: "m.yaml") }
+        do { _ = try ModelLoader.load(yaml: yaml, file: "m.yaml") } catch {
+            #expect(error.errors.map(\.hint) == ["rename one of the relationships: SQLite's table names ignore case"])
         }
     }
 

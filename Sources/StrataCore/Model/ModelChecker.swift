@@ -197,6 +197,7 @@ enum ModelChecker {
         // Join tables, one per owning side: the side whose join column is `source`, or the only side of a
         // relationship that is its own inverse (it holds `target`).
         let plans = LayoutBuilder.planRelationships(model)
+        var clashingJoinTables: Set<String> = []
         for key in plans.keys.sorted(by: { ($0.entity, $0.property) < ($1.entity, $1.property) }) {
             let relationship = model.entity(key.entity)?.relationship(key.property)
             guard let plan = plans[key], plan.kind == .joinTable,
@@ -205,8 +206,10 @@ enum ModelChecker {
             let location = relationship?.location
             if let other = tables[plan.table.lowercased()] {
                 let later = [other.1, location].compactMap { $0 }.max { ($0.line, $0.column) < ($1.line, $1.column) }
+                // A relationship has no `table:` key: its join table's name follows its own name.
                 r.add(.error("generated join table '\(plan.table)' collides with \(other.0)", at: later,
-                             hint: "set `table:` to a different name, or rename the relationship"))
+                             hint: "rename one of the relationships: SQLite's table names ignore case"))
+                clashingJoinTables.insert(plan.table.lowercased())
             } else { tables[plan.table.lowercased()] = ("join table '\(plan.table)'", location) }
         }
         let layout = LayoutBuilder.build(model, keeping: [:], relationshipPlans: plans)
@@ -216,7 +219,8 @@ enum ModelChecker {
         // only guards that promise.
         var indexOwners: [String: String] = [:]
         for table in layout.tables {
-            for index in table.indexes {
+            // A join table that collides is reported above; its indexes collide as a consequence.
+            for index in table.indexes where !clashingJoinTables.contains(table.name.lowercased()) {
                 if let other = indexOwners[index.name.lowercased()] {
                     let owner = table.rootEntity.flatMap { model.entity($0) }
                     r.add(.error("index '\(index.name)' of table '\(table.name)' has the same name as an index of table '\(other)'",
@@ -230,7 +234,8 @@ enum ModelChecker {
             for column in table.columns where !seen.insert(column.name.lowercased()).inserted {
                 let owner = table.rootEntity.flatMap { model.entity($0) }
                 r.add(.error("generated column '\(column.name)' collides with another column of table '\(table.name)'",
-                             at: owner?.location, hint: "set `column:` on one of the properties"))
+                             at: owner?.location,
+                             hint: "set `column:` on an attribute or to-one, or rename a relationship whose order column it is (SQLite ignores case)"))
             }
         }
         return layout
