@@ -150,6 +150,84 @@ import StrataTestSupport
         #expect(ordered.stdout.contains("  wrote models/1.yaml (App_2)\n  wrote models/2.yaml (App 2)\n"))
         #expect(try CLI.run(["import", "coredata", dir + "/nowhere.xcdatamodeld"], in: dir).status == 2)
     }
+
+    /// Xcode's mapping model for `App` → `App 2` (`name` becomes `title`), as it writes it inside the bundle.
+    static let renameMapping = """
+        <?xml version="1.0" standalone="yes"?>
+        <database>
+            <object type="XDDEVATTRIBUTEMAPPING" id="z202">
+                <attribute name="name" type="string">title</attribute>
+                <attribute name="valueexpressionstring" type="string">$source.name</attribute>
+                <relationship name="entitymapping" type="1/1" destination="XDDEVENTITYMAPPING" idrefs="z201"></relationship>
+            </object>
+            <object type="XDDEVENTITYMAPPING" id="z201">
+                <attribute name="destinationname" type="string">Item</attribute>
+                <attribute name="mappingtypename" type="string">Transform</attribute>
+                <attribute name="name" type="string">ItemToItem</attribute>
+                <attribute name="sourcename" type="string">Item</attribute>
+                <relationship name="attributemappings" type="0/0" destination="X" idrefs="z202"></relationship>
+            </object>
+            <object type="XDDEVMAPPINGMODEL" id="z101">
+                <attribute name="sourcemodelpath" type="string">App.xcdatamodeld/App.xcdatamodel</attribute>
+                <attribute name="destinationmodelpath" type="string">App.xcdatamodeld/App 2.xcdatamodel</attribute>
+                <relationship name="entitymappings" type="0/0" destination="XDDEVENTITYMAPPING" idrefs="z201"></relationship>
+            </object>
+        </database>
+        """
+
+    /// `.` inside the bundle crashed (SIGILL in a path function), and `App.xcdatamodeld/.` read the mapping model
+    /// inside it twice (once as the folder beside the bundle).
+    @Test func everySpellingOfTheBundlePathImportsItOnce() throws {
+        let dir = try Self.directory()
+        let path = try Self.bundle([
+            ("App", #"<model><entity name="Item"><attribute name="name" optional="YES" attributeType="String"/></entity></model>"#),
+            ("App 2", #"<model><entity name="Item"><attribute name="title" optional="YES" attributeType="String"/></entity></model>"#),
+        ], in: dir)
+        try FileManager.default.createDirectory(atPath: path + "/App1toApp2.xcmappingmodel", withIntermediateDirectories: true)
+        try Self.renameMapping.write(toFile: path + "/App1toApp2.xcmappingmodel/xcmapping.xml", atomically: true, encoding: .utf8)
+        let places = [(dir, "App.xcdatamodeld/."), (dir, "App.xcdatamodeld/"), (dir, "./App.xcdatamodeld//./"), (path, "."), (path, "./"),
+                      (path + "/App.xcdatamodel", ".."), (path + "/App.xcdatamodel", "../"), (dir, path + "/.")]
+        for (cwd, typed) in places {
+            let out = Temporary.directory("import-out")
+            let run = try CLI.run(["import", "coredata", typed, "--models", out + "/models", "--migrations", out + "/migrations"], in: cwd)
+            #expect(run.status == 0, "\(typed) in \(cwd): \(run.stderr)")
+            #expect(run.stdout.hasPrefix("imported \(typed): 2 version(s), 2 file(s) written to \(out)/models, 0 kept\n"), "\(run.stdout)")
+            #expect(run.stdout.contains("  wrote \(out)/migrations/v2-mapping.yaml (App1toApp2.xcmappingmodel: v1 → v2)\n"), "\(run.stdout)")
+            #expect(!run.stdout.contains("not carried"), "\(typed): \(run.stdout)")
+        }
+        // One version folder, however it is spelled.
+        let single = try CLI.run(["import", "coredata", ".", "--models", dir + "/single"], in: path + "/App 2.xcdatamodel")
+        #expect(single.status == 0, "\(single.stderr)")
+        #expect(single.stdout.contains("1 version(s), 1 file(s) written") && single.stdout.contains("  wrote \(dir)/single/2.yaml (App 2)\n"))
+    }
+
+    @Test func dotInAFolderWithoutVersionsIsExit2() throws {
+        let dir = try Self.directory()
+        try FileManager.default.createDirectory(atPath: dir + "/empty", withIntermediateDirectories: true)
+        for (cwd, typed, shown) in [(dir + "/empty", ".", "."), (dir + "/empty", "./", "."), (dir + "/empty", "..", ".."), (dir, "empty/.", "empty")] {
+            let run = try CLI.run(["import", "coredata", typed], in: cwd)
+            #expect(run.status == 2, "\(typed): \(run.stderr)")
+            #expect(run.stderr.contains("error: '\(shown)' holds no model versions (*.xcdatamodel)\nhint: pass the .xcdatamodeld bundle"), "\(run.stderr)")
+        }
+        let missing = try CLI.run(["import", "coredata", "nowhere/."], in: dir)
+        #expect(missing.status == 2 && missing.stderr.contains("error: 'nowhere' does not exist"), "\(missing.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/models"))
+    }
+
+    /// An order file saved on Windows was one line (`\r\n` is one `Character`): exit 2, "not a version".
+    @Test func orderFileWithWindowsLineBreaks() throws {
+        let dir = try Self.directory()
+        let model = #"<model><entity name="A"><attribute name="x" optional="YES" attributeType="String"/></entity></model>"#
+        let path = try Self.bundle([("Model", model), ("Model v2.0", model)], in: dir)
+        try "Model\r\nModel v2.0\r\n".write(toFile: dir + "/order.txt", atomically: true, encoding: .utf8)
+        let run = try CLI.run(["import", "coredata", path, "--order", "order.txt"], in: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("  wrote models/1.yaml (Model)\n  wrote models/2.yaml (Model v2.0)\n"))
+        try "Model\r\nModel 2.0\r\n".write(toFile: dir + "/order.txt", atomically: true, encoding: .utf8)
+        let wrong = try CLI.run(["import", "coredata", path, "--order", "order.txt", "--force"], in: dir)
+        #expect(wrong.status == 2)
+        #expect(wrong.stderr.contains("order.txt:2:1: error: 'Model 2.0' is not a version of the bundle\n"), "\(wrong.stderr)")
+    }
 }
 
 /// The way forward the import names for a refused step, as the command prints it.

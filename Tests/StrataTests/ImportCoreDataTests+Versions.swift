@@ -70,6 +70,83 @@ extension ImportCoreDataTests {
         ])
     }
 
+    @Test(arguments: ["\r\n", "\r"]) func orderFileWithWindowsOrOldMacLineBreaks(_ br: String) throws {
+        let path = try Self.bundle([("Model", Self.model("")), ("Model v2.0", Self.model("")), ("Beta", Self.model(""))])
+        let order = TestStore.directory() + "/order.txt"
+        try ["\u{FEFF}# oldest first", "Beta", "", "Model.xcdatamodel", "Model v2.0", ""].joined(separator: br)
+            .write(toFile: order, atomically: true, encoding: .utf8)
+        let result = try CoreDataImport.read(path: path, orderFile: order)
+        #expect(result.versions.map(\.name) == ["Beta", "Model", "Model v2.0"])
+        #expect(result.versions.map(\.number) == [1, 2, 3])
+        try ["Beta", "Model 7", "Model", "Model"].joined(separator: br).write(toFile: order, atomically: true, encoding: .utf8)
+        #expect(Self.errors { _ = try CoreDataImport.read(path: path, orderFile: order) } == [
+            "\(order):2:1: error: 'Model 7' is not a version of the bundle",
+            "\(order):4:1: error: 'Model' is listed twice",
+        ])
+    }
+
+    @Test func currentVersionLineIsCountedInAWindowsFile() throws {
+        let path = try Self.bundle([("Model", Self.model("")), ("Model 2", Self.model(""))])
+        try "<?xml version=\"1.0\"?>\r\n<plist version=\"1.0\">\r\n<dict>\r\n<key>_XCCurrentVersionName</key>\r\n<string>Model.xcdatamodel</string>\r\n</dict>\r\n</plist>\r\n"
+            .write(toFile: path + "/.xccurrentversion", atomically: true, encoding: .utf8)
+        #expect(Self.errors { _ = try CoreDataImport.read(path: path) } == [
+            "\(path)/.xccurrentversion:5:1: error: the current version 'Model' (1) is not the newest ('Model' = 1, 'Model 2' = 2)",
+        ])
+    }
+
+    @Test func plainFilesNamedLikeVersionsOrMappingModelsAreNotRead() throws {
+        let path = try Self.bundle([("M", Self.model("")), ("M 2", Self.model(""))], current: "M 2")
+        // The AppleDouble files a macOS archive carries, and a stray file: none is a version or a mapping model.
+        for file in ["._M 2.xcdatamodel", "._M.xcdatamodel", "Notes 2.xcdatamodel", "._M1toM2.xcmappingmodel", "Old.xcmappingmodel"] {
+            try Data([0x00, 0x05, 0x16, 0x07]).write(to: URL(fileURLWithPath: path + "/" + file))
+        }
+        try FileManager.default.createDirectory(atPath: path + "/._M 3.xcdatamodel", withIntermediateDirectories: true)
+        let result = try CoreDataImport.read(path: path)
+        #expect(result.versions.map { "\($0.number) \($0.name)" } == ["1 M", "2 M 2"])
+        #expect(result.skipped.isEmpty && result.notCarried.isEmpty && result.mappings.isEmpty)
+    }
+
+    @Test(arguments: ["/.", "/", "//", "/./", "/./.", "/../Model.xcdatamodeld"])
+    func bundlePathSpellingsReadTheBundleOnce(_ suffix: String) throws {
+        let path = try Self.bundle([("Model", Self.model(#"<entity name="A"/>"#)), ("Model 2", Self.model(#"<entity name="A"/>"#))])
+        try FileManager.default.createDirectory(atPath: path + "/Model1to2.xcmappingmodel", withIntermediateDirectories: true)
+        try """
+            <?xml version="1.0" standalone="yes"?>
+            <database>
+                <object type="XDDEVENTITYMAPPING" id="z201">
+                    <attribute name="destinationname" type="string">A</attribute>
+                    <attribute name="mappingtypename" type="string">Copy</attribute>
+                    <attribute name="name" type="string">AToA</attribute>
+                    <attribute name="sourcename" type="string">A</attribute>
+                </object>
+                <object type="XDDEVMAPPINGMODEL" id="z101">
+                    <attribute name="sourcemodelpath" type="string">Model.xcdatamodeld/Model.xcdatamodel</attribute>
+                    <attribute name="destinationmodelpath" type="string">Model.xcdatamodeld/Model 2.xcdatamodel</attribute>
+                    <relationship name="entitymappings" type="0/0" destination="XDDEVENTITYMAPPING" idrefs="z201"></relationship>
+                </object>
+            </database>
+            """.write(toFile: path + "/Model1to2.xcmappingmodel/xcmapping.xml", atomically: true, encoding: .utf8)
+        let result = try CoreDataImport.read(path: path + suffix)
+        #expect(result.versions.map { "\($0.number) \($0.name)" } == ["1 Model", "2 Model 2"])
+        // Read once: the folder beside `Model.xcdatamodeld/.` is the bundle's folder, not the bundle again.
+        #expect(result.mappings.map { "\($0.name) \($0.from)→\($0.to)" } == ["Model1to2.xcmappingmodel 1→2"])
+        #expect(result.notCarried.isEmpty, "\(result.notCarried.map(\.reason))")
+        let single = try CoreDataImport.read(path: path + "/Model 2.xcdatamodel" + (suffix.hasPrefix("/..") ? "/../Model 2.xcdatamodel" : suffix))
+        #expect(single.versions.map { "\($0.number) \($0.name)" } == ["2 Model 2"])
+    }
+
+    static let spellings: [(String, String, String?)] = [
+        (".", ".", ".."), ("./", ".", ".."), ("./.", ".", ".."), ("..", "..", "../.."), ("../", "..", "../.."),
+        ("M.xcdatamodeld/.", "M.xcdatamodeld", "."), ("M.xcdatamodeld//", "M.xcdatamodeld", "."), ("./M.xcdatamodeld", "M.xcdatamodeld", "."),
+        ("a/M.xcdatamodeld", "a/M.xcdatamodeld", "a"), ("a/..", "a/..", "a/../.."), ("/", "/", nil), ("//.", "/", nil),
+        ("/M.xcdatamodeld/", "/M.xcdatamodeld", "/"), ("/a/./M.xcdatamodeld", "/a/M.xcdatamodeld", "/a"),
+    ]
+
+    @Test(arguments: spellings) func pathsAreTidiedBeforeTheirFolderIsTaken(_ typed: String, _ tidy: String, _ parent: String?) {
+        #expect(CoreDataBundle.tidy(typed) == tidy)
+        #expect(CoreDataBundle.parent(of: tidy) == parent)
+    }
+
     @Test func currentVersionMustBeTheNewest() throws {
         let path = try Self.bundle([("Model", Self.model("")), ("Model 2", Self.model(""))], current: "Model")
         #expect(Self.errors { _ = try CoreDataImport.read(path: path) } == [

@@ -16,28 +16,29 @@ struct CoreDataBundle {
 
     static func open(path rawPath: String, orderFile: String?) throws(DiagnosticList) -> CoreDataBundle {
         let fm = FileManager.default
-        let path = rawPath.count > 1 && rawPath.hasSuffix("/") ? String(rawPath.dropLast()) : rawPath
+        let path = tidy(rawPath)
         var isDirectory: ObjCBool = false
-        guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        guard fm.fileExists(atPath: path, isDirectory: &isDirectory), let real = realPath(path) else {
             throw DiagnosticList([.error("'\(path)' does not exist", hint: "pass the .xcdatamodeld bundle (or one .xcdatamodel) of your Xcode project")])
         }
-        let url = URL(fileURLWithPath: path)
+        // Names come from the resolved path: `.` inside `App/Model.xcdatamodeld` is the bundle `Model.xcdatamodeld`.
+        let name = real.split(separator: "/").last.map(String.init) ?? "/"
         if !isDirectory.boolValue {
             // A `contents` file given directly: one version named after its folder.
-            let folder = url.deletingLastPathComponent().path
-            let name = url.lastPathComponent == "contents" ? stem(url.deletingLastPathComponent().lastPathComponent) : stem(url.lastPathComponent)
-            return CoreDataBundle(path: path, versions: [Version(name: name, folder: folder, number: trailingNumber(name) ?? 1)])
+            let folderName = real.split(separator: "/").dropLast().last.map(String.init) ?? ""
+            let version = stem(name == "contents" ? folderName : name)
+            return CoreDataBundle(path: path, versions: [Version(name: version, folder: path, number: trailingNumber(version) ?? 1)])
         }
-        if url.pathExtension == "xcdatamodel" || fm.fileExists(atPath: path + "/contents") {
-            let name = stem(url.lastPathComponent)
-            return CoreDataBundle(path: path, versions: [Version(name: name, folder: path, number: trailingNumber(name) ?? 1)])
+        if name.hasSuffix(".xcdatamodel") || fm.fileExists(atPath: path + "/contents") {
+            let version = stem(name)
+            return CoreDataBundle(path: path, versions: [Version(name: version, folder: path, number: trailingNumber(version) ?? 1)])
         }
-        let items = ((try? fm.contentsOfDirectory(atPath: path)) ?? []).sorted { $0.localizedStandardCompare($1) == .orderedAscending }
+        let items = folders(in: path)
         var bundle = CoreDataBundle(path: path, versions: [])
-        // Mapping models sit inside the bundle or, as Xcode creates them, beside it.
-        let parent = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
-        let siblings = ((try? fm.contentsOfDirectory(atPath: parent)) ?? []).sorted { $0.localizedStandardCompare($1) == .orderedAscending }
-        for (folder, list) in [(path, items), (parent, siblings)] {
+        // Mapping models sit inside the bundle or, as Xcode creates them, beside it (not twice when the bundle is `/`).
+        var places = [(path, items)]
+        if let parent = parent(of: path), realPath(parent) != real { places.append((parent, folders(in: parent))) }
+        for (folder, list) in places {
             bundle.mappingModels += list.filter { $0.hasSuffix(".xcmappingmodel") }.map { folder + "/" + $0 }
         }
         let names = items.filter { $0.hasSuffix(".xcdatamodel") }.map(stem)
@@ -51,6 +52,39 @@ struct CoreDataBundle {
             .sorted { $0.number < $1.number }
         try bundle.checkCurrentVersion(usingOrder: orderFile != nil)
         return bundle
+    }
+
+    /// `path` without empty and `.` components (`M.xcdatamodeld/.` and `M.xcdatamodeld//` are `M.xcdatamodeld`,
+    /// `./` is `.`). `..` is kept: after a symbolic link it is not the folder the text names.
+    static func tidy(_ path: String) -> String {
+        guard !path.isEmpty else { return path }
+        let joined = path.split(separator: "/").filter { $0 != "." }.joined(separator: "/")
+        return path.hasPrefix("/") ? "/" + joined : joined.isEmpty ? "." : joined
+    }
+
+    /// The folder holding a tidy `path`, spelled from it (`..` beside `.` and `..`); nil for `/`.
+    static func parent(of path: String) -> String? {
+        let parts = path.split(separator: "/")
+        if path == "." || parts.last == ".." { return path == "." ? ".." : path + "/.." }
+        if parts.count > 1 { return (path.hasPrefix("/") ? "/" : "") + parts.dropLast().joined(separator: "/") }
+        return parts.isEmpty ? nil : path.hasPrefix("/") ? "/" : "."
+    }
+
+    /// The absolute path without links, `.` or `..`; nil when it does not exist.
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// The folders in `path`, in Finder's order. Plain files (the `._Model 2.xcdatamodel` AppleDouble files that
+    /// macOS archives carry) and `._` names are not versions or mapping models.
+    static func folders(in path: String) -> [String] {
+        let fm = FileManager.default
+        return ((try? fm.contentsOfDirectory(atPath: path)) ?? []).filter { item in
+            var isDirectory: ObjCBool = false
+            return !item.hasPrefix("._") && fm.fileExists(atPath: path + "/" + item, isDirectory: &isDirectory) && isDirectory.boolValue
+        }.sorted { $0.localizedStandardCompare($1) == .orderedAscending }
     }
 
     /// `Model 12` → 12; a name without a trailing number is version 1. Collisions and 0 are errors.
@@ -82,15 +116,17 @@ struct CoreDataBundle {
         return Int(digits).flatMap { $0 >= 1 ? $0 : nil }
     }
 
-    /// `--order FILE`: version names, oldest first, one per line (`#` comments and blank lines ignored).
+    /// `--order FILE`: version names, oldest first, one per line (`#` comments and blank lines ignored). Lines end
+    /// in `\n`, `\r\n` (a file saved on Windows) or `\r`.
     static func order(file: String, names: [String]) throws(DiagnosticList) -> [String: Int] {
-        guard let data = FileManager.default.contents(atPath: file), let text = String(data: data, encoding: .utf8) else {
+        guard let data = FileManager.default.contents(atPath: file), let decoded = String(data: data, encoding: .utf8) else {
             throw DiagnosticList([.error("cannot read the order file '\(file)'", hint: "pass a text file with one version name per line")])
         }
+        let text = decoded.hasPrefix("\u{FEFF}") ? String(decoded.dropFirst()) : decoded   // the byte-order mark Notepad writes
         let known = Set(names)
         var numbers: [String: Int] = [:]
         var diagnostics: [Diagnostic] = []
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: isLineBreak).enumerated() {
             let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !line.isEmpty, !line.hasPrefix("#") else { continue }
             let name = stem(line)
@@ -141,8 +177,11 @@ struct CoreDataBundle {
     static func line(of text: String, in data: Data) -> Int {
         let content = String(decoding: data, as: UTF8.self)
         guard let range = content.range(of: text) else { return 1 }
-        return content[..<range.lowerBound].reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
+        return content[..<range.lowerBound].reduce(1) { isLineBreak($1) ? $0 + 1 : $0 }
     }
+
+    /// `\r\n` is one `Character`, so splitting at `"\n"` alone keeps a Windows file on one line.
+    static func isLineBreak(_ c: Character) -> Bool { c == "\n" || c == "\r\n" || c == "\r" }
 
     /// `Model 2.xcdatamodel` → `Model 2`.
     static func stem(_ name: String) -> String {
