@@ -148,7 +148,7 @@ import Testing
         ("Double", "0.25", "0.25"), ("Float", "1e-3", "0.001"), ("String", "a: b", "\"a: b\""), ("String", "yes", "\"yes\""),
         ("Boolean", "YES", "true"), ("Boolean", "NO", "false"), ("Date", "0", "\"2001-01-01T00:00:00Z\""),
         ("Date", "-978307200.5", "\"1969-12-31T23:59:59.500Z\""), ("UUID", "6F1C5C2A-0A4B-4C1E-9D7E-2B8E6A1F3C4D", "\"6f1c5c2a-0a4b-4c1e-9d7e-2b8e6a1f3c4d\""),
-        ("URI", "https://example.com/a?b=c", "\"https://example.com/a?b=c\""),
+        ("URI", "https://example.com/a?b=c", "\"https://example.com/a?b=c\""), ("Integer 16", "1e3", "1000"), ("Integer 32", "70000.0", "70000"),
     ]
 
     @Test(arguments: defaults) func defaultLiteral(_ type: String, _ xml: String, _ yaml: String) throws {
@@ -164,6 +164,15 @@ import Testing
         ("Date", "now", "default 'now' is not carried (not a date: Core Data writes seconds since 2001-01-01)"),
         ("UUID", "", "default '' is not carried (not a valid uuid: '' is not a UUID)"),
         ("Binary", "AA==", "default 'AA==' of a Binary attribute is not carried (binary data has no default literal)"),
+        // Whole numbers written as `1e5` or `70000.0` are checked like `70000` (they were dropped without a listing).
+        ("Integer 16", "1e5", "default '1e5' is not carried (not a valid int16: 100000 is out of range for int16 (-32768...32767))"),
+        ("Integer 16", "70000.0", "default '70000.0' is not carried (not a valid int16: 70000 is out of range for int16 (-32768...32767))"),
+        ("Integer 32", "-3e9", "default '-3e9' is not carried (not a valid int32: -3000000000 is out of range for int32 (-2147483648...2147483647))"),
+        ("Integer 64", "1e300", "default '1e300' is not carried (not a valid int64: '1e300' is not an integer)"),
+        ("Integer 64", "9.3e18", "default '9.3e18' is not carried (not a valid int64: '9.3e18' is not an integer)"),
+        ("Integer 64", "inf", "default 'inf' is not carried (not a valid int64: 'inf' is not an integer)"),
+        ("Integer 16", "nan", "default 'nan' is not carried (not a valid int16: 'nan' is not an integer)"),
+        ("Integer 16", "2.5", "default '2.5' is not carried (not a valid int16: '2.5' is not an integer)"),
     ]
 
     @Test(arguments: invalidDefaults) func invalidDefaultIsListedNotFatal(_ type: String, _ xml: String, _ reason: String) throws {
@@ -182,6 +191,24 @@ import Testing
          ["minimum '9223372036854775808' is not carried (not a valid int64: '9223372036854775808' is not an integer)"]),
         (#"<attribute name="x" optional="YES" attributeType="Double" minValueString="5" maxValueString="1"/>"#,
          ["bounds 5.0…1.0 are not carried (minimum above maximum)"]),
+        (#"<attribute name="m" optional="YES" attributeType="Integer 16" minValueString="-1e5" maxValueString="9e4"/>"#,
+         ["minimum '-1e5' is not carried (not a valid int16: -100000 is out of range for int16 (-32768...32767))",
+          "maximum '9e4' is not carried (not a valid int16: 90000 is out of range for int16 (-32768...32767))"]),
+        (#"<attribute name="t" optional="YES" attributeType="Date" minDateTimeInterval="0" maxDateTimeInterval="-1"/>"#,
+         ["bounds 2001-01-01T00:00:00Z…2000-12-31T23:59:59Z are not carried (minimum above maximum)"]),
+        (#"<attribute name="t" optional="YES" attributeType="Date" minDateTimeInterval="0" defaultDateTimeInterval="-86400.5"/>"#,
+         ["default '-86400.5' is not carried (it breaks the attribute's own rule: less than min 2001-01-01T00:00:00Z)"]),
+        (#"<attribute name="t" optional="YES" attributeType="Date" maxValueString="86400" defaultDateTimeInterval="1e6"/>"#,
+         ["default '1e6' is not carried (it breaks the attribute's own rule: greater than max 2001-01-02T00:00:00Z)"]),
+        (#"<attribute name="z" optional="perhaps" attributeType="String" indexed="sometimes"/>"#,
+         [#"optional="perhaps" is not YES or NO: read as NO"#, #"indexed="sometimes" is not YES or NO: read as NO"#]),
+        (#"<attribute name="y" optional="YES" transient="1?" attributeType="Binary" allowsExternalBinaryDataStorage=""/>"#,
+         [#"transient="1?" is not YES or NO: read as NO"#, #"allowsExternalBinaryDataStorage="" is not YES or NO: read as NO"#]),
+        (#"<relationship name="r" optional="Y" toMany="YES" ordered="often" minCount="two" maxCount="-1" destinationEntity="E"/>"#,
+         [#"ordered="often" is not YES or NO: read as NO"#, #"optional="Y" is not YES or NO: read as NO"#,
+          #"minCount="two" is not a count: read as 0 (no bound)"#, #"maxCount="-1" is not a count: read as 0 (no bound)"#]),
+        (#"<relationship name="r" optional="YES" toMany="many" maxCount="1" destinationEntity="E"/>"#,
+         [#"toMany="many" is not YES or NO: read as NO"#]),
         (#"<attribute name="s" optional="YES" attributeType="String" regularExpressionString="[a-"/>"#,
          ["regular expression '[a-' is not carried (invalid pattern)"]),
         (#"<attribute name="o" optional="YES" attributeType="ObjectID"/>"#,
@@ -284,6 +311,29 @@ import Testing
         let model = try ModelLoader.load(yaml: result.versions[0].yaml, file: "1.yaml")
         #expect(model.warnings.isEmpty)
         #expect(model.entity("Kitten")?.parent == "Cat" && model.entity("Animal")?.isAbstract == true)
+    }
+
+    @Test func unreadableFlagsAndCountsAreListedAndReadAsNoAndZero() throws {
+        let result = try Self.single("""
+            <entity name="C" isAbstract="maybe"><attribute name="z" optional="perhaps" attributeType="String" indexed="sometimes"/>
+              <relationship name="ds" optional="YES" toMany="YES" minCount="two" deletionRule="Obliterate" destinationEntity="C"/></entity>
+            """)
+        #expect(result.notCarried.map { [$0.entity ?? "-", $0.property ?? "-", $0.reason] } == [
+            ["C", "-", #"isAbstract="maybe" is not YES or NO: read as NO"#],
+            ["C", "z", #"optional="perhaps" is not YES or NO: read as NO"#],
+            ["C", "z", #"indexed="sometimes" is not YES or NO: read as NO"#],
+            ["C", "ds", #"minCount="two" is not a count: read as 0 (no bound)"#],
+            ["C", "ds", "delete rule 'Obliterate' is unknown: imported as nullify"],
+        ])
+        #expect(result.versions[0].yaml.contains("""
+              C:
+                attributes:
+                  z: { type: string, optional: false }
+                relationships:
+                  ds: { destination: C, toMany: true }
+
+            """), "\(result.versions[0].yaml)")
+        _ = try ModelLoader.load(yaml: result.versions[0].yaml, file: "1.yaml")
     }
 
     @Test func abstractEntityWithoutSubEntitiesIsImportedConcrete() throws {

@@ -12,11 +12,11 @@ extension CoreDataModelReader {
         }
         unknownAttributes(node, known: Self.attributeAttributes, entity, name, what: "<attribute>")
         let typeName = node["attributeType"] ?? "Undefined"
-        if node.flag("transient") == true {
+        if flag(node, "transient", entity, name) {
             note(entity, name, "transient attribute is not carried (it is never stored)")
             return nil
         }
-        if node.flag("derived") == true {
+        if flag(node, "derived", entity, name) {
             note(entity, name, "derived attribute is not carried (its value is computed by Core Data"
                  + (node["derivationExpression"].map { " from \($0)" } ?? "") + ")")
             return nil
@@ -30,8 +30,8 @@ extension CoreDataModelReader {
             return nil
         }
         var a = ImportedAttribute(name: name, type: type)
-        a.isOptional = node.flag("optional") ?? false
-        a.isIndexed = node.flag("indexed") ?? false
+        a.isOptional = flag(node, "optional", entity, name)
+        a.isIndexed = flag(node, "indexed", entity, name)
         a.renamingIdentifier = renamingIdentifier(node)
         a.versionHashModifier = nonEmpty(node["versionHashModifier"])
         for child in node.children {
@@ -43,7 +43,7 @@ extension CoreDataModelReader {
             if let t = nonEmpty(node["valueTransformerName"]) { addUserInfo(&a.userInfo, "valueTransformerName", t, entity, name) }
         }
         if let c = nonEmpty(node["customClassName"]) { addUserInfo(&a.userInfo, "customClassName", c, entity, name) }
-        if node.flag("allowsExternalBinaryDataStorage") == true {
+        if flag(node, "allowsExternalBinaryDataStorage", entity, name) {
             note(entity, name, "allowsExternalBinaryDataStorage is not carried (Strata stores binary data in the row)")
         }
         readBounds(node, into: &a, entity: entity)
@@ -83,7 +83,7 @@ extension CoreDataModelReader {
             a.minValue = minText.flatMap { literal($0, a.type, entity, a.name, what: "minimum") }
             a.maxValue = maxText.flatMap { literal($0, a.type, entity, a.name, what: "maximum") }
             if let lo = a.minValue?.doubleValue, let hi = a.maxValue?.doubleValue, lo > hi {
-                note(entity, a.name, "bounds \(a.minValue!)…\(a.maxValue!) are not carried (minimum above maximum)")
+                note(entity, a.name, "bounds \(shown(a.minValue!, a.type))…\(shown(a.maxValue!, a.type)) are not carried (minimum above maximum)")
                 a.minValue = nil; a.maxValue = nil
             }
         } else {
@@ -104,7 +104,12 @@ extension CoreDataModelReader {
         check.minLength = a.minLength
         check.maxLength = a.maxLength
         check.pattern = a.pattern
-        if let problem = AttributeRules.violation(of: check, by: value) {
+        var problem = AttributeRules.violation(of: check, by: value)
+        if a.type == .date, let v = value.doubleValue {   // the bound as a date, not seconds since 1970
+            if let min = a.minValue, let lo = min.doubleValue, v < lo { problem = "less than min \(shown(min, .date))" }
+            if let max = a.maxValue, let hi = max.doubleValue, v > hi { problem = "greater than max \(shown(max, .date))" }
+        }
+        if let problem {
             note(entity, a.name, "default '\(text)' is not carried (it breaks the attribute's own rule: \(problem))")
             return
         }
@@ -128,13 +133,19 @@ extension CoreDataModelReader {
             }
             return .real(value)
         }
-        if type.isInteger, Int64(trimmed) == nil, let d = Double(trimmed), d == d.rounded(), abs(d) < 9e18 {
-            return try? type.value(fromText: String(Int64(d)))
-        }
-        do { return try type.value(fromText: text) } catch {
+        // `1e5` and `70000.0` are whole numbers too: read as the integer they name, then checked like `70000`.
+        var integer: String?
+        if type.isInteger, Int64(trimmed) == nil, let d = Double(trimmed), let n = Int64(exactly: d) { integer = String(n) }
+        do { return try type.value(fromText: integer ?? text) } catch {
             note(entity, property, "\(what) '\(text)' is not carried (not a valid \(type.rawValue): \(error.message))")
             return nil
         }
+    }
+
+    /// A value as a note shows it: a date as ISO 8601, as the model file writes it (not seconds since 1970).
+    func shown(_ value: Value, _ type: AttributeType) -> String {
+        if type == .date, let seconds = value.doubleValue { return ImportYAMLWriter.iso8601(seconds) }
+        return "\(value)"
     }
 
     // MARK: - Relationships
@@ -145,7 +156,7 @@ extension CoreDataModelReader {
             return nil
         }
         unknownAttributes(node, known: Self.relationshipAttributes, entity, name, what: "<relationship>")
-        if node.flag("transient") == true {
+        if flag(node, "transient", entity, name) {
             note(entity, name, "transient relationship is not carried (it is never stored)")
             return nil
         }
@@ -155,12 +166,13 @@ extension CoreDataModelReader {
         }
         var r = ImportedRelationship(name: name, destination: destination)
         r.inverse = nonEmpty(node["inverseName"])
-        r.isToMany = node.flag("toMany") ?? false
-        r.isOrdered = r.isToMany && (node.flag("ordered") ?? false)
-        r.isOptional = node.flag("optional") ?? false
+        r.isToMany = flag(node, "toMany", entity, name)
+        let isOrdered = flag(node, "ordered", entity, name)
+        r.isOrdered = r.isToMany && isOrdered
+        r.isOptional = flag(node, "optional", entity, name)
         if r.isToMany {
-            let minCount = Int(node["minCount"] ?? "") ?? 0
-            let maxCount = Int(node["maxCount"] ?? "") ?? 0
+            let minCount = count(node, "minCount", entity, name)
+            let maxCount = count(node, "maxCount", entity, name)
             r.minCount = minCount > 0 ? minCount : nil
             r.maxCount = maxCount > 0 ? maxCount : nil
             if let lo = r.minCount, let hi = r.maxCount, lo > hi {
@@ -175,7 +187,7 @@ extension CoreDataModelReader {
         case "noaction": r.deleteRule = .noAction
         default: note(entity, name, "delete rule '\(node["deletionRule"] ?? "")' is unknown: imported as nullify")
         }
-        if node.flag("indexed") == true && r.isToMany {
+        if flag(node, "indexed", entity, name) && r.isToMany {
             note(entity, name, "index over a to-many relationship is not carried (a to-many has no column to index)")
         }   // a to-one's column is always indexed (its foreign-key index)
         r.renamingIdentifier = renamingIdentifier(node)
@@ -185,5 +197,16 @@ extension CoreDataModelReader {
             else { note(entity, name, "unknown element <\(child.name)> at line \(child.line): skipped") }
         }
         return r
+    }
+
+    /// `minCount`/`maxCount` of a to-many: absent or 0 is no bound; a value that is not a whole number from 0 is
+    /// listed and read as 0.
+    mutating func count(_ node: XMLNode, _ key: String, _ entity: String, _ property: String) -> Int {
+        guard let text = node[key] else { return 0 }
+        guard let n = Int(text.trimmingCharacters(in: .whitespaces)), n >= 0 else {
+            note(entity, property, "\(key)=\"\(text)\" is not a count: read as 0 (no bound)")
+            return 0
+        }
+        return n
     }
 }

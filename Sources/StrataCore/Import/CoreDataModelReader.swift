@@ -110,7 +110,7 @@ struct CoreDataModelReader {
         unknownAttributes(node, known: Self.entityAttributes, name, nil, what: "<entity>")
         var entity = ImportedEntity(name: name)
         entity.parent = node["parentEntity"].flatMap { $0.isEmpty ? nil : $0 }
-        entity.isAbstract = node.flag("isAbstract") ?? false
+        entity.isAbstract = flag(node, "isAbstract", name, nil)
         entity.renamingIdentifier = renamingIdentifier(node)
         entity.versionHashModifier = nonEmpty(node["versionHashModifier"])
         var names: Set<String> = []
@@ -250,6 +250,13 @@ struct CoreDataModelReader {
         for key in node.attributes.keys.sorted() where !known.contains(key) {
             note(entity, property, "unknown XML attribute \(key)=\"\(node.attributes[key]!)\" on \(what) at line \(node.line): skipped")
         }
+    }
+
+    /// A `YES`/`NO` XML attribute; absent is `NO` (as Xcode writes it), and so is a value that is neither, listed.
+    mutating func flag(_ node: XMLNode, _ key: String, _ entity: String?, _ property: String?) -> Bool {
+        if let flag = node.flag(key) { return flag }
+        if let text = node[key] { note(entity, property, "\(key)=\"\(text)\" is not YES or NO: read as NO") }
+        return false
     }
 
     mutating func note(_ entity: String?, _ property: String?, _ reason: String) {
