@@ -27,12 +27,14 @@ extension DiffCommand {
             }
             sourceLayout = metadata.layout
         }
+        // `$NOW` is the preview's own time, for the mapping file as for hooks: a run binds its own (or `--now`).
+        let now = Date().timeIntervalSince1970
         let steps = try MappingInference.plan(models: history.models, from: from, to: to,
                                               sourceLayout: sourceLayout ?? LayoutBuilder.layout(for: history.model(version: from)!),
-                                              mappings: history.mappings)
-        // `$NOW` is the preview's own time: a run binds its own (or `--now`).
+                                              mappings: history.mappings,
+                                              context: PredicateContext(variables: global.variableValues, now: now))
         let sections = try SQLPreview.sections(steps: steps, hooks: hooks, models: history, variables: global.variableValues,
-                                               now: Date().timeIntervalSince1970)
+                                               now: now)
         output.json(SQLDocument(from: from, to: to, store: storePath, sections: sections))
         if steps.isEmpty { output.result("-- v\(from) → v\(to): no changes") }
         for line in SQLPreview.text(sections) { output.result(line) }

@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import Strata
 
@@ -41,8 +42,10 @@ struct DiffCommand: StrataSubcommand {
         }
         if sql { return try printSQL(history: history, output: output) }
         let steps: [VersionStep]
+        // The plan's `$NOW` is the preview's own time, as for `--sql`: a run binds its own (or `--now`).
         do { steps = try MappingInference.plan(models: history.models, from: from, to: to, mappings: history.mappings,
-                                                       createdLayouts: history.createdLayouts) } catch { throw error }
+                                                       createdLayouts: history.createdLayouts,
+                                                       context: PredicateContext(variables: global.variableValues, now: Date().timeIntervalSince1970)) } catch { throw error }
         output.json(Document(from: from, to: to, steps: steps.map {
             Step(from: $0.fromVersion, to: $0.toVersion, metadataOnly: $0.isMetadataOnly, changes: $0.changes, tables: $0.tableActions,
                  rebuiltTables: $0.rebuiltTables, destructive: $0.destructiveChanges, sql: $0.sqlText)

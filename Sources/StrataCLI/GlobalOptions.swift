@@ -88,7 +88,7 @@ struct GlobalOptions: ParsableArguments {
     func loadModels(_ output: Output) throws -> ModelHistory {
         var history = try CommandLineHints.loadModels(directory: models)
         for warning in history.warnings { output.diagnostic(warning) }
-        history.mappings = try MappingFileSet.load(directory: migrations, models: history)   // SPEC §11.3: read before anything runs
+        history.mappings = try MappingFileSet.load(directory: migrations, models: history, variables: variableValues)   // SPEC §11.3: read before anything runs
         return history
     }
 }

@@ -48,8 +48,9 @@ struct LintCommand: StrataSubcommand {
             outcome.diagnostics += history.warnings
             var mappings: [Int: MappingFile] = [:]
             var mappingErrors: [Diagnostic] = []
-            do { mappings = try MappingFileSet.load(directory: migrations, models: history) } catch { mappingErrors = error.diagnostics }
-            var mapping = MappingInference.lintFindings(history.models, mappings: mappings, createdLayouts: history.createdLayouts)
+            do { mappings = try MappingFileSet.load(directory: migrations, models: history, variables: variables) } catch { mappingErrors = error.diagnostics }
+            var mapping = MappingInference.lintFindings(history.models, mappings: mappings, createdLayouts: history.createdLayouts,
+                                                         variables: variables)
             if !mappingErrors.isEmpty {
                 // A step's inferability means little while its mapping file is wrong: report the file only.
                 mapping = (mapping.diagnostics.filter { $0.severity != .error }, 0)

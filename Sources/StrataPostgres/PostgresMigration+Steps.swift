@@ -8,7 +8,10 @@ extension PostgresMigration {
                         options: Options) async throws -> Report {
         let metadata = try await store.metadata()
         var report = Report(store: store.url.description, fromVersion: metadata.version, toVersion: metadata.version)
-        report.now = options.now ?? Date()
+        // $NOW: `--now`, else the run's start, fixed for the mapping files and every hook of the run.
+        var options = options
+        options.now = options.now ?? Date()
+        report.now = options.now!
         guard let current = models.models.first(where: { $0.version == metadata.version }) else {
             throw PostgresStoreError.version(message: "the store is at version \(metadata.version), which no model file has")
         }
@@ -21,7 +24,8 @@ extension PostgresMigration {
         }
         let records = try await store.hookRecords()
         let steps = try MappingInference.plan(models: models.models, from: metadata.version, to: target.version,
-                                              sourceLayout: metadata.layout, mappings: models.mappings)
+                                              sourceLayout: metadata.layout, mappings: models.mappings,
+                                              context: PredicateContext(variables: options.variables, now: report.now.timeIntervalSince1970))
         let byVersion = Dictionary(models.models.map { ($0.version, $0) }, uniquingKeysWith: { a, _ in a })
         // Every step is planned before the first runs: a step this engine cannot do stops the run here.
         var plans: [(plan: PostgresStepPlan, model: Model)] = []

@@ -153,7 +153,7 @@ extension Store {
         package init(models: ProjectSource, hooks: ProjectSource?, options: OpenOptions) throws {
             var history = try models.loadModels()
             // Mapping files are read before anything runs, like hooks (SPEC §11.3).
-            if let hooks { history.mappings = try hooks.loadMappings(models: history) }
+            if let hooks { history.mappings = try hooks.loadMappings(models: history, variables: options.variables) }
             self.models = history
             self.hooks = try hooks?.loadHooks(models: self.models, variables: options.variables) ?? HookSet(hooks: [])
             self.target = try Migrator.targetModel(options.target, in: self.models)

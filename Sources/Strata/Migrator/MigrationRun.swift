@@ -136,7 +136,9 @@ public enum MigrationRun {
         if !lateBefore.isEmpty { throw LateHooksError(ids: lateBefore, version: metadata.version, before: true) }
         if !state.late.isEmpty && !options.runLateHooks { throw LateHooksError(ids: state.late, version: metadata.version) }
 
-        let (planned, steps) = try Migrator.plan(store, history: models, to: target)
+        // Mapping files read the run's $NOW and --var values, as hooks do.
+        let (planned, steps) = try Migrator.plan(store, history: models, to: target,
+                                                 context: PredicateContext(variables: options.variables, now: options.now))
         if planned.version != metadata.version && attempt < 5 {
             // Another run (through another path or lock file) committed a step while we read: start over.
             return try run(on: store, storePath: storePath, models: models, hooks: hooks, target: target, options: options,

@@ -25,8 +25,10 @@ public enum Migrator {
     }
 
     /// The steps that would take the store to `target`, after checking it is not in drift.
+    /// - Parameter context: the run's `$NOW` and `--var` values, which mapping files read (default: now, no variables).
     /// - Throws: `MigrationError` (drift, versions), `MappingError` (not inferable).
-    public static func plan(_ store: Store, history: ModelHistory, to target: Int? = nil) throws -> (metadata: StoreMetadata, steps: [VersionStep]) {
+    public static func plan(_ store: Store, history: ModelHistory, to target: Int? = nil,
+                            context: PredicateContext = PredicateContext(now: Date().timeIntervalSince1970)) throws -> (metadata: StoreMetadata, steps: [VersionStep]) {
         // The metadata and the schema it is checked against come from one read transaction: a step that
         // another run commits meanwhile is seen entirely or not at all (never as drift).
         let (metadata, report) = try store.wrap {
@@ -39,7 +41,7 @@ public enum Migrator {
         try checkForward(to: target, from: metadata.version)
         guard report.isEmpty else { throw MigrationError.drift(report) }
         let steps = try MappingInference.plan(models: history.models, from: metadata.version, to: target, sourceLayout: metadata.layout,
-                                             mappings: history.mappings, createdLayouts: history.createdLayouts)
+                                             mappings: history.mappings, createdLayouts: history.createdLayouts, context: context)
         return (metadata, steps)
     }
 
@@ -55,7 +57,7 @@ public enum Migrator {
     /// `migrate` with the hooks of each version run inside its step.
     static func migrate(_ store: Store, history: ModelHistory, hooks: HookSet, hookOptions: HookRunner.Options,
                         options: MigrationOptions) throws -> MigrationResult {
-        let (metadata, steps) = try plan(store, history: history, to: options.target)
+        let (metadata, steps) = try plan(store, history: history, to: options.target, context: hookOptions.context)
         var report = MigrationRunReport(store: store.path, dryRun: false, targetVersion: steps.last?.toVersion ?? metadata.version,
                                         now: hookOptions.context.now)
         return try run(steps, on: store, from: metadata, history: history, hooks: hooks, hookOptions: hookOptions,

@@ -25,8 +25,9 @@ extension StoreStatus {
     func refusal(_ history: ModelHistory, layout: StoreLayout) -> MappingError? {
         guard let latest = latestVersion, latest > version else { return nil }
         do {
+            // Validity only: any $NOW will do; the `--var` values are those the mapping files were loaded with.
             _ = try MappingInference.plan(models: history.models, from: version, to: latest, sourceLayout: layout, mappings: history.mappings,
-                                           createdLayouts: history.createdLayouts)
+                                           createdLayouts: history.createdLayouts, context: PredicateContext(now: Date().timeIntervalSince1970))
             return nil
         } catch {
             return error

@@ -19,6 +19,9 @@ public struct MappingFile: Sendable, Hashable {
     public var onViolation: ViolationPolicy = .rollback
     /// Every `TODO` left in the file (exit 4 until edited).
     public var todos: [Todo] = []
+    /// `variables:`: defaults of the `$NAME`s its expressions and filters read; `--var` takes precedence (and
+    /// `MappingFileSet.load` merges the values it was given in).
+    public var variables: [String: String] = [:]
     public var file: String
     /// SHA-256 of the file's bytes, recorded with the step.
     public var checksum: String
@@ -81,7 +84,7 @@ public struct LocatedText: Sendable, Hashable {
 public struct AttributeMapping: Sendable, Hashable {
     public var name: String
     public var location: SourceLocation
-    /// One expression for every source, or nil when `perSource` is given.
+    /// One expression for every source, or nil when `perSource` is given. YAML null is the expression `nil`.
     public var expression: LocatedText?
     /// Source entity → expression (merges).
     public var perSource: [String: LocatedText] = [:]

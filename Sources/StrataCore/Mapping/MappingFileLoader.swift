@@ -4,7 +4,7 @@ import Yams
 /// Reads mapping files (SPEC §11.3) with located errors. Names and expressions are checked against
 /// the two models separately (`MappingFileChecker`).
 public enum MappingFileLoader {
-    static let fileKeys = ["mapping", "entities", "onViolation", "description"]
+    static let fileKeys = ["mapping", "entities", "onViolation", "description", "variables"]
     static let entityKeys = ["source", "filter", "attributes", "relationships"]
 
     /// Whether a YAML text of `migrations/` is a mapping file (its top level has `mapping:`), not a hook.
@@ -46,6 +46,7 @@ public enum MappingFileLoader {
         var todos: [MappingFile.Todo] = []
         var policy = ViolationPolicy.rollback
         var sawEntities = false
+        var variables: [String: String] = [:]
         for (key, _, value) in entries {
             switch key {
             case "mapping":
@@ -57,6 +58,8 @@ public enum MappingFileLoader {
                 }
             case "onViolation":
                 if let p = r.violationPolicy(value) { policy = p }
+            case "variables":
+                variables = r.stringMap(value, what: "variables") ?? [:]
             case "entities":
                 sawEntities = true
                 guard let list = r.entries(of: value, what: "entities", allowed: []) else { continue }
@@ -72,12 +75,42 @@ public enum MappingFileLoader {
                                checksum: SHA256.hex(yaml), source: yaml)
         file.onViolation = policy
         file.todos = todos
+        file.variables = variables
         return file
     }
 
     static func isTodo(_ node: Node) -> Bool {
         guard case .scalar(let s) = node else { return false }
         return s.string.range(of: "TODO") != nil
+    }
+
+    /// The names `source:` gives (nil when it is absent or not a name or a list of names).
+    static func sourceNames(_ node: Node?) -> [String]? {
+        switch node {
+        case .scalar(let s)?: return [s.string]
+        case .sequence(let list)?: return list.compactMap(\.string)
+        default: return nil
+        }
+    }
+
+    /// The inner node of `{ expression: "…" }` (a map whose only key is `expression`).
+    static func expressionForm(_ node: Node) -> Node? {
+        guard case .mapping(let m) = node, m.count == 1, let (key, value) = m.first, key.string == "expression" else { return nil }
+        return value
+    }
+
+    /// Where a null value's nil is reported: the value, or its key when the value is empty.
+    static func nullOrigin(_ value: Node, key: Node, _ r: inout YAMLReader) -> SourceLocation {
+        if case .scalar(let s) = value, s.string.isEmpty { return r.location(key) }
+        return ModelParser.stringStart(value, &r)
+    }
+
+    /// One expression: a string, YAML null (nil) or `{ expression: "…" }`.
+    static func expression(_ node: Node, key: Node? = nil, _ r: inout YAMLReader) -> LocatedText? {
+        if case .scalar(let s) = node, HookLoader.isNull(s) { return LocatedText("nil", at: nullOrigin(node, key: key ?? node, &r)) }
+        if let inner = expressionForm(node) { return expression(inner, key: key, &r) }
+        guard let text = r.string(node, what: "an expression") else { return nil }
+        return LocatedText(text, at: ModelParser.stringStart(node, &r))
     }
 
     static func parseEntity(_ name: String, keyNode: Node, body: Node, _ r: inout YAMLReader, todos: inout [MappingFile.Todo]) -> EntityMapping? {
@@ -97,6 +130,12 @@ public enum MappingFileLoader {
                 case .sequence(let list):
                     e.sources = list.compactMap(\.string)
                     if e.sources.count != list.count || e.sources.isEmpty { r.error("source must be an entity name or a list of names", at: value) }
+                    var named: Set<String> = []
+                    for item in list {
+                        guard let source = item.string, !named.insert(source).inserted else { continue }
+                        r.error("'\(source)' is named twice in the sources of \(name)", at: item,
+                                hint: "name each source entity once: its rows are carried once")
+                    }
                 default: r.error("source must be an entity name or a list of names", at: value)
                 }
             case "filter":
@@ -105,18 +144,27 @@ public enum MappingFileLoader {
                 e.filter = LocatedText(text, at: ModelParser.stringStart(value, &r))
             case "attributes":
                 guard let list = r.entries(of: value, what: "attributes of '\(name)'", allowed: []) else { continue }
+                // `{ expression: "…" }` is an expression unless a source entity is literally named `expression`.
+                let sourceNamedExpression = sourceNames(fields.first { $0.key == "source" }?.value).map { $0.contains("expression") }
+                    ?? (name == "expression")
                 for (attribute, k, v) in list {
                     var a = AttributeMapping(name: attribute, location: r.location(k))
                     if isTodo(v) { todos.append(.init(entity: name, property: attribute, location: r.location(v))); continue }
                     switch v {
+                    case .scalar(let s) where HookLoader.isNull(s):
+                        // YAML null sets nil (SPEC §11.1), as in a hook's values.
+                        a.expression = LocatedText("nil", at: nullOrigin(v, key: k, &r))
                     case .scalar(let s):
                         a.expression = LocatedText(s.string, at: ModelParser.stringStart(v, &r))
+                    case .mapping where !sourceNamedExpression && expressionForm(v) != nil:
+                        guard let text = expression(expressionForm(v)!, &r) else { continue }
+                        a.expression = text
                     case .mapping:
                         guard let per = r.entries(of: v, what: "the expressions of '\(attribute)'", allowed: []) else { continue }
-                        for (source, _, x) in per {
+                        for (source, sk, x) in per {
                             if isTodo(x) { todos.append(.init(entity: name, property: attribute, location: r.location(x))); continue }
-                            guard let text = r.string(x, what: "an expression") else { continue }
-                            a.perSource[source] = LocatedText(text, at: ModelParser.stringStart(x, &r))
+                            guard let text = expression(x, key: sk, &r) else { continue }
+                            a.perSource[source] = text
                         }
                     default:
                         r.error("the value of '\(attribute)' must be an expression or a map of expressions per source entity", at: v)

@@ -72,8 +72,12 @@ enum MappingFilePlanner {
     /// Compiles `file` for the step `source` → `destination`.
     /// - Returns: the compiled mapping (nil when there are errors), invalid input (exit 2, located in the
     ///   file) and what is not inferable (exit 4: TODOs).
+    /// - Parameter context: `$NOW` (the run's, `--now`, or any time when only validity matters) and the `--var` values,
+    ///   which take precedence over the file's `variables:`.
     static func compile(_ file: MappingFile, source: Model, sourceLayout: StoreLayout,
-                        destination: Model) -> (CompiledMapping?, errors: [Diagnostic], refusals: [MappingRefusal]) {
+                        destination: Model, context: PredicateContext) -> (CompiledMapping?, errors: [Diagnostic], refusals: [MappingRefusal]) {
+        var context = context
+        context.variables = file.variables.merging(context.variables) { _, given in given }
         var errors: [Diagnostic] = []
         let refusals: [MappingRefusal] = file.todos.map {
             MappingRefusal(fromVersion: file.from, toVersion: file.to, entity: $0.entity, property: $0.property,
@@ -98,6 +102,11 @@ enum MappingFilePlanner {
                       hint: NameSuggestion.hint(for: s, in: source.entityNames) ?? "source names an entity of v\(file.from)")
             }
             let names = sources(of: e, source: source, destination: destination)
+            if let twice = names.enumerated().first(where: { names[..<$0.offset].contains($0.element) })?.element {
+                error("'\(twice)' is named twice in the sources of \(e.name)", at: e.sourceLocation ?? e.location,
+                      hint: "name each source entity once: its rows are carried once")
+                continue
+            }
             if names.isEmpty {
                 if !file.todos.contains(where: { $0.entity == e.name && $0.property == nil }) {
                     error("\(e.name) has no source entity in v\(file.from)", at: e.location,
@@ -112,7 +121,8 @@ enum MappingFilePlanner {
                 let from = entity.sources[i].entity
                 if let filter = e.filter {
                     do {
-                        entity.sources[i].filter = try compiler.mappingFilter(filter.text, over: from, alias: ColumnSource.oldAlias, origin: filter.origin)
+                        entity.sources[i].filter = try compiler.mappingFilter(filter.text, over: from, alias: ColumnSource.oldAlias,
+                                                                                  context: context, origin: filter.origin)
                     } catch { errors.append(error.diagnostic) }
                 }
             }
@@ -133,7 +143,7 @@ enum MappingFilePlanner {
                     do {
                         entity.sources[i].attributes[a.name] = try compiler.mappingValue(text.text, over: from, assignTo: attribute,
                                                                                          label: "\(e.name).\(a.name)", alias: ColumnSource.oldAlias,
-                                                                                         origin: text.origin)
+                                                                                         context: context, origin: text.origin)
                         entity.sources[i].expressions[a.name] = text.text
                         entity.sources[i].inputs[a.name] = inputs(of: text.text, entity: from, model: source, layout: sourceLayout)
                     } catch { errors.append(error.diagnostic) }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Infers lightweight migrations between model versions (SPEC §4). Pure: models and layouts in,
 /// `VersionStep` plans (with their exact SQL) or refusals out.
 ///
@@ -14,14 +16,18 @@ public enum MappingInference {
     ///   - earlier: names of every version up to `source` (a `renamedFrom` naming one of them is an old rename).
     ///   - createdLayout: the layout of a store created at `destination` (`ModelHistory.createdLayouts`), reused
     ///     when the step's kept columns land on its names.
+    ///   - context: what a mapping file's expressions and filters read: `$NOW` (a run passes its own, fixed for the
+    ///     run, or `--now`; the default, the time of the call, only suits checks of validity) and `--var` values.
     /// - Throws: `MappingError` listing every change that cannot be inferred.
     public static func step(from source: Model, sourceLayout: StoreLayout, to destination: Model,
                             earlier: EarlierNames, mapping file: MappingFile? = nil,
-                            createdLayout: StoreLayout? = nil) throws(MappingError) -> VersionStep {
+                            createdLayout: StoreLayout? = nil,
+                            context: PredicateContext = PredicateContext(now: Date().timeIntervalSince1970)) throws(MappingError) -> VersionStep {
         var corr = ModelCorrespondence(source: source, destination: destination, earlier: earlier)
         var mapping: CompiledMapping?
         if let file {
-            let (compiled, errors, todos) = MappingFilePlanner.compile(file, source: source, sourceLayout: sourceLayout, destination: destination)
+            let (compiled, errors, todos) = MappingFilePlanner.compile(file, source: source, sourceLayout: sourceLayout, destination: destination,
+                                                                      context: context)
             // Errors were found when the files were loaded (exit 2); one found only against the store's
             // recorded layout still stops the step before anything runs.
             let invalid = errors.map {
@@ -54,10 +60,12 @@ public enum MappingInference {
     ///   - models: every version (any order).
     ///   - sourceLayout: the layout the store has at `from` (its recorded layout); nil = a store created at `from`.
     ///   - createdLayouts: `ModelHistory.createdLayouts`, reused where they fit (none: computed).
+    ///   - context: `$NOW` and `--var` values for the mapping files (see ``step(from:sourceLayout:to:earlier:mapping:createdLayout:context:)``).
     /// - Throws: `MappingError` with the refusals of the first step that has any.
     public static func plan(models: [Model], from: Int, to: Int, sourceLayout: StoreLayout? = nil,
                             mappings: [Int: MappingFile] = [:],
-                            createdLayouts: [Int: StoreLayout] = [:]) throws(MappingError) -> [VersionStep] {
+                            createdLayouts: [Int: StoreLayout] = [:],
+                            context: PredicateContext = PredicateContext(now: Date().timeIntervalSince1970)) throws(MappingError) -> [VersionStep] {
         let sorted = models.sorted { $0.version < $1.version }
         guard let start = sorted.firstIndex(where: { $0.version == from }) else { return [] }
         var earlier = EarlierNames(Array(sorted[...start]))
@@ -67,7 +75,7 @@ public enum MappingInference {
         while index + 1 < sorted.count, sorted[index + 1].version <= to {
             let step = try step(from: sorted[index], sourceLayout: layout, to: sorted[index + 1], earlier: earlier,
                                 mapping: mappings[sorted[index + 1].version],
-                                createdLayout: createdLayouts[sorted[index + 1].version])
+                                createdLayout: createdLayouts[sorted[index + 1].version], context: context)
             steps.append(step)
             layout = step.destinationLayout
             index += 1
@@ -78,12 +86,17 @@ public enum MappingInference {
 
     /// `strata lint`: non-inferable changes (errors) and destructive changes (warnings) between
     /// consecutive versions.
-    public static func lint(_ models: [Model], mappings: [Int: MappingFile] = [:]) -> [Diagnostic] { lintFindings(models, mappings: mappings).diagnostics }
+    public static func lint(_ models: [Model], mappings: [Int: MappingFile] = [:], variables: [String: String] = [:]) -> [Diagnostic] {
+        lintFindings(models, mappings: mappings, variables: variables).diagnostics
+    }
 
     /// `lint`'s findings, and how many of its errors are changes that cannot be inferred (exit 4, as in
     /// `diff` and `migrate`).
     public static func lintFindings(_ models: [Model], mappings: [Int: MappingFile] = [:],
-                                    createdLayouts: [Int: StoreLayout] = [:]) -> (diagnostics: [Diagnostic], refusals: Int) {
+                                    createdLayouts: [Int: StoreLayout] = [:],
+                                    variables: [String: String] = [:]) -> (diagnostics: [Diagnostic], refusals: Int) {
+        // Validity only: any `$NOW` will do.
+        let context = PredicateContext(variables: variables, now: Date().timeIntervalSince1970)
         let sorted = models.sorted { $0.version < $1.version }
         guard let first = sorted.first else { return ([], 0) }
         var diagnostics: [Diagnostic] = []
@@ -93,7 +106,8 @@ public enum MappingInference {
         for (source, destination) in zip(sorted, sorted.dropFirst()) {
             do {
                 let step = try step(from: source, sourceLayout: layout, to: destination, earlier: earlier,
-                                    mapping: mappings[destination.version], createdLayout: createdLayouts[destination.version])
+                                    mapping: mappings[destination.version], createdLayout: createdLayouts[destination.version],
+                                    context: context)
                 layout = step.destinationLayout
                 for change in step.destructiveChanges {
                     // A mapping file's filter is located at its entity in the file.

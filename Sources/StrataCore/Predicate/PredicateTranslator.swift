@@ -326,7 +326,7 @@ struct PredicateTranslator {
         let known = Array(context.variables.keys) + ["NOW"]
         throw PredicateSyntaxError("unknown variable $\(name)", offset: offset, length: name.unicodeScalars.count + 1,
                                    hint: NameSuggestion.closest(to: name, in: known).map { "did you mean '$\($0)'?" }
-                                    ?? "pass it with --var \(name)=VALUE (the library's `variables`) or the hook's variables:")
+                                    ?? "pass it with --var \(name)=VALUE (the library's `variables`) or give it a default in the file's variables:")
     }
 
     /// `$DAYS days`: a variable standing for a duration's count (SPEC §10); its value must be an integer.

@@ -76,9 +76,10 @@ public struct ProjectSource: Sendable {
 
     /// The mapping files of the source (SPEC §11.3; they live beside the hooks in `migrations/`), checked
     /// against `models`, keyed by the version their step reaches. YAML texts have none.
+    /// - Parameter variables: `--var` values (the library's `variables`) their expressions and filters may read.
     /// - Throws: `DiagnosticList`: a missing folder, or every error of every mapping file.
-    public func loadMappings(models: ModelHistory) throws(DiagnosticList) -> [Int: MappingFile] {
+    public func loadMappings(models: ModelHistory, variables: [String: String] = [:]) throws(DiagnosticList) -> [Int: MappingFile] {
         guard let folder = try folder(what: "hooks") else { return [:] }
-        return try MappingFileSet.load(directory: folder, models: models)
+        return try MappingFileSet.load(directory: folder, models: models, variables: variables)
     }
 }
