@@ -276,4 +276,33 @@ import StrataTestSupport
         #expect(result.stderr.contains("migrations/bad.yaml:4:28: error: unknown entity 'Tags'"), "\(result.stderr)")
         #expect(E2E.storeHashes(dir + "/app.sqlite") == before)
     }
+
+    @Test func objectsTakeRowFreeFunctionCallsSuchAsNow() throws {
+        let hook = """
+            id: seed
+            after: 2
+            steps:
+              - batchInsert:
+                  entity: Post
+                  objects: [ { title: { expression: "string(now())" }, authorID: { expression: "int64(abs(-5) + round(1.4))" } },
+                             { title: { expression: "TERNARY($NOW > 0, 'later', 'epoch')" } } ]
+
+            """
+        let dir = try project(hooks: ["seed": hook])
+        let lint = try CLI.run(["lint"], in: dir)
+        #expect(lint.status == 0, "\(lint.stderr)")
+        let run = try CLI.run(["migrate", "--store", "app.sqlite", "--now", "2025-01-01T00:00:00Z"], in: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try E2E.rows(dir + "/app.sqlite", #"SELECT "title", ifnull("authorID", 'nil') FROM "Post" WHERE "_pk" > 5 ORDER BY "_pk""#)
+                == ["2025-01-01T00:00:00Z|6", "later|nil"])
+    }
+
+    @Test(arguments: ["uppercase(title)", "string(authorID)", "TERNARY(title == nil, 'a', 'b')"])
+    func objectsStillRefuseAnExpressionThatReadsARow(_ expression: String) throws {
+        let hook = "id: seed\nafter: 2\nsteps:\n  - batchInsert:\n      entity: Post\n      objects: [ { title: { expression: \"\(expression)\" } } ]\n"
+        let dir = try project(hooks: ["seed": hook])
+        let lint = try CLI.run(["lint"], in: dir)
+        #expect(lint.status == 2, "\(expression): \(lint.stderr)")
+        #expect(lint.stderr.contains("migrations/seed.yaml:6:42: error: an expression in objects: cannot read a row (there is none)"), "\(lint.stderr)")
+    }
 }

@@ -289,9 +289,9 @@ public struct BatchInsertPlanner: Sendable {
                 // An object has no source row: its expressions are constants ($NOW, $VAR, now(), arithmetic).
                 do throws(PredicateSyntaxError) {
                     var parser = try PredicateParser(text, arguments: context.arguments)
-                    if HookChecker.refersToRow(try parser.parseWholeExpression()) {
+                    if HookChecker.readsRow(try parser.parseWholeExpression()) {
                         throw PredicateSyntaxError("an expression in objects: cannot read a row (there is none)", offset: 0,
-                                                   hint: "use literals, $VARIABLES or $NOW here; to copy from other objects, use from: and values:")
+                                                   hint: "use literals, $VARIABLES, $NOW or now() here; to copy from other objects, use from: and values:")
                     }
                 } catch {
                     throw PredicateCompileError(error, in: text, origin: location)

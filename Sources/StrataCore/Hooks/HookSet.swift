@@ -227,6 +227,30 @@ public enum HookChecker {
         }
     }
 
+    /// Whether an expression reads a row: a key path or `SUBQUERY` anywhere in it. Function calls
+    /// (`now()`, `uuid()`, `string($NOW)`) and `TERNARY` read one only through their arguments.
+    static func readsRow(_ expression: PredicateExpression) -> Bool {
+        switch expression {
+        case .keyPath, .subquery: return true
+        case .function(_, let arguments, _): return arguments.contains(where: readsRow)
+        case .ternary(let condition, let a, let b, _): return readsRow(condition) || readsRow(a) || readsRow(b)
+        case .arithmetic(let first, let steps): return readsRow(first) || steps.contains { readsRow($0.operand) }
+        case .negate(let inner, _): return readsRow(inner)
+        case .list(let items, _): return items.contains(where: readsRow)
+        default: return false
+        }
+    }
+
+    static func readsRow(_ predicate: PredicateNode) -> Bool {
+        switch predicate {
+        case .constant: return false
+        case .not(let inner, _): return readsRow(inner)
+        case .and(let list), .or(let list): return list.contains(where: readsRow)
+        case .comparison(let c): return c.modifier != nil || readsRow(c.lhs) || readsRow(c.rhs)
+        }
+    }
+
+    /// Whether a plain value reads as an expression: a function call or a key path (see ``readsAsExpression(_:)``).
     static func refersToRow(_ expression: PredicateExpression) -> Bool {
         switch expression {
         case .keyPath, .function, .subquery, .ternary: return true
