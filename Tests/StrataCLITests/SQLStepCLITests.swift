@@ -209,6 +209,39 @@ import StrataTestSupport
         #expect(lint.stdout.hasSuffix("0 hook(s), 2 error(s), 0 warning(s)\n"), "\(lint.stdout)")
     }
 
+    @Test func writingSQLiteSequenceIsExit2AtLintAndBeforeAnyWriteSoIDsAreNeverReused() throws {
+        let text = Self.hook("DELETE FROM {{Recipe}} WHERE {{Recipe._pk}} = 3;\nUPDATE sqlite_sequence SET seq = 1 WHERE name = 'Recipe';")
+            + "  - batchInsert:\n      entity: Recipe\n      objects: [ { name: brandnew } ]\n"
+        let dir = try Self.project(hook: text)
+        let path = try Self.v1Store(dir)
+        let message = "migrations/fix.yaml:6:7: error: refused: writes to sqlite_sequence are refused: object IDs are never reused after a delete"
+        let lint = try CLI.run(["lint"], in: dir)
+        #expect(lint.status == 2, "\(lint.stderr)")
+        #expect(lint.stderr.contains(message), "\(lint.stderr)")
+        let before = E2E.storeHashes(path)
+        for extra in [["--dry-run"], []] {
+            let run = try CLI.run(["migrate", "--store", "app.sqlite"] + extra, in: dir)
+            #expect(run.status == 2, "\(run.stderr)")
+            #expect(run.stderr.contains(message), "\(run.stderr)")
+        }
+        #expect(E2E.storeHashes(path) == before)
+        // Without the write, the new recipe gets an ID no object ever had.
+        try text.replacingOccurrences(of: "      UPDATE sqlite_sequence SET seq = 1 WHERE name = 'Recipe';\n", with: "")
+            .write(toFile: dir + "/migrations/fix.yaml", atomically: true, encoding: .utf8)
+        let run = try CLI.run(["migrate", "--store", "app.sqlite"], in: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try E2E.rows(path, #"SELECT "_pk", "name" FROM "Recipe" ORDER BY "_pk""#) == ["1|a", "2|b", "4|brandnew"])
+    }
+
+    @Test(arguments: [">", ">-"])
+    func anErrorInAFoldedBlockPointsAtItsLine(indicator: String) throws {
+        let dir = try Self.project(hook: "id: fix\nafter: 2\nsteps:\n  - sql: \(indicator)\n      UPDATE {{Recipe}}\n      SET {{Recipe.ratng}} = 2\n")
+        let lint = try CLI.run(["lint"], in: dir)
+        #expect(lint.status == 2, "\(lint.stderr)")
+        #expect(lint.stderr.contains("migrations/fix.yaml:6:11: error: Recipe has no property 'ratng'"), "\(lint.stderr)")
+        #expect(lint.stderr.contains("\n          SET {{Recipe.ratng}} = 2\n              ^"), "\(lint.stderr)")
+    }
+
     @Test func aBeforeHooksSQLRunsOnTheVersionBelowAndComesFirst() throws {
         let before = "id: early\nbefore: 2\nsteps:\n  - sql: |\n      UPDATE {{Recipe}} SET {{Recipe.servings}} = {{Recipe.servings}} + 50;\n"
         let dir = try Self.project(hook: Self.hook("INSERT INTO {{Chef}} ({{Chef.name}}) SELECT {{Recipe.name}} FROM {{Recipe}} WHERE {{Recipe.servings}} > 50;"))

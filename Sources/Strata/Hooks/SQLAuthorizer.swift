@@ -11,7 +11,8 @@ import SQLite3
 /// it compiles the statement that fires it).
 ///
 /// Refused: transaction control and savepoints; ATTACH/DETACH; PRAGMA statements and pragma functions;
-/// `load_extension`; writes to `strata_` tables; CREATE/DROP/ALTER of the model's tables and of their
+/// `load_extension`; writes to `strata_` tables and to `sqlite_sequence` (AUTOINCREMENT's counters: an object
+/// ID is never reused, SPEC §10); CREATE/DROP/ALTER of the model's tables and of their
 /// indexes and triggers. Temporary objects and new user tables are allowed.
 ///
 /// GRDB registers its own authorizer once per connection and does not expose it; `install` replaces it for
@@ -121,6 +122,11 @@ final class SQLAuthorizer {
             let name = table.lowercased()
             if name == "sqlite_master" || name == "sqlite_temp_master" || name == "sqlite_schema" { return SQLITE_OK }
             if name.hasPrefix("strata_") { return refuse("writes to Strata's table '\(table)' are refused") }
+            // AUTOINCREMENT's counters: an object ID must never be reused after a delete (SPEC §10). SQLite's own
+            // updates of them, when a statement inserts, are not authorized and pass.
+            if name == "sqlite_sequence" {
+                return refuse("writes to sqlite_sequence are refused: object IDs are never reused after a delete")
+            }
             writtenTables.insert(table)
             switch action {
             case SQLITE_INSERT: writes[name, default: TableWrite()].inserted = true

@@ -8,6 +8,19 @@ public struct SQLStep: Sendable, Hashable {
     /// Where each line of `text` starts in the hook file (a literal block scalar); an empty list when only
     /// `origin` is known (a one-line or folded value: offsets then count from `origin`).
     public var lineOrigins: [SourceLocation]
+    /// A folded block scalar (`sql: >`), whose lines YAML joins with spaces: where each file line's content
+    /// starts in `text` (an offset in Unicode scalars) and in the hook file, in text order. Empty otherwise.
+    public var foldedLines: [FoldedLine] = []
+
+    /// One content line of a folded block: `text` from `offset` (Unicode scalars) is the file from `location`.
+    public struct FoldedLine: Sendable, Hashable {
+        public var offset: Int
+        public var location: SourceLocation
+        public init(offset: Int, location: SourceLocation) {
+            self.offset = offset
+            self.location = location
+        }
+    }
     /// The step for a PostgreSQL store (`sql: { sqlite: …, postgresql: … }`); nil when the hook gives only
     /// SQLite's text (a plain `sql:` string), which a PostgreSQL store refuses before any step runs.
     public var postgresql: SQLStep? {
@@ -32,6 +45,11 @@ public struct SQLStep: Sendable, Hashable {
         let utf8 = text.utf8
         var index = utf8.index(utf8.startIndex, offsetBy: min(max(0, utf8Offset), utf8.count))
         index = Self.skippingSpaceAndComments(in: utf8, from: index)
+        if !foldedLines.isEmpty {
+            let offset = text.unicodeScalars[..<index].count
+            guard let line = foldedLines.last(where: { $0.offset <= offset }) else { return origin }
+            return line.location.advanced(by: offset - line.offset)
+        }
         var line = 0, column = 0
         for scalar in text.unicodeScalars[..<index] {
             if scalar == "\n" { line += 1; column = 0 } else { column += 1 }
