@@ -201,6 +201,23 @@ import Testing
         #expect(try E2E.rows(store, #"SELECT "_pk", ifnull("age", 'nil') FROM "Person" ORDER BY "_pk""#) == ["1|nil", "2|nil"])
     }
 
+    /// A YAML null (or `nil`) into a non-optional attribute is exit 2 at lint, located, as in hooks (it was
+    /// found only by the step's audit, exit 3).
+    @Test(arguments: ["~", "null", "\"nil\""])
+    func nilIntoANonOptionalAttributeIsExit2AtLint(_ value: String) throws {
+        let (dir, store) = try MappingProject.project(v1: Self.people1, v2: Self.people2.replacingOccurrences(of: "{ type: int16 }", with: "{ type: int16, optional: false, default: 0 }"),
+                                                      files: ["map.yaml": "mapping: { from: 1, to: 2 }\nentities:\n  Person:\n    attributes:\n      age: \(value)\n"],
+                                                      name: "mapnil")
+        let before = E2E.storeHashes(store)
+        for args in [["lint"], ["migrate", "--store", "app.sqlite"]] {
+            let r = try CLI.run(args, in: dir)
+            #expect(r.status == 2, "\(value) \(args): \(r.stderr)")
+            #expect(r.stderr.contains("migrations/map.yaml:5:\(value == "\"nil\"" ? 13 : 12): error: Person.age is not optional: it cannot be set to nil"),
+                    "\(value): \(r.stderr)")
+        }
+        #expect(E2E.storeHashes(store) == before)
+    }
+
     @Test func yamlNullPerSourceSetsNil() throws {
         let (dir, store) = try MergeProject.make(["v2.yaml": MergeProject.mapping.replacingOccurrences(
             of: #"{ Photo: "0", Video: "int64(seconds)" }"#, with: #"{ Photo: "0", Video: "int64(seconds)" }"# + "\n      width: { Photo: ~, Video: \"1\" }")])

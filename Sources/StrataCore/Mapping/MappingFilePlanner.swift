@@ -140,6 +140,13 @@ enum MappingFilePlanner {
                 for i in entity.sources.indices {
                     let from = entity.sources[i].entity
                     guard let text = a.expression ?? a.perSource[from] else { continue }
+                    // An explicit nil (YAML null, `nil`) into a non-optional attribute is a mistake in the file,
+                    // found here as in hooks, not by the step's audit.
+                    if !attribute.isOptional, ["nil", "null"].contains(text.text.lowercased()) {
+                        error("\(e.name).\(a.name) is not optional: it cannot be set to nil", at: text.origin,
+                              hint: "give an expression of type \(attribute.type.rawValue), or make the attribute optional in the model")
+                        continue
+                    }
                     do {
                         entity.sources[i].attributes[a.name] = try compiler.mappingValue(text.text, over: from, assignTo: attribute,
                                                                                          label: "\(e.name).\(a.name)", alias: ColumnSource.oldAlias,
