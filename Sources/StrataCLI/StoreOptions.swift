@@ -37,7 +37,7 @@ extension GlobalOptions {
             // The change set is written after the commit and is an app's only record of it: a directory
             // that is not there is found before anything is written.
             var isDirectory: ObjCBool = false
-            let directory = (path as NSString).deletingLastPathComponent
+            let directory = PathText.directory(of: path)
             if option == "--changes-out", !directory.isEmpty,
                !(FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) && isDirectory.boolValue) {
                 throw Diagnostic.error("--changes-out '\(path)': the directory '\(directory)' does not exist",

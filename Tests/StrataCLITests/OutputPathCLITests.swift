@@ -147,4 +147,21 @@ import StrataTestSupport
             #expect(E2E.storeHashes(path) == before)
         }
     }
+
+    /// Foundation's `deletingLastPathComponent` stops the process on one-character paths (`b`, `.`, `a/`):
+    /// a store, report, backup or change set named so crashed (exit 132).
+    @Test func oneCharacterPathsWork() throws {
+        let dir = try CLI.exampleProject()
+        let created = try CLI.run(["migrate", "--create", "--to", "3", "--store", "b", "--now", ExampleData.now], in: dir)
+        #expect(created.status == 0, "\(created.stderr)")
+        let migrated = try CLI.run(["migrate", "--store", "b", "--now", ExampleData.now, "--backup", "k", "--report", "r"], in: dir)
+        #expect(migrated.status == 0, "\(migrated.stderr)")
+        let batch = try CLI.run(["batch", "update", "--entity", "Recipe", "--set", "rating=1", "--store", "b", "--changes-out", "q"], in: dir)
+        #expect(batch.status == 0, "\(batch.stderr)")
+        for file in ["b", "k", "r", "q"] { #expect(FileManager.default.fileExists(atPath: dir + "/" + file), "\(file)") }
+        let missing = try CLI.run(["migrate", "--dry-run", "--store", "c"], in: dir)
+        #expect(missing.status == 2 && missing.stderr.hasPrefix("error: no store at 'c'"), "\(missing.stderr)")
+        let directory = try CLI.run(["status", "--store", "."], in: dir)
+        #expect(directory.status == 2 && directory.stderr.hasPrefix("error: the store '.' is a directory, not a regular file"), "\(directory.stderr)")
+    }
 }

@@ -37,7 +37,7 @@ import Testing
         MigrationCheck.self, MigrationError.self, MigrationOperation.self, MigrationOptions.self, MigrationResult.self,
         MigrationRun.self, MigrationRunError.self, MigrationRunReport.self, MigrationViolation.self, Migrator.self,
         Model.self, ModelHistory.self, ModelLoader.self, NameSuggestion.self, NotCarried.self, NumberText.self,
-        ObjectCursor.self, ObjectID.self, OutputFile.self, OutputFileError.self, PipelineError.self, PredicateArgument.self, PredicateCompileError.self,
+        ObjectCursor.self, ObjectID.self, OutputFile.self, OutputFileError.self, PathText.self, PipelineError.self, PredicateArgument.self, PredicateCompileError.self,
         PredicateCompiler.self, PredicateContext.self, Preflight.self, ProgressCounter.self, (any ProgressSink).self,
         ProgressState.self, ProjectSource.self, PropertySort.self, Relationship.self, RelationshipStorage.self,
         Report.self, ReportFormat.self, (any ReportRenderer).self, SQLDialect.self, SQLText.self,

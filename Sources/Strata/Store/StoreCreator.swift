@@ -37,7 +37,7 @@ public enum StoreCreator {
             guard (info.st_mode & S_IFMT) == S_IFLNK, stat(path, &info) != 0 else { throw exists(path) }
             path = StorePath.resolvedLocation(path)
         }
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = PathText.directory(of: path)
         var isDirectory: ObjCBool = false
         if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) || !isDirectory.boolValue {
             throw StoreError.missingDirectory(path: path)

@@ -132,7 +132,7 @@ public enum StorePath {
     }
 
     static func directoryOf(_ path: String) -> String {
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = PathText.directory(of: path)
         return directory.isEmpty ? "." : directory
     }
 

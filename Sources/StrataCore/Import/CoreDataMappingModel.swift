@@ -72,7 +72,7 @@ struct CoreDataMappingModel: Sendable {
         var isDirectory: ObjCBool = false
         _ = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
         let file = isDirectory.boolValue ? path + "/xcmapping.xml" : path
-        let folder = isDirectory.boolValue ? path : (path as NSString).deletingLastPathComponent
+        let folder = isDirectory.boolValue ? path : PathText.directory(of: path)
         guard let data = FileManager.default.contents(atPath: file) else { return nil }
         let root = try CoreDataXML.parse(data, file: file, keepingText: true, what: "mapping model")
         guard root.name == "database" else {

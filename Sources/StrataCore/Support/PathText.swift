@@ -1,0 +1,21 @@
+/// A path's directory, by its text: what `NSString.deletingLastPathComponent` gives, without its trap.
+///
+/// Foundation on Linux stops the process on some short paths (`"f"`, `"."`, `"a/"`), and paths are what
+/// users type (`--store a`, `--report r`), so Strata takes a path's directory with this instead.
+/// ```swift
+/// PathText.directory(of: "models/4.yaml")   // "models"
+/// PathText.directory(of: "app.sqlite")      // ""
+/// PathText.directory(of: "/app.sqlite")     // "/"
+/// ```
+public enum PathText {
+    /// The path without its last component and the slashes before it: `""` when it has no directory part,
+    /// `"/"` for a file at the root.
+    public static func directory(of path: String) -> String {
+        var text = Substring(path)
+        while text.count > 1, text.hasSuffix("/") { text = text.dropLast() }
+        guard let slash = text.lastIndex(of: "/") else { return "" }
+        var directory = text[..<slash]
+        while directory.hasSuffix("/") { directory = directory.dropLast() }
+        return directory.isEmpty ? "/" : String(directory)
+    }
+}
