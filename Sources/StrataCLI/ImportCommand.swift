@@ -234,7 +234,8 @@ struct ImportCoreDataCommand: StrataSubcommand {
 
     /// Writes through a temporary file in the same directory and a rename, so a model file is never half written.
     func write(_ text: String, to file: String) throws {
-        let temporary = (PathText.directory(of: file).isEmpty ? "." : PathText.directory(of: file)) + "/.\((file as NSString).lastPathComponent).import-\(getpid()).tmp"
+        let directory = PathText.directory(of: file)
+        let temporary = (directory.isEmpty ? "." : directory) + "/.\((file as NSString).lastPathComponent).import-\(getpid()).tmp"
         guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8)) else {
             throw WriteError(diagnostic: .error("cannot write '\(temporary)'", hint: "check the permissions of the models directory"))
         }

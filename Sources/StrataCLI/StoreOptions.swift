@@ -36,10 +36,10 @@ extension GlobalOptions {
             try StorePath.checkOutput(path, option: option, storePath: storePath, protectedFiles: protected)
             // The change set is written after the commit and is an app's only record of it: a directory
             // that is not there is found before anything is written.
+            guard option == "--changes-out" else { continue }
             var isDirectory: ObjCBool = false
             let directory = PathText.directory(of: path)
-            if option == "--changes-out", !directory.isEmpty,
-               !(FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) && isDirectory.boolValue) {
+            if !directory.isEmpty, !(FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) && isDirectory.boolValue) {
                 throw Diagnostic.error("--changes-out '\(path)': the directory '\(directory)' does not exist",
                                        hint: "create it first; nothing was written")
             }

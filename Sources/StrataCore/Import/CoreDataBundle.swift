@@ -18,7 +18,7 @@ struct CoreDataBundle {
         let fm = FileManager.default
         let path = tidy(rawPath)
         var isDirectory: ObjCBool = false
-        guard fm.fileExists(atPath: path, isDirectory: &isDirectory), let real = realPath(path) else {
+        guard fm.fileExists(atPath: path, isDirectory: &isDirectory), let real = PathText.resolved(path) else {
             throw DiagnosticList([.error("'\(path)' does not exist", hint: "pass the .xcdatamodeld bundle (or one .xcdatamodel) of your Xcode project")])
         }
         // Names come from the resolved path: `.` inside `App/Model.xcdatamodeld` is the bundle `Model.xcdatamodeld`.
@@ -37,7 +37,7 @@ struct CoreDataBundle {
         var bundle = CoreDataBundle(path: path, versions: [])
         // Mapping models sit inside the bundle or, as Xcode creates them, beside it (not twice when the bundle is `/`).
         var places = [(path, items)]
-        if let parent = parent(of: path), realPath(parent) != real { places.append((parent, folders(in: parent))) }
+        if let parent = parent(of: path), PathText.resolved(parent) != real { places.append((parent, folders(in: parent))) }
         for (folder, list) in places {
             bundle.mappingModels += list.filter { $0.hasSuffix(".xcmappingmodel") }.map { folder + "/" + $0 }
         }
@@ -68,13 +68,6 @@ struct CoreDataBundle {
         if path == "." || parts.last == ".." { return path == "." ? ".." : path + "/.." }
         if parts.count > 1 { return (path.hasPrefix("/") ? "/" : "") + parts.dropLast().joined(separator: "/") }
         return parts.isEmpty ? nil : path.hasPrefix("/") ? "/" : "."
-    }
-
-    /// The absolute path without links, `.` or `..`; nil when it does not exist.
-    static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
     }
 
     /// The folders in `path`, in Finder's order. Plain files (the `._Model 2.xcdatamodel` AppleDouble files that

@@ -102,11 +102,6 @@ enum MappingFilePlanner {
                       hint: NameSuggestion.hint(for: s, in: source.entityNames) ?? "source names an entity of v\(file.from)")
             }
             let names = sources(of: e, source: source, destination: destination)
-            if let twice = names.enumerated().first(where: { names[..<$0.offset].contains($0.element) })?.element {
-                error("'\(twice)' is named twice in the sources of \(e.name)", at: e.sourceLocation ?? e.location,
-                      hint: "name each source entity once: its rows are carried once")
-                continue
-            }
             if names.isEmpty {
                 if !file.todos.contains(where: { $0.entity == e.name && $0.property == nil }) {
                     error("\(e.name) has no source entity in v\(file.from)", at: e.location,

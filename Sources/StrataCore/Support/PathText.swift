@@ -1,3 +1,5 @@
+import Foundation
+
 /// A path's directory, by its text: what `NSString.deletingLastPathComponent` gives, without its trap.
 ///
 /// Foundation on Linux stops the process on some short paths (`"f"`, `"."`, `"a/"`), and paths are what
@@ -17,5 +19,12 @@ public enum PathText {
         var directory = text[..<slash]
         while directory.hasSuffix("/") { directory = directory.dropLast() }
         return directory.isEmpty ? "/" : String(directory)
+    }
+
+    /// The absolute path without links, `.` or `..` (`realpath(3)`); nil when it does not exist.
+    public static func resolved(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 }
