@@ -127,5 +127,3 @@ struct AuditCommand: StrataSubcommand {
         }
     }
 }
-
-extension ReportFormat: ExpressibleByArgument {}

@@ -9,7 +9,7 @@ struct BatchCommand: AsyncParsableCommand {
         commandName: "batch", abstract: "Run a batch update or delete on the store.",
         subcommands: [Update.self, Delete.self])
 
-    enum ResultKind: String, ExpressibleByArgument, CaseIterable, Sendable { case ids, count, status }
+    enum ResultKind: String, NamedOptionValue, Sendable { case ids, count, status }
 
     /// Options shared by both subcommands.
     struct Common: ParsableArguments {

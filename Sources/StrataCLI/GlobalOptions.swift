@@ -93,5 +93,5 @@ struct GlobalOptions: ParsableArguments {
     }
 }
 
-enum OutputFormat: String, ExpressibleByArgument, CaseIterable, Sendable { case text, json }
-enum ColorMode: String, ExpressibleByArgument, CaseIterable, Sendable { case auto, always, never }
+enum OutputFormat: String, NamedOptionValue, Sendable { case text, json }
+enum ColorMode: String, NamedOptionValue, Sendable { case auto, always, never }

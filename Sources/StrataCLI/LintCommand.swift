@@ -2,8 +2,6 @@ import ArgumentParser
 import Strata
 import StrataPostgres
 
-extension SQLDialect: ExpressibleByArgument {}
-
 /// `strata lint`: checks model (and hook) files without a store.
 struct LintCommand: StrataSubcommand {
     static let configuration = CommandConfiguration(

@@ -149,6 +149,3 @@ struct MigrateCommand: StrataSubcommand {
         if !output.isQuiet { print(document.render(as: .text), terminator: "") }
     }
 }
-
-extension AuditMode: ExpressibleByArgument {}
-extension ViolationPolicy: ExpressibleByArgument {}

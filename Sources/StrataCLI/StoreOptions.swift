@@ -30,6 +30,7 @@ extension GlobalOptions {
     /// Refuses output paths that name the store, its companion files, or a model or hook file (exit 2),
     /// before any work.
     func checkOutputs(_ outputs: [(option: String, path: String?)], storePath: String?) throws {
+        guard outputs.contains(where: { $0.path != nil }) else { return }   // no directory to list
         let protected = StorePath.files(in: models).map { (path: $0, what: "a model file") }
             + StorePath.files(in: migrations).map { (path: $0, what: "a hook file") }
         for case let (option, path?) in outputs {

@@ -70,7 +70,7 @@ enum PostgresTypes {
             text = "\(d)"
         case .text(let s):
             guard !s.contains("\\"), !s.contains("\0") else { return nil }
-            text = "'" + s.replacingOccurrences(of: "'", with: "''") + "'"
+            text = "'" + s.doublingQuotes("'") + "'"
         case .blob: return nil
         }
         return converted("\(keyword: text)", as: type)

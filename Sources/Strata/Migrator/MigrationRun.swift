@@ -170,7 +170,7 @@ public enum MigrationRun {
         } catch let error as StrataError {
             throw MigrationRunError(underlying: error, report: report)
         }
-        report.toVersion = try store.metadata().version
+        report.toVersion = try store.version()
         if report.steps.isEmpty && report.hooks.isEmpty {
             // Another run (through another path or lock file) did all of it first: this one did nothing.
             report.fromVersion = report.toVersion

@@ -17,7 +17,7 @@ extension Migrator {
                 try SQLStepRunner.foreignKeysOff(db) {
                     try db.inTransaction(.immediate) {
                         // Under the write lock: the store must still be at the version the hook was checked against.
-                        let current = try StoreMetadata.read(db)?.version ?? metadata.version
+                        let current = try StoreMetadata.version(db) ?? metadata.version
                         if current != metadata.version { throw MigrationError.storeChanged(expected: metadata.version, found: current) }
                         outcome = try HookRunner.run(hook, in: db, model: model, layout: metadata.layout,
                                                      storeUUID: metadata.storeUUID, options: options, late: true)

@@ -151,7 +151,7 @@ public enum Migrator {
                     report.steps.append(stepReport)
                 }
                 report.hooks += ran.map { var result = $0.result; result.committed = false; return result }
-                report.toVersion = (try? store.metadata().version) ?? metadata.version
+                report.toVersion = (try? store.version()) ?? metadata.version
                 throw error
             }
             let duration = Date().timeIntervalSince(started)

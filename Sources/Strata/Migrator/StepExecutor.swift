@@ -26,13 +26,13 @@ enum StepExecutor {
             try db.inTransaction(.immediate) {
                 // Re-read the version under the write lock: a run through another path or lock file may have
                 // applied this step since we planned it, and a step must never apply twice (SPEC §9).
-                guard let current = try StoreMetadata.read(db) else { throw StoreError.other("the store lost its Strata metadata during the run") }
-                if current.version >= step.toVersion {
-                    skippedAt = current
+                guard let version = try StoreMetadata.version(db) else { throw StoreError.other("the store lost its Strata metadata during the run") }
+                if version >= step.toVersion {
+                    skippedAt = try StoreMetadata.read(db)
                     return .rollback
                 }
-                guard current.version == step.fromVersion else {
-                    throw MigrationError.storeChanged(expected: step.fromVersion, found: current.version)
+                guard version == step.fromVersion else {
+                    throw MigrationError.storeChanged(expected: step.fromVersion, found: version)
                 }
                 try body()
                 return .commit

@@ -92,7 +92,7 @@ enum StageSQL {
     static func rows(_ result: (columns: [String], rows: [[Value]])) throws -> [Row] {
         guard !result.rows.isEmpty else { return [] }
         guard !result.columns.isEmpty else { return result.rows.map { _ in Row() } }
-        let select = "SELECT " + result.columns.map { "? AS \"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+        let select = "SELECT " + result.columns.map { "? AS " + SQLDialect.sqlite.quote($0) }
             .joined(separator: ", ")
         let queue = try DatabaseQueue()
         return try queue.read { db in

@@ -90,6 +90,15 @@ public final class Store: Sendable {
         return metadata
     }
 
+    /// The recorded version, read alone (``metadata()`` decodes the whole record).
+    /// - Throws: `StoreError.notAdopted` when the file has no metadata.
+    func version() throws -> Int {
+        guard let version = try wrap({ try queue.read { try StoreMetadata.version($0) } }) else {
+            throw StoreError.notAdopted(path: path)
+        }
+        return version
+    }
+
     /// Runs `body`, turning GRDB errors into `StoreError`s.
     func wrap<T>(_ body: () throws -> T) throws -> T {
         do { return try body() } catch let error as DatabaseError { throw StoreError.from(error, path: path) }

@@ -70,6 +70,18 @@ public struct StoreMetadata: Sendable, Hashable {
         return try StoreMetadata(systemValues: values, store: db.description)
     }
 
+    /// The recorded version alone (one row, no JSON to decode), or nil when the file has no Strata tables: what a
+    /// run re-reads under the write lock before each step, and after its last.
+    /// - Throws: `StoreError.corrupt` when the version is missing or not a number.
+    static func version(_ db: Database) throws -> Int? {
+        guard try db.tableExists(table) else { return nil }
+        guard let text = try value(db, key: Key.version) else {
+            throw StoreError.corrupt(path: db.description, detail: "metadata key '\(Key.version)' is missing")
+        }
+        guard let version = Int(text) else { throw StoreError.corrupt(path: db.description, detail: "Strata metadata cannot be read") }
+        return version
+    }
+
     /// The metadata from its `strata.*` key/value rows, as either engine stores them.
     /// - Parameters:
     ///   - values: the rows of `strata_metadata` whose key starts with `strata.`.

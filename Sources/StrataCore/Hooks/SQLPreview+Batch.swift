@@ -71,7 +71,7 @@ extension Value {
         case .null: return "NULL"
         case .integer(let i): return String(i)
         case .real(let d): return Value.format(d)
-        case .text(let s): return "'" + s.replacingOccurrences(of: "'", with: "''") + "'"
+        case .text(let s): return "'" + s.doublingQuotes("'") + "'"
         case .blob(let b): return "X'" + b.map { String(format: "%02X", $0) }.joined() + "'"
         }
     }

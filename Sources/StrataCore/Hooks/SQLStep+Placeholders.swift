@@ -98,7 +98,7 @@ extension SQLStep {
         }
     }
 
-    static func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
+    static func quoted(_ text: String) -> String { "'" + text.doublingQuotes("'") + "'" }
 
     static func storage(_ entity: String, in layout: StoreLayout, at location: SourceLocation) throws(Diagnostic) -> EntityStorage {
         guard let storage = layout.storage(of: entity) else {

@@ -92,7 +92,7 @@ enum SQLLiteral {
             return text.contains(".") || text.contains("e") ? text : text + ".0"
         case .text(let s):
             guard !s.contains("\0") else { return nil }
-            return "'" + s.replacingOccurrences(of: "'", with: "''") + "'"
+            return "'" + s.doublingQuotes("'") + "'"
         case .blob(let bytes):
             let hex = "0123456789ABCDEF".map { $0 }
             return "X'" + String(bytes.flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 15)]] }) + "'"

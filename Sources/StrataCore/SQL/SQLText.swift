@@ -287,7 +287,7 @@ public enum SQLDialect: String, Hashable, Sendable, CaseIterable {
 
     /// `"name"`, embedded quotes doubled (the same rule in both dialects).
     public func quote(_ identifier: String) -> String {
-        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        "\"" + identifier.doublingQuotes("\"") + "\""
     }
 
     /// The placeholder of the `n`th bound value (1-based).
