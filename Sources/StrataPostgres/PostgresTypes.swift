@@ -69,7 +69,7 @@ enum PostgresTypes {
             guard d.isFinite else { return nil }
             text = "\(d)"
         case .text(let s):
-            guard !s.contains("\\"), !s.contains("\0") else { return nil }
+            guard !s.unicodeScalars.contains("\\"), !s.unicodeScalars.contains("\0") else { return nil }   // by scalar: a mark may follow
             text = "'" + s.doublingQuotes("'") + "'"
         case .blob: return nil
         }

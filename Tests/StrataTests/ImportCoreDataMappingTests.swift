@@ -65,6 +65,7 @@ import Testing
         ("  $source.author.name ", .expression("author.name")),
         ("$source.price * 100 + $source.tax", .expression("price * 100 + tax")),
         ("\"n/a\"", .expression("\"n/a\"")),
+        ("\"a\\\"\u{301}b\\\\\u{301}\"", .expression("\"a\\\"\u{301}b\\\\\u{301}\"")),   // quote and backslash a mark follows stay escaped
         (#"FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:" , "NoteToNote", $source.notes)"#, .relink("notes")),
         (#"FUNCTION($manager, "destinationInstancesForSourceRelationshipNamed:sourceInstances:", "notes", $source.notes)"#, .relink("notes")),
         (#"FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "BlogToBlog", $source)"#, .sameSource),

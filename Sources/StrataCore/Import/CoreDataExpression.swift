@@ -99,7 +99,14 @@ enum CoreDataExpression {
             case .word(let w), .number(let w): return w
             case .variable(let v): return "$" + v
             case .symbol(let s): return s == "," ? ", " : ["+", "-", "*", "/", "==", "!=", "<", ">", "<=", ">="].contains(s) ? " \(s) " : s
-            case .string(let s): return "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+            case .string(let s):
+                // Scalar by scalar: a quote or backslash a combining mark follows is one `Character` with it.
+                var text = "\""
+                for scalar in s.unicodeScalars {
+                    if scalar == "\"" || scalar == "\\" { text += "\\" }
+                    text.unicodeScalars.append(scalar)
+                }
+                return text + "\""
             }
         }
         var isString: Bool { if case .string = self { return true } else { return false } }

@@ -81,9 +81,7 @@ public enum MappingSkeleton {
         return Result(yaml: lines.joined(separator: "\n") + "\n", todos: todos)
     }
 
-    static func quoted(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
-    }
+    static func quoted(_ text: String) -> String { ImportYAMLWriter.quoted(text) }
 
     static func comment(_ text: String) -> String { text.replacingOccurrences(of: "\n", with: " ") }
 }
