@@ -15,6 +15,8 @@ struct AdoptCommand: StrataSubcommand {
 
     @OptionGroup var locking: LockOptions
 
+    @OptionGroup var postgres: PostgresOptions
+
     struct Document: Encodable { var store: String; var version: Int; var storeUUID: String }
 
     func run(output: Output) async throws {

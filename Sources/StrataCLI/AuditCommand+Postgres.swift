@@ -18,7 +18,8 @@ extension AuditCommand {
         do {
             var auditor = try await Auditor(store: store, history: history)
             auditor.variables = global.variableValues
-            result = try await auditor.run(on: store, scope: entity.isEmpty ? .full : .entities(entity), maxSamples: maxSamples)
+            result = try await auditor.run(on: store, scope: entity.isEmpty ? .full : .entities(entity), maxSamples: maxSamples,
+                                           lockTimeout: postgres.ddlLockTimeout)
             await store.close()
         } catch {
             await store.close()

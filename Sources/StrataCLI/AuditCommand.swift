@@ -17,6 +17,8 @@ struct AuditCommand: StrataSubcommand {
 
     @OptionGroup var fleet: FleetOptions
 
+    @OptionGroup var postgres: PostgresOptions
+
     @Option(name: .long, help: ArgumentHelp("Audit only this entity and its sub-entities (repeatable).", valueName: "entity"))
     var entity: [String] = []
 

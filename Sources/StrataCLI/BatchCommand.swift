@@ -24,6 +24,7 @@ struct BatchCommand: AsyncParsableCommand {
         @Option(name: .long, help: "Pin $NOW (ISO 8601).") var now: String?
         @Flag(name: .long, help: "Only these objects, not sub-entities'.") var excludeSubentities = false
         @OptionGroup var locking: LockOptions
+        @OptionGroup var postgres: PostgresOptions
 
         func validate() throws { try OptionCheck.maxSamples(maxSamples) }
 
@@ -148,9 +149,10 @@ struct BatchCommand: AsyncParsableCommand {
             request.resultType = common.result == .ids ? .updatedObjectIDs : common.result == .count ? .updatedObjectsCount : .statusOnly
             if common.changesOut != nil { request.resultType = .updatedObjectIDs }
             if let url = try global.postgresStore() {
-                let lockTimeout = common.locking.lockTimeout
+                let (lockTimeout, ddlLockTimeout) = (common.locking.lockTimeout, common.postgres.ddlLockTimeout)
                 return try await BatchCommand.runPostgres(global, common, output: output) { models, context, audit in
-                    try await PostgresBatch.run(url, models: models, update: request, context: context, lockTimeout: lockTimeout, audit: audit)
+                    try await PostgresBatch.run(url, models: models, update: request, context: context, lockTimeout: lockTimeout,
+                                                ddlLockTimeout: ddlLockTimeout, audit: audit)
                 }
             }
             let common = self.common
@@ -172,9 +174,10 @@ struct BatchCommand: AsyncParsableCommand {
             request.resultType = common.result == .ids ? .objectIDs : common.result == .count ? .count : .statusOnly
             if common.changesOut != nil { request.resultType = .objectIDs }
             if let url = try global.postgresStore() {
-                let lockTimeout = common.locking.lockTimeout
+                let (lockTimeout, ddlLockTimeout) = (common.locking.lockTimeout, common.postgres.ddlLockTimeout)
                 return try await BatchCommand.runPostgres(global, common, output: output) { models, context, audit in
-                    try await PostgresBatch.run(url, models: models, delete: request, context: context, lockTimeout: lockTimeout, audit: audit)
+                    try await PostgresBatch.run(url, models: models, delete: request, context: context, lockTimeout: lockTimeout,
+                                                ddlLockTimeout: ddlLockTimeout, audit: audit)
                 }
             }
             let common = self.common

@@ -64,6 +64,6 @@ extension AuditCommand {
             return runner.audit(history: history, scope: scope, failOn: try failingCodes(), maxSamples: 0, variables: global.variableValues)
         }
         return try runner.auditAcrossEngines(history: history, scope: scope, failOn: try failingCodes(), maxSamples: 0,
-                                             variables: global.variableValues)
+                                             variables: global.variableValues, ddlLockTimeout: postgres.ddlLockTimeout)
     }
 }

@@ -18,7 +18,7 @@ extension MetaCommand.Set {
     func runPostgres(_ url: PostgresStoreURL, output: Output) async throws {
         try await PostgresStore.withOpen(url) { store in
             _ = try await store.metadata()
-            try await store.setUserMetadata(value, forKey: key, lockTimeout: locking.lockTimeout)
+            try await store.setUserMetadata(value, forKey: key, lockTimeout: locking.lockTimeout, ddlLockTimeout: postgres.ddlLockTimeout)
         }
         output.json(Document(key: key, value: value))
         output.line("\(key) = \(value)")

@@ -37,6 +37,7 @@ struct MetaCommand: AsyncParsableCommand {
         @Argument(help: "The key (not starting with 'strata.').") var key: String
         @Argument(help: "The value.") var value: String
         @OptionGroup var locking: LockOptions
+        @OptionGroup var postgres: PostgresOptions
 
         struct Document: Encodable { var key: String; var value: String }
 

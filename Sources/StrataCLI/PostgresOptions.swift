@@ -1,10 +1,10 @@
 import ArgumentParser
 
-/// Options of `migrate` that only a PostgreSQL store uses (SPEC §14.2). An SQLite store accepts and ignores
-/// them, so one deploy command serves both engines.
+/// Options of `migrate`, `batch`, `audit`, `meta set`, `repair` and `adopt` that only a PostgreSQL store uses
+/// (SPEC §14.2). An SQLite store accepts and ignores them, so one deploy command serves both engines.
 struct PostgresOptions: ParsableArguments {
     @Option(name: .long, parsing: .unconditional,
-            help: ArgumentHelp("PostgreSQL: seconds each statement may wait for a table lock before its step rolls back (exit 5).",
+            help: ArgumentHelp("PostgreSQL: seconds each statement may wait for a lock another session holds before its transaction rolls back (exit 5).",
                                valueName: "SECONDS"))
     var ddlLockTimeout: Double = 5
 

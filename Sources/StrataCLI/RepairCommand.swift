@@ -13,6 +13,8 @@ struct RepairCommand: StrataSubcommand {
 
     @OptionGroup var locking: LockOptions
 
+    @OptionGroup var postgres: PostgresOptions
+
     @Option(name: .long, help: ArgumentHelp("Record this late hook as skipped (repeatable); a late before-hook can never run.", valueName: "ID"))
     var skip: [String] = []
 

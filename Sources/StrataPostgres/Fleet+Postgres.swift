@@ -70,9 +70,11 @@ extension Fleet {
 
     /// `audit` over the stores, as ``Fleet/audit(history:scope:failOn:maxSamples:variables:now:)`` for SQLite
     /// stores; a PostgreSQL store is audited as `strata audit` does there (one read-only transaction).
+    /// `ddlLockTimeout` bounds each statement's wait for a lock another session holds on a PostgreSQL store (exit 5).
     /// - Throws: `PostgresStoreError.invalidURL` (exit 2) before any store starts.
     public func auditAcrossEngines(history: ModelHistory?, scope: AuditScope, failOn: Set<AuditCode>?, maxSamples: Int = 0,
-                                   variables: [String: String] = [:], now: Double = Date().timeIntervalSince1970) throws -> FleetReport {
+                                   variables: [String: String] = [:], now: Double = Date().timeIntervalSince1970,
+                                   ddlLockTimeout: Double = 5) throws -> FleetReport {
         let (fleet, urls) = try withURLs()
         return fleet.run(command: "audit") { path in
             guard let url = urls[path] else {
@@ -86,7 +88,7 @@ extension Fleet {
                         var auditor = try await Auditor(store: store, history: history)
                         auditor.variables = variables
                         auditor.now = now
-                        let result = try await auditor.run(on: store, scope: scope, maxSamples: maxSamples)
+                        let result = try await auditor.run(on: store, scope: scope, maxSamples: maxSamples, lockTimeout: ddlLockTimeout)
                         await store.close()
                         return result
                     } catch {

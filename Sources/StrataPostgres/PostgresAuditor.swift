@@ -15,22 +15,28 @@ import Strata
 /// ```
 extension Auditor {
     /// Audits the objects of `scope` in one read-only, repeatable-read transaction of `store`.
-    /// - Parameter maxSamples: the most sample objects kept per rule (counts stay exact); not negative.
+    /// - Parameters:
+    ///   - maxSamples: the most sample objects kept per rule (counts stay exact); not negative.
+    ///   - lockTimeout: seconds each statement may wait for a lock another session holds (`lock_timeout`, as
+    ///     a migration's steps wait): a table an application or a migration holds exclusively ends the audit
+    ///     instead of blocking it for ever.
     /// - Throws: `AuditError` for a scope naming an unknown entity or a rule that does not compile;
-    ///   `PostgresRenderError` (exit 2) for a rule PostgreSQL cannot run; `PostgresStoreError` from the server.
-    public func run(on store: PostgresStore, scope: AuditScope, maxSamples: Int = 20) async throws -> AuditResult {
+    ///   `PostgresRenderError` (exit 2) for a rule PostgreSQL cannot run; `PostgresLockWaitError` (exit 5) past
+    ///   `lockTimeout`; `PostgresStoreError` from the server.
+    public func run(on store: PostgresStore, scope: AuditScope, maxSamples: Int = 20, lockTimeout: Double = 5) async throws -> AuditResult {
         let session = store.session
         let rules = try AuditPlanner(model: model, layout: layout, now: now, variables: variables).rules(for: scope)
         let renderer = try await PostgresServerFeatures.renderer(for: try Self.requirements(of: rules), session: session)
         try await session.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         do {
             try await session.execute(PostgresSchemaSQL.setSearchPath(store.url.schema, local: true))
+            try await session.execute("SET LOCAL lock_timeout = \(keyword: String(Int((lockTimeout * 1000).rounded())))")
             let result = try await run(rules, scope: scope, maxSamples: maxSamples, session: session, renderer: renderer)
             try await session.execute("COMMIT")
             return result
         } catch {
             try? await session.execute("ROLLBACK")
-            throw error
+            throw PostgresLockWaitError.lockWait(error, seconds: lockTimeout)
         }
     }
 

@@ -15,16 +15,17 @@ extension PostgresStore {
     /// - Returns: the open store and its new metadata.
     /// - Throws: `MigrationError.drift` (exit 6) with every difference when the schema is not the layout;
     ///   `StoreError.other` (exit 1) when the schema already has Strata metadata; `PostgresStoreError.exists`
-    ///   (exit 2) when another `strata_` table is in the way; `.nameTooLong` (2); `.busy` (5); privileges (1).
+    ///   (exit 2) when another `strata_` table is in the way; `.nameTooLong` (2); `.busy` (5);
+    ///   `PostgresLockWaitError` (5) past `ddlLockTimeout`; privileges (1).
     public static func adopt(_ url: PostgresStoreURL, model: Model, hooks: HookSet,
-                             lockTimeout: Double = 60) async throws -> (store: PostgresStore, metadata: StoreMetadata) {
+                             lockTimeout: Double = 60, ddlLockTimeout: Double = 5) async throws -> (store: PostgresStore, metadata: StoreMetadata) {
         let layout = try PostgresLayout.adapted(LayoutBuilder.layout(for: model))
         let store = PostgresStore(url: url, session: try await PostgresSession.connect(url))
         do {
             try await PostgresPrivileges.checkCreate(store.session)
             let lock = PostgresSessionLock(session: store.session, url: url)
             try await lock.acquire(timeout: lockTimeout)
-            let metadata = try await store.session.transaction(lockTimeout: 5) {
+            let metadata = try await store.session.transaction(lockTimeout: ddlLockTimeout) {
                 try await store.session.execute("SELECT pg_advisory_xact_lock(\(lock.key))")
                 return try await store.baseline(layout: layout, model: model, hooks: hooks)
             }

@@ -39,15 +39,18 @@ extension PostgresStore {
     ///   - value: the new value.
     ///   - key: a key not starting with `strata.` (those are Strata's own).
     ///   - lockTimeout: seconds to wait for another run's lock.
+    ///   - ddlLockTimeout: seconds each statement may wait for a lock another session holds (`lock_timeout`);
+    ///     past it the write rolls back (`PostgresLockWaitError`, exit 5).
     /// - Throws: a `Diagnostic` (exit 2) for an empty or `strata.` key; `PostgresStoreError.busy` (exit 5) when
     ///   another run holds the lock; `PostgresStoreError` for the server's errors.
-    public func setUserMetadata(_ value: String, forKey key: String, lockTimeout: Double) async throws {
+    public func setUserMetadata(_ value: String, forKey key: String, lockTimeout: Double,
+                                ddlLockTimeout: Double = 5) async throws {
         guard !key.lowercased().hasPrefix("strata."), !key.isEmpty else {
             throw Diagnostic.error("'\(key)' is not a user key", hint: "keys starting with 'strata.' are Strata's own")
         }
         let lock = PostgresSessionLock(session: session, url: url)
         try await lock.acquire(timeout: lockTimeout)
-        try await session.transaction(lockTimeout: 5) {
+        try await session.transaction(lockTimeout: ddlLockTimeout) {
             try await session.execute("SELECT pg_advisory_xact_lock(\(lock.key))")
             try await session.execute("""
                 INSERT INTO "strata_metadata" ("key", "value") VALUES (\(key), \(value)) \

@@ -24,9 +24,10 @@ extension PostgresStore {
     /// let repaired = try await store.repairHooks(hooks, lockTimeout: 60)
     /// ```
     /// - Returns: the hooks re-recorded.
-    /// - Throws: `PostgresStoreError.busy` (exit 5) when another run holds the lock; the server's errors.
-    public func repairHooks(_ hooks: HookSet, lockTimeout: Double) async throws -> [HookState.EditedHook] {
-        try await locked(lockTimeout: lockTimeout) { metadata in
+    /// - Throws: `PostgresStoreError.busy` (exit 5) when another run holds the lock; `PostgresLockWaitError` (exit 5)
+    ///   when a statement waits longer than `ddlLockTimeout` for another session's lock; the server's errors.
+    public func repairHooks(_ hooks: HookSet, lockTimeout: Double, ddlLockTimeout: Double = 5) async throws -> [HookState.EditedHook] {
+        try await locked(lockTimeout: lockTimeout, ddlLockTimeout: ddlLockTimeout) { metadata in
             let edited = try await self.hookState(hooks, metadata: metadata).edited
             for hook in edited {
                 try await self.session.execute(#"UPDATE "strata_hooks" SET "checksum" = "# + "\(hook.fileChecksum) WHERE \"id\" = \(hook.id)")
@@ -44,8 +45,8 @@ extension PostgresStore {
     /// - Returns: the ids recorded.
     /// - Throws: `DiagnosticList` (exit 2, nothing written) when an id is not a late hook of this store;
     ///   `PostgresStoreError.busy` (exit 5); the server's errors.
-    public func skipLateHooks(_ ids: [String], hooks: HookSet, lockTimeout: Double) async throws -> [String] {
-        try await locked(lockTimeout: lockTimeout) { metadata in
+    public func skipLateHooks(_ ids: [String], hooks: HookSet, lockTimeout: Double, ddlLockTimeout: Double = 5) async throws -> [String] {
+        try await locked(lockTimeout: lockTimeout, ddlLockTimeout: ddlLockTimeout) { metadata in
             let state = try await self.hookState(hooks, metadata: metadata)
             try state.checkSkippable(ids)
             for id in ids {
@@ -93,9 +94,10 @@ extension PostgresStore {
     /// let files = try await store.repairMappings(history.mappings, lockTimeout: 60)
     /// ```
     /// - Returns: the files re-recorded.
-    /// - Throws: `PostgresStoreError.busy` (exit 5) when another run holds the lock; the server's errors.
-    public func repairMappings(_ mappings: [Int: MappingFile], lockTimeout: Double) async throws -> [String] {
-        try await locked(lockTimeout: lockTimeout) { metadata in
+    /// - Throws: `PostgresStoreError.busy` (exit 5) when another run holds the lock; `PostgresLockWaitError` (exit 5)
+    ///   when a statement waits longer than `ddlLockTimeout` for another session's lock; the server's errors.
+    public func repairMappings(_ mappings: [Int: MappingFile], lockTimeout: Double, ddlLockTimeout: Double = 5) async throws -> [String] {
+        try await locked(lockTimeout: lockTimeout, ddlLockTimeout: ddlLockTimeout) { metadata in
             var repaired: [String] = []
             for edited in try await self.editedMappings(mappings, version: metadata.version) {
                 try await self.session.execute(#"UPDATE "strata_history" SET "details" = "#
@@ -106,11 +108,12 @@ extension PostgresStore {
         }
     }
 
-    /// `body` in one transaction under the store's session and transaction locks, with the metadata read there.
-    func locked<T: Sendable>(lockTimeout: Double, _ body: (StoreMetadata) async throws -> T) async throws -> T {
+    /// `body` in one transaction under the store's session and transaction locks, with the metadata read there;
+    /// each statement waits at most `ddlLockTimeout` seconds for a lock another session holds.
+    func locked<T: Sendable>(lockTimeout: Double, ddlLockTimeout: Double, _ body: (StoreMetadata) async throws -> T) async throws -> T {
         let lock = PostgresSessionLock(session: session, url: url)
         try await lock.acquire(timeout: lockTimeout)
-        let result = try await session.transaction(lockTimeout: 5) {
+        let result = try await session.transaction(lockTimeout: ddlLockTimeout) {
             try await session.execute("SELECT pg_advisory_xact_lock(\(lock.key))")
             return try await body(try await metadata())
         }
