@@ -1,8 +1,10 @@
 import Foundation
 import Strata
+import StrataPostgres
 
 /// The command line's hints for library errors: the library's hints name its API (`Store.open(at:models:)`),
-/// the command line's name its flags and commands (`--create`, `--store`, `strata adopt`).
+/// the command line's name its flags and commands (`--create`, `--store`, `strata adopt`); so do StrataPostgres's
+/// (`PostgresStore.open(_:models:hooks:options:)`, `ddlLockTimeout` → `--create`, `--ddl-lock-timeout`).
 enum CommandLineHints {
     /// `error`'s diagnostics, the first one worded for the command line when the library's names its API.
     static func diagnostics(for error: StrataError) -> [Diagnostic] {
@@ -26,6 +28,9 @@ enum CommandLineHints {
         case is LateHooksError:
             return "check the hook against today's data, then run `strata migrate --run-late-hooks`; a renamed hook file without `id:` is a new hook"
         case is BatchViolationError: return "fix the predicate or the values, or pass --on-violation warn to commit and report"
+        case PostgresStoreError.missingStore: return "check the URL and schema, or pass --create to create the store there"
+        case PostgresStoreError.busy: return "wait for it to finish, or raise --lock-timeout"
+        case let wait as PostgresLockWaitError: return wait.diagnostic(limit: "--ddl-lock-timeout", setting: "--ddl-lock-timeout").hint
         default: return nil
         }
     }
@@ -34,6 +39,7 @@ enum CommandLineHints {
         switch error {
         case MigrationError.targetBelowCurrent(let current, let target): return "--to \(target) is below the store's version \(current)"
         case MigrationError.unknownVersion(let version, _): return "--to \(version): there is no model version \(version)"
+        case let wait as PostgresLockWaitError: return wait.diagnostic(limit: "--ddl-lock-timeout", setting: "--ddl-lock-timeout").message
         default: return nil
         }
     }

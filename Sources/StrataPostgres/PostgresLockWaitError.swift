@@ -22,12 +22,17 @@ public struct PostgresLockWaitError: Error, Hashable, Sendable {
 extension PostgresLockWaitError: StrataError {
     public var exitCode: ExitStatus { .storeBusy }
 
-    public var diagnostics: [Diagnostic] {
+    /// In the library's terms (SPEC §13): the limit is PostgreSQL's `lock_timeout`, set from the call's `ddlLockTimeout`.
+    public var diagnostics: [Diagnostic] { [diagnostic(limit: "lock_timeout", setting: "ddlLockTimeout")] }
+
+    /// The error naming the limit and the setting that raises it: `lock_timeout` and `ddlLockTimeout` in the
+    /// library, `--ddl-lock-timeout` for both on the command line.
+    public func diagnostic(limit name: String, setting: String) -> Diagnostic {
         let limit = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
-        return [.error("waited more than \(limit) s (--ddl-lock-timeout) for a lock that another session holds; "
-                       + "the transaction was rolled back (PostgreSQL: \(message))"
-                       + (statement.map { "\n  in: \($0)" } ?? ""),
-                       hint: "find the holder in pg_locks / pg_stat_activity; retry when it has finished, or raise --ddl-lock-timeout")]
+        return .error("waited more than \(limit) s (\(name)) for a lock that another session holds; "
+                      + "the transaction was rolled back (PostgreSQL: \(message))"
+                      + (statement.map { "\n  in: \($0)" } ?? ""),
+                      hint: "find the holder in pg_locks / pg_stat_activity; retry when it has finished, or raise \(setting)")
     }
 
     public var description: String { diagnostics.map(\.headline).joined(separator: "\n") }

@@ -20,7 +20,7 @@ extension PostgresMigration {
             + store.hookState(hooks, metadata: metadata).driftItems + store.mappingDriftItems(models.mappings, version: metadata.version)
         if !drift.isEmpty { throw MigrationError.drift(DriftReport(storeVersion: metadata.version, items: drift)) }
         guard target.version >= metadata.version else {
-            throw PostgresStoreError.version(message: "--to \(target.version) is below the store's version \(metadata.version)")
+            throw MigrationError.targetBelowCurrent(current: metadata.version, target: target.version)
         }
         let records = try await store.hookRecords()
         let steps = try MappingInference.plan(models: models.models, from: metadata.version, to: target.version,

@@ -161,8 +161,7 @@ public enum PostgresMigration {
         guard let latest = models.latest else { throw Diagnostic.error("no model files", hint: "add models/1.yaml") }
         guard let version else { return latest }
         guard let model = models.models.first(where: { $0.version == version }) else {
-            throw Diagnostic.error("--to \(version): there is no model version \(version)",
-                                   hint: "versions: " + models.models.map { String($0.version) }.joined(separator: ", "))
+            throw MigrationError.unknownVersion(version, available: models.models.map(\.version))
         }
         return model
     }

@@ -82,7 +82,7 @@ extension PostgresStoreError: StrataError {
                         + "list stores on other hosts or databases in --stores-from FILE")]
         case .missingStore(let store):
             [.error("no Strata store in \(store): the schema has no strata_ tables",
-                    hint: "check the URL and schema, or pass --create to create the store there")]
+                    hint: "check the URL and schema, or create the store (PostgresStore.open(_:models:hooks:options:) creates a missing one)")]
         case .exists(let store, let detail):
             [.error("cannot create a store in \(store): \(detail)")]
         case .notYetSupported(let what):
@@ -98,7 +98,7 @@ extension PostgresStoreError: StrataError {
                     hint: state.flatMap(Self.hint(forSQLState:)))]
         case .busy(let store, let holder):
             [.error("\(store) is busy: another strata run holds its lock" + (holder.map { " (\($0))" } ?? ""),
-                    hint: "wait for it to finish, or raise --lock-timeout")]
+                    hint: "wait for it to finish, or raise the lock timeout")]
         case .drift(let store, let detail):
             [.error("\(store) is in drift: \(detail)", hint: "a model file of a version the store has passed was edited; restore it")]
         case .version(let message):
