@@ -9,18 +9,20 @@ struct PostgresSessionLock {
 
     var key: Int64 { PostgresNames.advisoryLockKey(schema: url.schema) }
 
-    /// Takes the lock, trying again every 100 ms for up to `timeout` seconds.
+    /// Takes the lock, trying again every 100 ms for up to `timeout` seconds. The pause is a `Task.sleep`, so no
+    /// thread is blocked, and cancelling the task ends the wait, as `StoreLock.acquire` does on SQLite.
     /// - Returns: whether another session held it first (the run waited), as SQLite's reports say.
-    /// - Throws: `PostgresStoreError.busy` naming the holder's `application_name` (exit 5).
+    /// - Throws: `PostgresStoreError.busy` naming the holder's `application_name` (exit 5); `CancellationError`
+    ///   when the task is cancelled while waiting.
     @discardableResult
-    func acquire(timeout: Double) async throws(PostgresStoreError) -> Bool {
+    func acquire(timeout: Double) async throws -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         var waited = false
         while true {
             if try await session.value("SELECT pg_try_advisory_lock(\(key))", as: Bool.self) == true { return waited }
-            if Date() >= deadline { throw .busy(store: url.description, holder: try await holder()) }
+            if Date() >= deadline { throw PostgresStoreError.busy(store: url.description, holder: try await holder()) }
             waited = true
-            try? await Task.sleep(nanoseconds: 100_000_000)
+            try await Task.sleep(nanoseconds: 100_000_000)
         }
     }
 
