@@ -16,6 +16,15 @@ import Testing
         #expect(text.sql == #"SELECT "we""ird" FROM temp."strata_touched""#)
     }
 
+    /// GRDB binds a text as a C string, which SQLite cuts at its first NUL: such a text goes as its bytes,
+    /// made text again by SQL, so it is stored and compared whole.
+    @Test func aTextWithANULIsBoundAsBytes() {
+        let text: SQLText = "SELECT \(Value.text("a\0b")) = \(Value.text("ab"))"
+        #expect(text.sql == "SELECT CAST(? AS TEXT) = ?")
+        #expect(text.arguments == [.blob([0x61, 0, 0x62]), .text("ab")])
+        #expect(text.rendered(for: .postgresql).arguments == [.text("a\0b"), .text("ab")])
+    }
+
     @Test func postgresqlNumbersPlaceholders() {
         let text: SQLText = "SELECT \(1) + \(Value.real(2.5)) WHERE \(name) = \(Value.text("x"))"
         let rendered = text.rendered(for: .postgresql)

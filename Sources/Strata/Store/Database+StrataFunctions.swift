@@ -106,7 +106,7 @@ enum StrataFunctionText {
         case .string(let s): return s
         case .int64(let i): return String(i)
         case .double(let d): return String(d)
-        case .blob(let data): return String(data: data, encoding: .utf8)
+        case .blob(let data): return String(decoding: data, as: UTF8.self)
         case .null: return nil
         }
     }

@@ -6,9 +6,11 @@ extension AuditPlanner {
         // The column in SQLite's storage form (a date as seconds, a bool as 0/1), as bounds and reports
         // compare and show it; the column itself on SQLite.
         let value: SQLText = .storage("\(col)", a.type)
+        // What samples show: a text whole (SQLite hands a text over only up to its first NUL).
+        let shown: SQLText = a.type.isTextual ? .function(.wholeText, [value]) : value
         var rules: [AuditRule] = []
         func add(_ kind: AuditRule.Kind, _ code: AuditCode, _ constraint: String, _ condition: SQLText, lengthLimit: Int? = nil) {
-            var rule = context.rule(a.name, kind, code, constraint, .row(condition: condition, value: value), valueType: a.type)
+            var rule = context.rule(a.name, kind, code, constraint, .row(condition: condition, value: shown), valueType: a.type)
             rule.lengthLimit = lengthLimit
             rules.append(rule)
         }
@@ -39,14 +41,15 @@ extension AuditPlanner {
             if let max = a.maxLength {
                 let bound = Value.integer(Int64(max))
                 add(.maxLength, .tooLong, "maxLength \(max)",
-                    "length(\(value)) > \(bound) AND " + characters + " > \(bound)", lengthLimit: max)
+                    .function(.mayExceedCharacters, [value, "\(bound)"]) + " AND " + characters + " > \(bound)", lengthLimit: max)
             }
             if let min = a.minLength, min > 0 {
                 let bound = Value.integer(Int64(min))
                 let mayDiffer = SQLText.function(.mayDifferInCharacters, ["\(value)"])
+                let fewer = SQLText.function(.surelyFewerCharacters, [value, "\(bound)"])
                 let condition: SQLText = min == 1
-                    ? "length(\(value)) < \(bound)"
-                    : "(length(\(value)) < \(bound) OR (" + mayDiffer + " AND " + characters + " < \(bound)))"
+                    ? fewer
+                    : "(" + fewer + " OR (" + mayDiffer + " AND " + characters + " < \(bound)))"
                 add(.minLength, .tooShort, "minLength \(min)", condition, lengthLimit: min == 1 ? nil : min)
             }
         }
@@ -54,7 +57,7 @@ extension AuditPlanner {
         // Whole-value regular expression, through strata_matches.
         if let pattern = a.pattern, a.type.isTextual {
             add(.pattern, .pattern, "matches \(Value.text(pattern))",
-                "\(value) IS NOT NULL AND COALESCE(" + .strata(.matches, ["\(value)", "\(pattern)"]) + ", " + .keyword(.false)
+                "\(value) IS NOT NULL AND COALESCE(" + .strata(.matches, [shown, "\(pattern)"]) + ", " + .keyword(.false)
                     + ") = " + .keyword(.false))
         }
         return rules

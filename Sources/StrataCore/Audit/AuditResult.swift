@@ -107,6 +107,8 @@ public struct AuditSample: Sendable, Codable, Hashable {
         case (.real(let d), _): return Value.format(d)
         case (.text(let s), _):
             return s.count > maxValueLength ? String(s.prefix(maxValueLength)) + "…" : s
+        case (.blob(let b), let type?) where type.isTextual:
+            return display(.text(String(decoding: b, as: UTF8.self)), as: type)
         case (.blob(let b), _): return "<\(b.count) bytes>"
         }
     }

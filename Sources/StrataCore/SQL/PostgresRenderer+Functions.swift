@@ -53,6 +53,12 @@ extension PostgresRenderer {
         case .auditCharacters:
             parts = [.text("CASE WHEN octet_length("), .argument(0), .text(") = char_length("), .argument(0),
                      .text(") AND strpos("), .argument(0), .text(", chr(13)) = 0 THEN char_length("), .argument(0), .text(") END")]
+        case .mayExceedCharacters:
+            parts = [.text("length("), .argument(0), .text(") > "), .argument(1)]
+        case .surelyFewerCharacters:
+            parts = [.text("length("), .argument(0), .text(") < "), .argument(1)]
+        case .wholeText:
+            parts = [.argument(0)]
         case .strata(let strata):
             parts = try strataParts(strata, a, into: &output)
         }

@@ -44,10 +44,25 @@ public enum SQLFunction: Hashable, Sendable {
     /// Whether a text's length in Characters may differ from its code points (it is not all ASCII, or
     /// holds a CR): `(length(CAST(x AS BLOB)) <> length(x) OR instr(x, char(13)) > 0)` on SQLite.
     case mayDifferInCharacters
-    /// A text's length in Characters where the engine can count them: `strata_length(x)` on SQLite; on
-    /// PostgreSQL `char_length(x)` for ASCII text without CR and NULL for other text (the audit counts
-    /// those Characters in Swift, SPEC §14.2).
+    /// A text's length in Characters where the engine can count them: `strata_length(CAST(x AS BLOB))` on
+    /// SQLite (the whole text: a function reads a text argument only up to its first NUL); on PostgreSQL
+    /// `char_length(x)` for ASCII text without CR and NULL for other text (the audit counts those Characters
+    /// in Swift, SPEC §14.2).
     case auditCharacters
+    /// Whether a text may have more Characters than a bound (its code points do; Characters never outnumber
+    /// them). Arguments: the text, the bound. `length(x) > b` on PostgreSQL. SQLite's `length` stops at the
+    /// first NUL, so there: `length(CAST(x AS BLOB)) > b AND (length(x) > b OR instr(CAST(x AS BLOB), x'00') > 0)`
+    /// (the byte count, known without reading the text, bounds the code points; a NUL below them is looked
+    /// for only in the rows whose bytes pass the bound).
+    case mayExceedCharacters
+    /// Whether a text surely has fewer Characters than a bound. Arguments: the text, the bound.
+    /// `length(x) < b` on PostgreSQL; `length(CAST(x AS BLOB)) < b` on SQLite, whose `length` stops at the
+    /// first NUL (fewer bytes than the bound means fewer Characters; the others are
+    /// ``mayDifferInCharacters``, counted).
+    case surelyFewerCharacters
+    /// A text whole, as a Strata function's argument: `CAST(x AS BLOB)` on SQLite, whose functions read a text
+    /// argument only up to its first NUL (`strata_` functions decode the bytes as UTF-8); `x` on PostgreSQL.
+    case wholeText
     /// `DO E'…'`: a PL/pgSQL block run once on the server, its one argument (identifiers and text, no bound
     /// values) written as a string constant, quotes and backslashes escaped (PostgreSQL only: Strata sends it
     /// only to a PostgreSQL store; SQLite's spelling is `DO` and the body, never run).
@@ -84,7 +99,14 @@ public enum SQLFunction: Hashable, Sendable {
         case .mayDifferInCharacters:
             let x = arguments[0]
             return "(length(CAST(" + x + " AS BLOB)) <> length(" + x + ") OR instr(" + x + ", char(13)) > 0)"
-        case .auditCharacters: return .call("strata_length", arguments)
+        case .auditCharacters: return .call("strata_length", ["CAST(" + arguments[0] + " AS BLOB)"])
+        case .mayExceedCharacters:
+            let bytes: SQLText = "CAST(" + arguments[0] + " AS BLOB)"
+            let codePoints: SQLText = "length(" + arguments[0] + ") > " + arguments[1]
+            let holdsNUL: SQLText = "instr(" + bytes + ", x'00') > 0"
+            return "(length(" + bytes + ") > " + arguments[1] + " AND (" + codePoints + " OR " + holdsNUL + "))"
+        case .surelyFewerCharacters: return "length(CAST(" + arguments[0] + " AS BLOB)) < " + arguments[1]
+        case .wholeText: return "CAST(" + arguments[0] + " AS BLOB)"
         case .plpgsqlBlock: return "DO " + arguments[0]
         }
     }

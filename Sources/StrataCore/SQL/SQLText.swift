@@ -162,6 +162,11 @@ public struct SQLText: Hashable, Sendable, ExpressibleByStringInterpolation, Cus
             case .identifier(let qualifier, let name):
                 if let qualifier { sql += qualifier + "." }
                 sql += dialect.quote(name)
+            case .value(.text(let text)) where text.utf8.contains(0):
+                // GRDB binds a text as a C string (length -1), which SQLite cuts at its first NUL: the bytes go as a
+                // blob, turned back into the whole text by SQL, so "a\0b" is stored and compared whole.
+                arguments.append(.blob(Array(text.utf8)))
+                sql += "CAST(" + dialect.placeholder(arguments.count) + " AS TEXT)"
             case .value(let value):
                 arguments.append(value)
                 sql += dialect.placeholder(arguments.count)
@@ -176,9 +181,7 @@ public struct SQLText: Hashable, Sendable, ExpressibleByStringInterpolation, Cus
     public var sql: String { rendered().sql }
 
     /// The bound values, in text order.
-    public var arguments: [Value] {
-        sqlitePieces.compactMap { if case .value(let v) = $0 { return v } else { return nil } }
-    }
+    public var arguments: [Value] { rendered().arguments }
 
     public var description: String {
         let (sql, arguments) = rendered()
