@@ -87,6 +87,19 @@ final class XMLCollector: NSObject, XMLParserDelegate {
             """)
     }
 
+    /// A value is shown as written: a backslash before a pipe no longer ends the cell (`a\|b` gave
+    /// `a\\|b`, a cell break after an escaped backslash), `&lt;` is not shown as `<`, a CRLF no longer ends the
+    /// row, and a NUL is U+FFFD (as CommonMark reads it).
+    @Test func markdownShowsBackslashesAndAmpersandsAsWritten() {
+        let result = AuditResult(storeUUID: "u", modelVersion: 1, scope: "full", maxSamples: 2, rules: [
+            AuditRuleResult(entity: "Item", property: "name", rule: "maxLength", code: .tooLong, constraint: "maxLength 2",
+                            count: 1, samples: [AuditSample(objectID: "x-strata://u/Item/p1", value: #"a\|b &lt;c&gt; & *d*"# + "\u{0}\r\ne")]),
+        ])
+        let md = Report(title: "Strata audit", audit: result).render(as: .markdown)
+        let rows = md.split(separator: "\n").filter { $0.hasPrefix("| Item ") }
+        #expect(rows == [#"| Item | name maxLength 2 | 1660 | 1 | failure | `x-strata://u/Item/p1` "a\\\|b &amp;lt;c&amp;gt; &amp; *d*\#u{FFFD} e" |"#])
+    }
+
     @Test func markdownReportOfTheFixtureHasOneRowPerViolatedRule() throws {
         let md = Report(title: "Strata audit", audit: try Self.fixtureResult()).render(as: .markdown)
         let rows = md.split(separator: "\n").filter { $0.hasPrefix("| ") && !$0.hasPrefix("| Entity ") }

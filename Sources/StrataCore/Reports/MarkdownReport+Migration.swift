@@ -58,7 +58,7 @@ extension MarkdownReport {
             case .rolledBack: outcome = "❌ rolled back"
             }
             let violations = hook.audit.map { MigrationText.number($0.totalViolations) } ?? "not audited"
-            let cells = ["`\(cell(hook.id))`", (hook.timing == .before ? hook.place : "v\(hook.after)") + (hook.late ? " (late)" : ""), MigrationText.number(hook.rowsAffected),
+            let cells = [code(hook.id), (hook.timing == .before ? hook.place : "v\(hook.after)") + (hook.late ? " (late)" : ""), MigrationText.number(hook.rowsAffected),
                          violations, outcome]
             lines.append("| " + cells.joined(separator: " | ") + " |")
         }
@@ -69,7 +69,7 @@ extension MarkdownReport {
     func hookViolations(_ hooks: [HookRunResult], _ report: Report) -> [String] {
         var lines = ["| Hook | Entity | Rule | Code | Count | Status | Samples |", "|---|---|---|---:|---:|---|---|"]
         for hook in hooks {
-            for rule in hook.audit?.violated ?? [] { lines.append("| `\(cell(hook.id))` | " + ruleCells(rule, report) + " |") }
+            for rule in hook.audit?.violated ?? [] { lines.append("| " + code(hook.id) + " | " + ruleCells(rule, report) + " |") }
         }
         return lines
     }

@@ -34,7 +34,7 @@ public struct MarkdownReport: ReportRenderer {
 
     /// `Entity | Rule | Code | Count | Status | Samples` of one violated rule (without the outer pipes).
     func ruleCells(_ rule: AuditRuleResult, _ report: Report) -> String {
-        var samples = rule.samples.prefix(Self.samplesPerRow).map { "`\(cell($0.objectID))`" + ($0.value.map { " \(cell(quoted($0)))" } ?? " nil") }
+        var samples = rule.samples.prefix(Self.samplesPerRow).map { code($0.objectID) + ($0.value.map { " \(cell(quoted($0)))" } ?? " nil") }
         if rule.count > min(rule.samples.count, Self.samplesPerRow) {
             samples.append("… \(rule.count - min(rule.samples.count, Self.samplesPerRow)) more")
         }
@@ -44,19 +44,39 @@ public struct MarkdownReport: ReportRenderer {
 
     func quoted(_ s: String) -> String { "\"" + s + "\"" }
 
-    /// Text safe in a table cell: pipes, backticks, angle brackets and newlines escaped.
+    /// Text safe in a table cell, shown as written: pipes, backslashes, ampersands and angle brackets escaped,
+    /// backticks, line breaks (a CRLF is one Character) and other control characters replaced. A backslash
+    /// left as it was escaped the pipe's escape (`a\|b` ended the cell) and `&lt;` showed as `<`.
     func cell(_ s: String) -> String {
         var out = ""
         for c in s {
             switch c {
             case "|": out += "\\|"
+            case "\\": out += "\\\\"
+            case "&": out += "&amp;"
             case "<": out += "&lt;"
             case ">": out += "&gt;"
             case "`": out += "'"
-            case "\n", "\r": out += " "
+            case "\n", "\r", "\r\n", "\t": out += " "   // "\r\n" is one Character
+            case _ where c.unicodeScalars.first!.value < 0x20: out += "\u{FFFD}"   // a NUL, as CommonMark replaces it
             default: out.append(c)
             }
         }
         return out
+    }
+
+    /// Text inside a code span in a table cell (shown literally, so only the pipe is escaped): backticks and
+    /// newlines replaced.
+    func code(_ s: String) -> String {
+        var out = "`"
+        for c in s {
+            switch c {
+            case "|": out += "\\|"
+            case "`": out += "'"
+            case "\n", "\r", "\r\n": out += " "
+            default: out.append(c)
+            }
+        }
+        return out + "`"
     }
 }
