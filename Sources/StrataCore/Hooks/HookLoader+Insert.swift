@@ -197,12 +197,14 @@ extension HookLoader {
         return (.setRelationship(request), entityLocation, [])
     }
 
-    /// `arguments: [a, [b, c]]`.
+    /// `arguments: [a, [b, c]]`; YAML null (`null`, `~`) is nil, as `NSNull` in Core Data's argument arrays
+    /// (it was the text "null", so `name == %@` matched the objects named "null").
     static func parseArguments(_ value: Node, _ r: inout YAMLReader) -> [PredicateArgument] {
         guard case .sequence(let list) = value else { r.error("arguments must be a list", at: value); return [] }
         var arguments: [PredicateArgument] = []
         for item in list {
             switch item {
+            case .scalar(let s) where isNull(s): arguments.append(.null)
             case .scalar(let s): arguments.append(.text(s.string))
             case .sequence(let inner): arguments.append(.list(inner.compactMap(\.string)))
             default: r.error("an argument is a value or a list of values", at: item)

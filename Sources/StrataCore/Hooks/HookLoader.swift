@@ -152,14 +152,7 @@ public enum HookLoader {
                 predicate = r.string(value, what: "predicate")
                 predicateOrigin = ModelParser.stringStart(value, &r)
             case "arguments":
-                guard case .sequence(let list) = value else { r.error("arguments must be a list", at: value); continue }
-                for item in list {
-                    switch item {
-                    case .scalar(let s): arguments.append(.text(s.string))
-                    case .sequence(let inner): arguments.append(.list(inner.compactMap(\.string)))
-                    default: r.error("an argument is a value or a list of values", at: item)
-                    }
-                }
+                arguments += parseArguments(value, &r)
             case "propertiesToUpdate":
                 guard let list = r.entries(of: value, what: "propertiesToUpdate", allowed: []) else { continue }
                 for (name, keyNode, v) in list {

@@ -9,6 +9,9 @@ public enum PredicateArgument: Sendable, Hashable {
     case list([String])
     /// A key path for `%K` (`.text` is accepted for `%K` too).
     case key(String)
+    /// nil (`NSNull` in Core Data's argument arrays; YAML null in a hook's `arguments:`): `x == %@` is
+    /// `x == nil`.
+    case null
 }
 
 /// What a predicate's placeholders stand for during one run.

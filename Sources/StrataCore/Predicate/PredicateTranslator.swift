@@ -294,6 +294,7 @@ struct PredicateTranslator {
                 let number: Number = d == d.rounded() && Swift.abs(d) < 9e15 ? .integer(Int64(d)) : .real(d)
                 return .literal(.number(number), offset: offset)
             case .list(let items): return .list(items.map { .literal(.string($0), offset: offset) }, offset: offset)
+            case .null: return .literal(.null, offset: offset)
             case .key: preconditionFailure("the parser rejects keys for %@")
             }
         case .list(let items, let offset):

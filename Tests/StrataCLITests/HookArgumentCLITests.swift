@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+
+/// A hook's `arguments:` on the real binary: YAML null is nil (Core Data's NSNull), not the text "null".
+@Suite struct HookArgumentCLITests {
+    static let v1 = "version: 1\nentities:\n  Item:\n    attributes:\n      name: { type: string }\n      n: { type: int64 }\n"
+
+    static func project(arguments: String, predicate: String) throws -> String {
+        let dir = try CLI.project("hook-arguments", models: ["1.yaml": v1, "2.yaml": v1.replacingOccurrences(of: "version: 1", with: "version: 2")])
+        let hook = "id: h\nafter: 2\nsteps:\n  - batchDelete: { entity: Item, predicate: \"\(predicate)\", arguments: \(arguments) }\n"
+        try hook.write(toFile: dir + "/migrations/h.yaml", atomically: true, encoding: .utf8)
+        #expect(try CLI.run(["migrate", "--create", "--to", "1", "--store", "s.sqlite"], in: dir).status == 0)
+        try E2E.execute(dir + "/s.sqlite", #"INSERT INTO "Item" ("name", "n") VALUES ('null', 1), (NULL, NULL), ('~', 2), ('x', 3)"#)
+        return dir
+    }
+
+    /// `[null]` deleted the object named "null" and `[~]` the one named "~"; both now delete the one whose name is nil.
+    @Test(arguments: ["[null]", "[~]", "[NULL]"])
+    func yamlNullIsNil(_ arguments: String) throws {
+        let dir = try Self.project(arguments: arguments, predicate: "name == %@")
+        #expect(try CLI.run(["lint"], in: dir).status == 0)
+        let run = try CLI.run(["migrate", "--store", "s.sqlite"], in: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try E2E.rows(dir + "/s.sqlite", #"SELECT group_concat(quote("name")) FROM "Item""#) == ["'null','~','x'"])
+    }
+
+    /// Quoted, it stays text.
+    @Test func quotedNullIsText() throws {
+        let dir = try Self.project(arguments: #"["null"]"#, predicate: "name == %@")
+        #expect(try CLI.run(["migrate", "--store", "s.sqlite"], in: dir).status == 0)
+        #expect(try E2E.rows(dir + "/s.sqlite", #"SELECT group_concat(quote("name")) FROM "Item""#) == ["NULL,'~','x'"])
+    }
+
+    /// On an int64 it was exit 2 ("'null' is not an integer"); `n != %@` with nil keeps only the nil one.
+    @Test func nullOnANumberIsNil() throws {
+        let dir = try Self.project(arguments: "[~]", predicate: "n != %@")
+        let run = try CLI.run(["migrate", "--store", "s.sqlite"], in: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try E2E.rows(dir + "/s.sqlite", #"SELECT group_concat(quote("n")) FROM "Item""#) == ["NULL"])
+    }
+}
