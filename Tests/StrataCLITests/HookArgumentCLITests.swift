@@ -31,6 +31,14 @@ import Testing
         #expect(try E2E.rows(dir + "/s.sqlite", #"SELECT group_concat(quote("name")) FROM "Item""#) == ["NULL,'~','x'"])
     }
 
+    /// In a list for `IN %@` a null is left out (nil never matches IN); it matched the object named "null".
+    @Test func nullInAListMatchesNothing() throws {
+        let dir = try Self.project(arguments: "[[x, null, ~]]", predicate: "name IN %@")
+        let run = try CLI.run(["migrate", "--store", "s.sqlite"], in: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try E2E.rows(dir + "/s.sqlite", #"SELECT group_concat(quote("name")) FROM "Item""#) == ["'null',NULL,'~'"])
+    }
+
     /// On an int64 it was exit 2 ("'null' is not an integer"); `n != %@` with nil keeps only the nil one.
     @Test func nullOnANumberIsNil() throws {
         let dir = try Self.project(arguments: "[~]", predicate: "n != %@")

@@ -206,7 +206,9 @@ extension HookLoader {
             switch item {
             case .scalar(let s) where isNull(s): arguments.append(.null)
             case .scalar(let s): arguments.append(.text(s.string))
-            case .sequence(let inner): arguments.append(.list(inner.compactMap(\.string)))
+            case .sequence(let inner):
+                // nil never matches IN (SPEC §10): a YAML null in the list is left out, not the text "null".
+                arguments.append(.list(inner.compactMap { if case .scalar(let s) = $0, isNull(s) { nil } else { $0.string } }))
             default: r.error("an argument is a value or a list of values", at: item)
             }
         }
