@@ -39,6 +39,23 @@ import Testing
         #expect(try E2E.rows(dir + "/s.sqlite", #"SELECT group_concat(quote("name")) FROM "Item""#) == ["'null',NULL,'~'"])
     }
 
+    /// `variables: { X: ~ }` was the text "~": `name == $X` deleted the object named "~". A variable is text, so
+    /// YAML null is exit 2 at lint and before any write, located; quoted it is that text.
+    @Test func aNullVariableIsExit2() throws {
+        let dir = try Self.project(arguments: "[x]", predicate: "name == %@")
+        let hook = "id: h\nafter: 2\nvariables: { X: ~ }\nsteps:\n  - batchDelete: { entity: Item, predicate: \"name == $X\" }\n"
+        try hook.write(toFile: dir + "/migrations/h.yaml", atomically: true, encoding: .utf8)
+        let lint = try CLI.run(["lint"], in: dir)
+        #expect(lint.status == 2)
+        #expect(lint.stderr.hasPrefix("migrations/h.yaml:3:17: error: variable X is null, but a variable is text\n"), "\(lint.stderr)")
+        let before = E2E.hash(dir + "/s.sqlite")
+        #expect(try CLI.run(["migrate", "--store", "s.sqlite"], in: dir).status == 2)
+        #expect(E2E.hash(dir + "/s.sqlite") == before)
+        try hook.replacingOccurrences(of: "X: ~", with: #"X: "~""#).write(toFile: dir + "/migrations/h.yaml", atomically: true, encoding: .utf8)
+        #expect(try CLI.run(["migrate", "--store", "s.sqlite"], in: dir).status == 0)
+        #expect(try E2E.rows(dir + "/s.sqlite", #"SELECT group_concat(quote("name")) FROM "Item""#) == ["'null',NULL,'x'"])
+    }
+
     /// On an int64 it was exit 2 ("'null' is not an integer"); `n != %@` with nil keeps only the nil one.
     @Test func nullOnANumberIsNil() throws {
         let dir = try Self.project(arguments: "[~]", predicate: "n != %@")

@@ -65,7 +65,7 @@ public enum HookLoader {
                 after = r.int(value, what: key, minimum: 1)
                 afterLocation = r.location(value)
             case "description": description = r.string(value, what: "description")
-            case "variables": variables = r.stringMap(value, what: "variables") ?? [:]
+            case "variables": variables = r.variables(value) ?? [:]
             case "onViolation":
                 if let p = r.violationPolicy(value) { policy = p }
             case "steps":

@@ -59,7 +59,7 @@ public enum MappingFileLoader {
             case "onViolation":
                 if let p = r.violationPolicy(value) { policy = p }
             case "variables":
-                variables = r.stringMap(value, what: "variables") ?? [:]
+                variables = r.variables(value) ?? [:]
             case "entities":
                 sawEntities = true
                 guard let list = r.entries(of: value, what: "entities", allowed: []) else { continue }

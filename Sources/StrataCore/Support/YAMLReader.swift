@@ -111,6 +111,21 @@ struct YAMLReader {
         return result
     }
 
+    /// A hook's or mapping file's `variables:`: text values. YAML null is refused: it was the text "null" or "~"
+    /// (so `name == $X` matched the objects named "~"), and a variable is text, never nil.
+    mutating func variables(_ node: Node) -> [String: String]? {
+        guard case .mapping(let mapping) = node else {
+            return stringMap(node, what: "variables")
+        }
+        for (k, v) in mapping {
+            if case .scalar(let scalar) = v, scalar.style == .plain, isNull(scalar.string) {
+                error("variable \(k.string ?? "?") is null, but a variable is text", at: v,
+                      hint: "quote the value (\"\(scalar.string)\") to mean that text; compare with nil in the predicate itself")
+            }
+        }
+        return stringMap(node, what: "variables")
+    }
+
     /// A list of lists of names (`[[a], [b, c]]`), as uniqueness and indexes are written.
     mutating func nameLists(_ node: Node, what: String) -> [([String], Node)]? {
         guard case .sequence(let outer) = node else {
