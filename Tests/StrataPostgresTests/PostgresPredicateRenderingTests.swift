@@ -59,8 +59,12 @@ import Testing
              postgresql: #"((t."name" COLLATE "und-x-icu") ~ $1)"#, arguments: [.text("^(?:[[:alpha:]]+)$")], requirements: [.icuCollation]),
         Case(predicate: "lastUsed >= $NOW - 30 days", sqlite: #"t."lastUsed" >= ?"#,
              postgresql: #"t."lastUsed" >= to_timestamp($1)"#, arguments: [.real(now - 2_592_000)]),
+        // A computed date is compared as an infinity past timestamptz's range, as SQLite compares the number.
         Case(predicate: "lastUsed + 1 day < $NOW", sqlite: #"(t."lastUsed" + ?) < ?"#,
-             postgresql: #"to_timestamp((date_part('epoch', t."lastUsed") + $1)) < to_timestamp($2)"#, arguments: [.real(86_400), .real(now)]),
+             postgresql: #"to_timestamp(CASE WHEN (date_part('epoch', t."lastUsed") + $1) < -210866803200 THEN CAST('-Infinity' AS double precision) "#
+                + #"WHEN (date_part('epoch', t."lastUsed") + $2) >= 9224318016000 THEN CAST('Infinity' AS double precision) "#
+                + #"ELSE (date_part('epoch', t."lastUsed") + $3) END) < to_timestamp($4)"#,
+             arguments: [.real(86_400), .real(86_400), .real(86_400), .real(now)]),
         Case(predicate: "favorite == YES", sqlite: #"t."favorite" = ?"#,
              postgresql: #"CAST(t."favorite" AS integer) = $1"#, arguments: [.integer(1)]),
         Case(predicate: "price > 10", sqlite: #"strata_decimal_compare(t."price", ?) > 0"#,
@@ -85,6 +89,18 @@ import Testing
         #expect(rendering.sql == c.postgresql)
         #expect(rendering.arguments == c.arguments)
         #expect(rendering.requirements == c.requirements)
+    }
+
+    /// A constant date past timestamptz's range (4713 BC to 294276 AD) is bound as an infinity on PostgreSQL, so
+    /// the comparison holds or fails as SQLite's on the number, instead of "timestamp out of range" (exit 3).
+    @Test(arguments: [("lastUsed >= $NOW - 9223372036854775807 days", -Double.infinity), ("lastUsed < $NOW + 1000000000 days", Double.infinity),
+                      ("lastUsed > $NOW - 1000000000 days", -Double.infinity)])
+    func aConstantDatePastTheRangeIsAnInfinity(_ predicate: String, _ bound: Double) throws {
+        let statement = try Self.compile(predicate)
+        let rendering = try PostgresRenderer(unaccentSchema: "public").rendering(statement)
+        #expect(rendering.sql.hasSuffix(#"t."lastUsed" "# + predicate.split(separator: " ")[1] + " to_timestamp($1)"), "\(rendering.sql)")
+        #expect(rendering.arguments == [.real(bound)])
+        #expect(statement.sql == #"t."lastUsed" "# + predicate.split(separator: " ")[1] + " ?")
     }
 
     static let refusals: [(String, String)] = [

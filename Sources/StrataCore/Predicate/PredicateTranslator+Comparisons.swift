@@ -184,11 +184,12 @@ extension PredicateTranslator {
     }
 
     /// A date operand of a comparison in the column's own form: a date column as stored (so that PostgreSQL
-    /// compares `timestamptz`s and can use an index on it), anything else (seconds since 1970) converted to it.
+    /// compares `timestamptz`s and can use an index on it), anything else (seconds since 1970) converted to it,
+    /// past `timestamptz`'s range as an infinity (``SQLFunction/comparedDate``).
     /// The same SQL on SQLite, where dates are stored as seconds.
     static func nativeDate(_ f: SQLText) -> SQLText {
         if f.pieces.count == 1, case .function(.storage(.date), let arguments) = f.pieces[0] { return arguments[0] }
-        return .native(f, .date)
+        return .function(.comparedDate, [f])
     }
 
     /// IN lists longer than this bind one JSON array (`json_each`) instead of one variable per value.

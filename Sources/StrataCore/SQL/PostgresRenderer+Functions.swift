@@ -33,6 +33,8 @@ extension PostgresRenderer {
             case .uuid: parts = [.text("CAST("), .argument(0), .text(" AS text)")]
             default: parts = [.argument(0)]
             }
+        case .comparedDate:
+            parts = Self.comparedDate(a[0])
         case .castReal:
             parts = [.text("CAST("), .argument(0), .text(" AS double precision)")]
         case .integerOperand(let mayOverflow):
@@ -218,5 +220,22 @@ extension PostgresRenderer {
             }
         }
         return escaped ? result + "\\\\" : result
+    }
+
+    /// `to_timestamp(x)` for a date compared with a date (``SQLFunction/comparedDate``), where `x` past
+    /// `timestamptz`'s range (the bounds of `string()`'s conversion: 4714-11-24 BC and 294277 AD) is an infinity:
+    /// a bound constant is settled here (one parameter, `to_timestamp($1)` as before), an expression in SQL.
+    static func comparedDate(_ value: SQLText) -> [Part] {
+        let (lowest, beyond): (Double, Double) = (-210_866_803_200, 9_224_318_016_000)
+        let seconds: Double?
+        switch value.boundValue {
+        case .real(let x): seconds = x
+        case .integer(let i): seconds = Double(i)
+        case nil: return [.text("to_timestamp(CASE WHEN "), .argument(0), .text(" < -210866803200 THEN CAST('-Infinity' AS double precision) WHEN "),
+                          .argument(0), .text(" >= 9224318016000 THEN CAST('Infinity' AS double precision) ELSE "), .argument(0), .text(" END)")]
+        default: seconds = nil
+        }
+        guard let seconds, !(seconds >= lowest && seconds < beyond) else { return [.text("to_timestamp("), .argument(0), .text(")")] }
+        return [.text("to_timestamp("), .value(.real(seconds < 0 ? -.infinity : .infinity)), .text(")")]
     }
 }

@@ -19,6 +19,12 @@ public enum SQLFunction: Hashable, Sendable {
     /// A native PostgreSQL column read in SQLite's storage form (for predicates and expressions, which
     /// compute on storage forms); the column itself on SQLite.
     case storage(AttributeType)
+    /// A date in SQLite's storage form (seconds since 1970) as the operand of a comparison with a date: the
+    /// value itself on SQLite. On PostgreSQL `to_timestamp(x)`, a value outside `timestamptz`'s range (4713 BC
+    /// to 294276 AD) becoming `-infinity` or `infinity`, which compare as SQLite compares the number
+    /// (`lastUsed >= $NOW - $DAYS days` with a huge `$DAYS` matches every dated row) instead of stopping the
+    /// statement with "timestamp out of range".
+    case comparedDate
     /// `CAST(x AS REAL)`: a double on both engines (PostgreSQL's `real` is single precision).
     case castReal
     /// An integer operand of `+ - *` or of a sign change, computed in 64 bits as SQLite computes every
@@ -71,7 +77,7 @@ public enum SQLFunction: Hashable, Sendable {
     /// Whether the call only converts between storage forms (its argument stands for the value).
     public var isConversion: Bool {
         switch self {
-        case .native, .storage: return true
+        case .native, .storage, .comparedDate: return true
         default: return false
         }
     }
@@ -88,7 +94,7 @@ public enum SQLFunction: Hashable, Sendable {
     func sqlite(_ arguments: [SQLText]) -> SQLText {
         switch self {
         case .strata(let function): return .call("strata_" + function.rawValue, arguments)
-        case .native, .storage: return arguments[0]
+        case .native, .storage, .comparedDate: return arguments[0]
         case .castReal: return "CAST(" + arguments[0] + " AS REAL)"
         case .integerOperand: return arguments[0]
         case .extreme(let isMinimum): return .call(isMinimum ? "min" : "max", arguments)
