@@ -3,7 +3,8 @@ import StrataPostgres
 
 extension StatusCommand {
     /// `strata status` on a PostgreSQL store: version, hash, drift, pending versions and hooks (Docs/postgresql.md).
-    /// `--check` gives the codes it gives on SQLite: 6 for drift or late hooks, 7 for pending work.
+    /// `--check` gives the codes it gives on SQLite: 6 for drift or late hooks, 4 for a pending step that
+    /// cannot be inferred, 7 for other pending work.
     func runPostgres(_ url: PostgresStoreURL, output: Output) async throws {
         let history = try global.loadModels(output)
         let hooks = try HookSet.load(directory: global.migrations, models: history, variables: global.variableValues)
@@ -23,10 +24,9 @@ extension StatusCommand {
             \(lateBefore.isEmpty ? "" : "; late before-hooks " + lateBefore.joined(separator: ", ") + " (never run: strata repair --skip ID)")
             """)
         for item in status.drift { output.result("  drift: \(item)") }
-        if !status.drift.isEmpty || !status.hashMatches || (check && !status.lateHooks.isEmpty) {
-            output.setExitCode(.drift)
-        } else if check && (!status.pendingVersions.isEmpty || !status.pendingHooks.isEmpty) {
-            output.setExitCode(.pendingWork)
-        }
+        // `--check` reports the first condition that applies (SPEC §8), with the codes it has on SQLite.
+        let (code, diagnostics) = status.exitCode(check: check, history: history, hooks: hooks, stages: StrataMain.stages)
+        for d in diagnostics { output.diagnostic(d) }
+        if code != .success { output.setExitCode(code) }
     }
 }

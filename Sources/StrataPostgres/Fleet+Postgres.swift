@@ -43,7 +43,8 @@ extension Fleet {
     }
 
     /// `status` over the stores, as ``Fleet/status(history:hooks:check:stages:)`` for SQLite stores; a
-    /// PostgreSQL store's row: drift (exit 6), late hooks (6 with `check`), pending work (7 with `check`).
+    /// PostgreSQL store's row by the same rules (``PostgresStatus/exitCode(check:history:hooks:stages:)``): drift
+    /// (exit 6); with `check`, late hooks 6, a pending step that cannot be inferred 4, other pending work 7.
     /// - Throws: `PostgresStoreError.invalidURL` (exit 2) before any store starts.
     public func statusAcrossEngines(history: ModelHistory, hooks: HookSet, check: Bool, stages: Stages = Stages()) throws -> FleetReport {
         let (fleet, urls) = try withURLs()
@@ -52,18 +53,22 @@ extension Fleet {
             return Self.attempt(path) {
                 let status = try Self.blocking { try await PostgresStatus.read(url, models: history, hooks: hooks) }
                 let pending = !status.pendingVersions.isEmpty || !status.pendingHooks.isEmpty || !status.lateHooks.isEmpty
-                let code: ExitStatus = !status.drift.isEmpty || (check && !status.lateHooks.isEmpty) ? .drift
-                    : check && pending ? .pendingWork : .success
+                // The code and diagnostics `strata status` gives this store (and SQLite's rows: statusOne).
+                let (code, diagnostics) = status.exitCode(check: check, history: history, hooks: hooks, stages: stages)
                 var message: String?
                 if let first = status.drift.first {
                     message = "\(status.drift.count) drift item\(status.drift.count == 1 ? "" : "s"): \(first)"
+                } else if let first = diagnostics.first {
+                    message = first.message
                 } else if !status.lateHooks.isEmpty {
                     message = "late hooks: " + status.lateHooks.joined(separator: ", ")
                 }
-                let row = FleetStoreResult(path: path, outcome: !status.drift.isEmpty ? .drift : pending ? .pending : .upToDate,
+                let drift = !status.drift.isEmpty || !status.hashMatches
+                let row = FleetStoreResult(path: path, outcome: drift ? .drift : pending ? .pending : .upToDate,
                                            exitCode: code, fromVersion: status.version, toVersion: status.latestVersion,
                                            hooks: status.pendingHooks.count + status.lateHooks.count, message: message.map(Fleet.oneLine))
-                return (row, code == .success ? nil : DiagnosticList(message.map { [.error($0)] } ?? []), [])
+                let explained = diagnostics.isEmpty ? message.map { [Diagnostic.error($0)] } ?? [] : diagnostics
+                return (row, code == .success ? nil : DiagnosticList(explained), [])
             }
         }
     }

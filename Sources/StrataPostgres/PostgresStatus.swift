@@ -24,6 +24,24 @@ public struct PostgresStatus: Sendable, Hashable, Encodable {
     /// How the store differs from its recorded version: hashes, the live catalog against the layout, edited
     /// hook files (as SQLite's `StoreStatus.drift`).
     public var drift: [DriftReport.Item] = []
+    /// The store's recorded layout, the source of its pending steps (not in the JSON document).
+    public var layout: StoreLayout
+
+    enum CodingKeys: String, CodingKey {
+        case store, storeUUID, version, latestVersion, createdAtVersion, modelHash, hashMatches, pendingVersions, pendingHooks
+        case lateHooks, drift
+    }
+
+    /// What `strata status` exits with and the diagnostics that explain it, by SQLite's rules
+    /// (`StoreStatus.exitCode`): drift (or a model hash that is not the model file's) is 6; with `check`, late
+    /// hooks 6, a pending step that cannot be inferred 4 (named as `migrate` names it), other pending work 7
+    /// (a declared Swift stage `stages` lacks, named); else 0.
+    public func exitCode(check: Bool, history: ModelHistory, hooks: HookSet, stages: Stages) -> (code: ExitStatus, diagnostics: [Diagnostic]) {
+        if !hashMatches && drift.isEmpty { return (.drift, []) }
+        return StoreStatus.exitCode(check: check, version: version, latestVersion: latestVersion, drift: drift, pendingHooks: pendingHooks,
+                                    lateHooks: lateHooks, hasPendingWork: !pendingVersions.isEmpty || !pendingHooks.isEmpty || !lateHooks.isEmpty,
+                                    history: history, hooks: hooks, layout: layout, stages: stages)
+    }
 
     /// Reads the store's status.
     /// - Throws: `PostgresStoreError` (missing store 2, server 1); `StoreError.corrupt` for unreadable metadata.
@@ -44,7 +62,7 @@ public struct PostgresStatus: Sendable, Hashable, Encodable {
                 hashMatches: current.map { VersionHash.modelHash(of: $0) == metadata.modelHash } ?? false,
                 pendingVersions: models.models.map(\.version).filter { $0 > metadata.version },
                 pendingHooks: unrecorded.filter { $0.after > metadata.version }.map(\.id),
-                lateHooks: unrecorded.filter { $0.after <= metadata.version }.map(\.id), drift: drift)
+                lateHooks: unrecorded.filter { $0.after <= metadata.version }.map(\.id), drift: drift, layout: metadata.layout)
         } catch {
             await store.close()
             throw error
