@@ -12,7 +12,10 @@ import Testing
 @Suite(.enabled(if: PostgresTestServer.isAvailable, "needs PostgreSQL (initdb, pg_ctl): see the SKIPPED note on stderr"))
 struct PostgresLibraryLockWaitTests {
     @Test func cancellingTheTaskEndsTheLockWaitAndChangesNothing() async throws {
-        let url = try PostgresStoreURL(parsing: PostgresTestServer.url())
+        // A role of its own, so that the test can tell the open's session from other tests' sessions.
+        let role = "u_" + UUID().uuidString.prefix(8).lowercased()
+        _ = try PostgresTestServer.psql("CREATE ROLE \(role) LOGIN SUPERUSER")
+        let url = try PostgresStoreURL(parsing: PostgresTestServer.url(user: role))
         let models = PostgresLibraryTests.models
         let created = try await PostgresStore.open(url, models: .yaml(models), options: PostgresLibraryTests.options(target: 1))
         await created.close()
@@ -28,11 +31,10 @@ struct PostgresLibraryLockWaitTests {
         var options = PostgresLibraryTests.options(target: nil)
         options.lockTimeout = 300
         let opening = Task { try await PostgresStore.open(url, models: .yaml(models), options: options) }
-        // The open is waiting: a session of this process has tried the lock (the key is a bound parameter).
+        // The open is waiting: its session has tried the lock (the key is a bound parameter) and did not get it.
         #expect(Wait.until(timeout: 60) {
             (try? PostgresTestServer.psql("""
-                SELECT count(*) > 0 FROM pg_stat_activity WHERE application_name LIKE 'strata % \(getpid())@%' \
-                AND query LIKE 'SELECT pg_try_advisory_lock(%'
+                SELECT count(*) > 0 FROM pg_stat_activity WHERE usename = '\(role)' AND query LIKE 'SELECT pg_try_advisory_lock(%'
                 """)) == "t"
         })
         let cancelled = Date()
