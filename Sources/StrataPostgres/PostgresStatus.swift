@@ -9,6 +9,9 @@ import Strata
 /// ```
 public struct PostgresStatus: Sendable, Hashable, Encodable {
     public var store: String
+    /// The store as SQLite's `StoreStatus.path` names it, so that one JSON shape serves both engines: the URL
+    /// (its password never shown), as ``store``.
+    public var path: String
     public var storeUUID: String
     public var version: Int
     public var latestVersion: Int?
@@ -24,12 +27,14 @@ public struct PostgresStatus: Sendable, Hashable, Encodable {
     /// How the store differs from its recorded version: hashes, the live catalog against the layout, edited
     /// hook files (as SQLite's `StoreStatus.drift`).
     public var drift: [DriftReport.Item] = []
+    /// The user keys of `strata_metadata` (`strata meta set`), as SQLite's `StoreStatus.userMetadata`.
+    public var userMetadata: [String: String] = [:]
     /// The store's recorded layout, the source of its pending steps (not in the JSON document).
     public var layout: StoreLayout
 
     enum CodingKeys: String, CodingKey {
         case store, storeUUID, version, latestVersion, createdAtVersion, modelHash, hashMatches, pendingVersions, pendingHooks
-        case lateHooks, drift
+        case lateHooks, drift, path, userMetadata
     }
 
     /// What `strata status` exits with and the diagnostics that explain it, by SQLite's rules
@@ -54,15 +59,17 @@ public struct PostgresStatus: Sendable, Hashable, Encodable {
             let current = models.models.first { $0.version == metadata.version }
             let drift = try await PostgresDriftDetector.check(store, metadata: metadata, model: current).items
                 + store.hookState(hooks, metadata: metadata).driftItems + store.mappingDriftItems(models.mappings, version: metadata.version)
+            let user = Dictionary(try await store.userMetadata().map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
             await store.close()
             let unrecorded = hooks.hooks.filter { records[$0.id] == nil && $0.after > metadata.createdAtVersion }
             return PostgresStatus(
-                store: url.description, storeUUID: metadata.storeUUID, version: metadata.version,
+                store: url.description, path: url.description, storeUUID: metadata.storeUUID, version: metadata.version,
                 latestVersion: models.latest?.version, createdAtVersion: metadata.createdAtVersion, modelHash: metadata.modelHash,
                 hashMatches: current.map { VersionHash.modelHash(of: $0) == metadata.modelHash } ?? false,
                 pendingVersions: models.models.map(\.version).filter { $0 > metadata.version },
                 pendingHooks: unrecorded.filter { $0.after > metadata.version }.map(\.id),
-                lateHooks: unrecorded.filter { $0.after <= metadata.version }.map(\.id), drift: drift, layout: metadata.layout)
+                lateHooks: unrecorded.filter { $0.after <= metadata.version }.map(\.id), drift: drift, userMetadata: user,
+                layout: metadata.layout)
         } catch {
             await store.close()
             throw error

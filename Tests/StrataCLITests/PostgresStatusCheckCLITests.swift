@@ -38,4 +38,30 @@ struct PostgresStatusCheckCLITests {
         #expect(rows.map { $0["outcome"] as? String } == ["pending", "pending"])
         #expect(rows.map { $0["message"] as? String } == Array(repeating: "v1 → v2: Item.code: type changes from string to int16, which Strata cannot infer", count: 2))
     }
+
+    /// `status --format json` has SQLite's keys on PostgreSQL too (`path`, `userMetadata` were missing), plus
+    /// `store` and `hashMatches`, which only PostgreSQL's document has.
+    @Test func theStatusDocumentHasSQLitesKeys() throws {
+        let directory = Temporary.directory("pgstatusjson")
+        try FileManager.default.createDirectory(atPath: directory + "/models", withIntermediateDirectories: true)
+        try "version: 1\nentities:\n  Item:\n    attributes:\n      code: { type: string }\n"
+            .write(toFile: directory + "/models/1.yaml", atomically: true, encoding: .utf8)
+        let url = PostgresTestServer.url()
+        var documents: [[String: Any]] = []
+        for store in [directory + "/app.sqlite", url] {
+            #expect(try CLI.run(["migrate", "--create", "--store", store], in: directory).status == 0)
+            #expect(try CLI.run(["meta", "set", "owner", "ops team", "--store", store], in: directory).status == 0)
+            let status = try CLI.run(["status", "--store", store, "--format", "json"], in: directory)
+            #expect(status.status == 0, "\(status.stderr)")
+            documents.append(try CLI.json(status.stdout))
+        }
+        let (sqlite, postgres) = (documents[0], documents[1])
+        #expect(Set(postgres.keys).subtracting(sqlite.keys) == ["store", "hashMatches"])
+        #expect(Set(sqlite.keys).subtracting(postgres.keys) == [])
+        #expect(postgres["path"] as? String == url)
+        #expect(postgres["store"] as? String == url)
+        #expect(postgres["userMetadata"] as? [String: String] == ["owner": "ops team"])
+        #expect(sqlite["userMetadata"] as? [String: String] == ["owner": "ops team"])
+        #expect(postgres["hashMatches"] as? Bool == true)
+    }
 }
