@@ -100,6 +100,17 @@ final class XMLCollector: NSObject, XMLParserDelegate {
         #expect(rows == [#"| Item | name maxLength 2 | 1660 | 1 | failure | `x-strata://u/Item/p1` "a\\\|b &amp;lt;c&amp;gt; &amp; *d*\#u{FFFD} e" |"#])
     }
 
+    /// A combining mark after a pipe or a backslash makes one `Character` with it: the escapes go by scalar.
+    @Test func markdownEscapesAPipeACombiningMarkFollows() {
+        let result = AuditResult(storeUUID: "u", modelVersion: 1, scope: "full", maxSamples: 2, rules: [
+            AuditRuleResult(entity: "Item", property: "name", rule: "maxLength", code: .tooLong, constraint: "maxLength 2",
+                            count: 1, samples: [AuditSample(objectID: "x-strata://u/Item/p|\u{301}1", value: "a|\u{301}b\\\u{301}c")]),
+        ])
+        let md = Report(title: "Strata audit", audit: result).render(as: .markdown)
+        let rows = md.split(separator: "\n").filter { $0.hasPrefix("| Item ") }.map { Array($0.unicodeScalars) }
+        #expect(rows == [Array("| Item | name maxLength 2 | 1660 | 1 | failure | `x-strata://u/Item/p\\|\u{301}1` \"a\\|\u{301}b\\\\\u{301}c\" |".unicodeScalars)])
+    }
+
     @Test func markdownReportOfTheFixtureHasOneRowPerViolatedRule() throws {
         let md = Report(title: "Strata audit", audit: try Self.fixtureResult()).render(as: .markdown)
         let rows = md.split(separator: "\n").filter { $0.hasPrefix("| ") && !$0.hasPrefix("| Entity ") }

@@ -45,38 +45,36 @@ public struct MarkdownReport: ReportRenderer {
     func quoted(_ s: String) -> String { "\"" + s + "\"" }
 
     /// Text safe in a table cell, shown as written: pipes, backslashes, ampersands and angle brackets escaped,
-    /// backticks, line breaks (a CRLF is one Character) and other control characters replaced. A backslash
-    /// left as it was escaped the pipe's escape (`a\|b` ended the cell) and `&lt;` showed as `<`.
-    func cell(_ s: String) -> String {
-        var out = ""
-        for c in s {
-            switch c {
-            case "|": out += "\\|"
-            case "\\": out += "\\\\"
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "`": out += "'"
-            case "\n", "\r", "\r\n", "\t": out += " "   // "\r\n" is one Character
-            case _ where c.unicodeScalars.first!.value < 0x20: out += "\u{FFFD}"   // a NUL, as CommonMark replaces it
-            default: out.append(c)
-            }
-        }
-        return out
-    }
+    /// backticks, line breaks and other control characters replaced. A backslash left as it was escaped the
+    /// pipe's escape (`a\|b` ended the cell) and `&lt;` showed as `<`.
+    func cell(_ s: String) -> String { Self.escaped(s, inCode: false) }
 
     /// Text inside a code span in a table cell (shown literally, so only the pipe is escaped): backticks and
-    /// newlines replaced.
-    func code(_ s: String) -> String {
-        var out = "`"
-        for c in s {
-            switch c {
-            case "|": out += "\\|"
-            case "`": out += "'"
-            case "\n", "\r", "\r\n": out += " "
-            default: out.append(c)
+    /// line breaks replaced.
+    func code(_ s: String) -> String { "`" + Self.escaped(s, inCode: true) + "`" }
+
+    /// Scalar by scalar, so that a combining mark after a pipe or a backslash (one `Character` with it) does
+    /// not hide it; a CRLF is one space, as a lone CR or LF.
+    private static func escaped(_ s: String, inCode: Bool) -> String {
+        var out = String.UnicodeScalarView()
+        var afterCR = false
+        for scalar in s.unicodeScalars {
+            defer { afterCR = scalar == "\r" }
+            switch scalar {
+            case "|": out.append(contentsOf: "\\|".unicodeScalars)
+            case "`": out.append("'")
+            case "\n" where afterCR: continue
+            case "\n", "\r": out.append(" ")
+            case _ where inCode: out.append(scalar)
+            case "\\": out.append(contentsOf: "\\\\".unicodeScalars)
+            case "&": out.append(contentsOf: "&amp;".unicodeScalars)
+            case "<": out.append(contentsOf: "&lt;".unicodeScalars)
+            case ">": out.append(contentsOf: "&gt;".unicodeScalars)
+            case "\t": out.append(" ")
+            case _ where scalar.value < 0x20: out.append("\u{FFFD}")   // a NUL, as CommonMark replaces it
+            default: out.append(scalar)
             }
         }
-        return out + "`"
+        return String(out)
     }
 }
