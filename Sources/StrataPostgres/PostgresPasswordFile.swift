@@ -33,21 +33,22 @@ enum PostgresPasswordFile {
     }
 
     /// The fields of one line: split at unescaped `:`, escapes removed.
+    /// Scalar by scalar, as libpq reads bytes: a combining mark after `:` or `\` must not hide it.
     static func split(_ line: String) -> [String] {
-        var fields = [""]
+        var fields = [String.UnicodeScalarView()]
         var escaped = false
-        for character in line {
+        for scalar in line.unicodeScalars {
             if escaped {
-                fields[fields.count - 1].append(character)
+                fields[fields.count - 1].append(scalar)
                 escaped = false
-            } else if character == "\\" {
+            } else if scalar == "\\" {
                 escaped = true
-            } else if character == ":" && fields.count < 5 {
-                fields.append("")
+            } else if scalar == ":" && fields.count < 5 {
+                fields.append(String.UnicodeScalarView())
             } else {
-                fields[fields.count - 1].append(character)
+                fields[fields.count - 1].append(scalar)
             }
         }
-        return fields
+        return fields.map(String.init)
     }
 }

@@ -19,18 +19,18 @@ extension PostgresStoreURL {
             var words: [String] = []
             var word: String?
             var escaped = false
-            for character in text {
+            for scalar in text.unicodeScalars {   // by scalar: a combining mark after `\` must not hide it
                 if escaped {
-                    word = (word ?? "") + String(character)
+                    word = (word ?? "") + String(scalar)
                     escaped = false
-                } else if character == "\\" {
+                } else if scalar == "\\" {
                     escaped = true
                     word = word ?? ""
-                } else if character.isWhitespace {
+                } else if scalar.properties.isWhitespace {
                     if let done = word { words.append(done) }
                     word = nil
                 } else {
-                    word = (word ?? "") + String(character)
+                    word = (word ?? "") + String(scalar)
                 }
             }
             if let done = word { words.append(done) }

@@ -119,4 +119,14 @@ import Testing
         chmod(file, 0o644)
         #expect(try PostgresStoreURL(parsing: text, environment: ["PGPASSFILE": file]).password == nil)
     }
+
+    /// libpq reads the file by bytes: a `:` or `\` a combining mark follows (one `Character` with it) still
+    /// separates or escapes.
+    @Test func thePasswordFileIsReadByScalars() {
+        let text = "localhost:5432:shop:app:\u{301}pw\nlocalhost:5432:shop:bob:x\\\u{301}y\n"
+        let app = PostgresPasswordFile.password(in: text, host: "localhost", port: 5432, database: "shop", user: "app")
+        #expect(app.map { Array($0.unicodeScalars) } == Array("\u{301}pw".unicodeScalars))
+        let bob = PostgresPasswordFile.password(in: text, host: "localhost", port: 5432, database: "shop", user: "bob")
+        #expect(bob.map { Array($0.unicodeScalars) } == Array("x\u{301}y".unicodeScalars))
+    }
 }
