@@ -10,4 +10,15 @@ import StrataCore
     func directoryOfAPath(path: String, directory: String) {
         #expect(PathText.directory(of: path) == directory, "\(path)")
     }
+
+    /// A slash a combining mark follows is one `Character` with it; the system still reads it as a slash.
+    @Test func slashesAreFoundByScalar() {
+        #expect(Array(PathText.directory(of: "a/\u{301}b").unicodeScalars) == ["a"])
+        #expect(PathText.directory(of: "/\u{301}") == "/")
+        #expect(Array(PathText.directory(of: "x\u{301}/\u{301}/f").unicodeScalars) == Array("x\u{301}/\u{301}".unicodeScalars))
+        #expect(PathText.isAbsolute("/\u{301}x"))
+        #expect(!PathText.isAbsolute("\u{301}/x"))
+        #expect(PathText.components("a//\u{301}b/").map { Array($0.unicodeScalars) } == [["a"], Array("\u{301}b".unicodeScalars)])
+        #expect(PathText.components("a//b/", keepingEmpty: true) == ["a", "", "b", ""])
+    }
 }

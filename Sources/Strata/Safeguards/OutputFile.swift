@@ -13,7 +13,7 @@ import Foundation
 public enum OutputFile {
     /// - Throws: ``OutputFileError`` with the system's reason.
     public static func write(_ data: Data, to path: String) throws {
-        let last = path.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
+        let last = PathText.components(path, keepingEmpty: true).last ?? ""
         guard !last.isEmpty, last != ".", last != ".." else { throw OutputFileError(path: path, reason: "a directory path, not a file name") }
         var info = stat()
         if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {

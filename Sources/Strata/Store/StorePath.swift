@@ -41,7 +41,7 @@ public enum StorePath {
             if let real = realPath(current) { return real }
             var info = stat()
             if lstat(current, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK, let target = readLink(current) {
-                current = target.hasPrefix("/") ? target : (directoryOf(current) as NSString).appendingPathComponent(target)
+                current = PathText.isAbsolute(target) ? target : (directoryOf(current) as NSString).appendingPathComponent(target)
                 continue
             }
             let directory = realPath(directoryOf(current)) ?? directoryOf(current)
@@ -98,8 +98,8 @@ public enum StorePath {
 
     /// `path` made absolute, with `.` and `..` taken by name and trailing slashes dropped (no links followed).
     static func lexical(_ path: String) -> String {
-        var parts: [Substring] = []
-        for part in absolute(path).split(separator: "/") {
+        var parts: [String] = []
+        for part in PathText.components(absolute(path)) {
             if part == "." { continue }
             if part == ".." { _ = parts.popLast(); continue }
             parts.append(part)
@@ -127,7 +127,7 @@ public enum StorePath {
     }
 
     static func absolute(_ path: String) -> String {
-        if path.hasPrefix("/") { return path }
+        if PathText.isAbsolute(path) { return path }
         return (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(path)
     }
 

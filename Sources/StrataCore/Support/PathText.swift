@@ -3,7 +3,8 @@ import Foundation
 /// A path's directory, by its text: what `NSString.deletingLastPathComponent` gives, without its trap.
 ///
 /// Foundation on Linux stops the process on some short paths (`"f"`, `"."`, `"a/"`), and paths are what
-/// users type (`--store a`, `--report r`), so Strata takes a path's directory with this instead.
+/// users type (`--store a`, `--report r`), so Strata takes a path's directory with this instead. Slashes are
+/// found scalar by scalar, as the system reads paths: a `Character` may join a combining mark to a slash.
 /// ```swift
 /// PathText.directory(of: "models/4.yaml")   // "models"
 /// PathText.directory(of: "app.sqlite")      // ""
@@ -13,12 +14,20 @@ public enum PathText {
     /// The path without its last component and the slashes before it: `""` when it has no directory part,
     /// `"/"` for a file at the root.
     public static func directory(of path: String) -> String {
-        var text = Substring(path)
-        while text.count > 1, text.hasSuffix("/") { text = text.dropLast() }
+        var text = Substring(path).unicodeScalars
+        while text.count > 1, text.last == "/" { text = text.dropLast() }
         guard let slash = text.lastIndex(of: "/") else { return "" }
         var directory = text[..<slash]
-        while directory.hasSuffix("/") { directory = directory.dropLast() }
-        return directory.isEmpty ? "/" : String(directory)
+        while directory.last == "/" { directory = directory.dropLast() }
+        return directory.isEmpty ? "/" : String(Substring(directory))
+    }
+
+    /// Whether `path` starts at the root.
+    public static func isAbsolute(_ path: String) -> Bool { path.unicodeScalars.first == "/" }
+
+    /// The names between the slashes of `path` (empty ones kept only when asked for).
+    public static func components(_ path: String, keepingEmpty: Bool = false) -> [String] {
+        path.unicodeScalars.split(separator: "/", omittingEmptySubsequences: !keepingEmpty).map { String(Substring($0)) }
     }
 
     /// The absolute path without links, `.` or `..` (`realpath(3)`); nil when it does not exist.
