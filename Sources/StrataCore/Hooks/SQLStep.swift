@@ -3,24 +3,12 @@
 public struct SQLStep: Sendable, Hashable {
     /// The statements as the hook file holds them, placeholders unexpanded.
     public var text: String
-    /// Where the step's value starts in the hook file.
+    /// Where the step's text starts in the hook file (a block's first content line).
     public var origin: SourceLocation
-    /// Where each line of `text` starts in the hook file (a literal block scalar); an empty list when only
-    /// `origin` is known (a one-line or folded value: offsets then count from `origin`).
-    public var lineOrigins: [SourceLocation]
-    /// A folded block scalar (`sql: >`), whose lines YAML joins with spaces: where each file line's content
-    /// starts in `text` (an offset in Unicode scalars) and in the hook file, in text order. Empty otherwise.
-    public var foldedLines: [FoldedLine] = []
+    /// Where the rest of `text` is in the hook file (a block drops its indentation, folding joins lines, quotes
+    /// decode escapes), read once when the hook is loaded; nil for a step not read from a file.
+    public var map: ScalarLayout.Map?
 
-    /// One content line of a folded block: `text` from `offset` (Unicode scalars) is the file from `location`.
-    public struct FoldedLine: Sendable, Hashable {
-        public var offset: Int
-        public var location: SourceLocation
-        public init(offset: Int, location: SourceLocation) {
-            self.offset = offset
-            self.location = location
-        }
-    }
     /// The step for a PostgreSQL store (`sql: { sqlite: …, postgresql: … }`); nil when the hook gives only
     /// SQLite's text (a plain `sql:` string), which a PostgreSQL store refuses before any step runs.
     public var postgresql: SQLStep? {
@@ -33,10 +21,9 @@ public struct SQLStep: Sendable, Hashable {
     /// Storage of `postgresql` (a struct cannot hold an optional of itself).
     private var engines: [SQLStep] = []
 
-    public init(text: String, origin: SourceLocation, lineOrigins: [SourceLocation] = []) {
+    public init(text: String, origin: SourceLocation) {
         self.text = text
         self.origin = origin
-        self.lineOrigins = lineOrigins
     }
 
     /// The hook-file location of the character `utf8Offset` bytes into `text` (leading white space and SQL
@@ -45,18 +32,11 @@ public struct SQLStep: Sendable, Hashable {
         let utf8 = text.utf8
         var index = utf8.index(utf8.startIndex, offsetBy: min(max(0, utf8Offset), utf8.count))
         index = Self.skippingSpaceAndComments(in: utf8, from: index)
-        if !foldedLines.isEmpty {
-            let offset = text.unicodeScalars[..<index].count
-            guard let line = foldedLines.last(where: { $0.offset <= offset }) else { return origin }
-            return line.location.advanced(by: offset - line.offset)
+        let offset = text.unicodeScalars[..<index].count
+        if let (line, column) = map?.position(ofScalarOffset: offset) {
+            return SourceLocation(file: origin.file, line: line, column: column)
         }
-        var line = 0, column = 0
-        for scalar in text.unicodeScalars[..<index] {
-            if scalar == "\n" { line += 1; column = 0 } else { column += 1 }
-        }
-        if lineOrigins.isEmpty { return line == 0 ? origin.advanced(by: column) : origin }
-        guard line < lineOrigins.count else { return lineOrigins.last ?? origin }
-        return lineOrigins[line].advanced(by: column)
+        return origin.location(atScalarOffset: offset, in: text)
     }
 
     /// The first index at or after `start` that is neither white space nor inside a `--` or `/* */` comment.

@@ -157,10 +157,22 @@ enum ModelParser {
         return entity
     }
 
-    /// Where a string scalar's first character is (after an opening quote).
+    /// Where a string scalar's first character is (after an opening quote; a block's `|` or `>` indicator), with
+    /// its layout: an offset into the scalar's text is then placed where the file has it, across folded lines,
+    /// block indentation and escapes (`SourceLocation.location(atScalarOffset:in:)`).
     static func stringStart(_ node: Node, _ r: inout YAMLReader) -> SourceLocation {
-        let at = r.location(node)
-        if case .scalar(let s) = node, s.style == .singleQuoted || s.style == .doubleQuoted { return at.advanced(by: 1) }
+        var at = r.location(node)
+        guard case .scalar(let s) = node, let mark = s.mark else { return at }
+        let style: ScalarLayout.Style
+        switch s.style {
+        case .singleQuoted: style = .singleQuoted
+        case .doubleQuoted: style = .doubleQuoted
+        case .literal: style = .literal
+        case .folded: style = .folded
+        case .plain, .any: style = .plain
+        }
+        if style == .singleQuoted || style == .doubleQuoted { at = at.advanced(by: 1) }
+        at.layout = ScalarLayout(fileText: r.text, style: style, line: mark.line, column: mark.column)
         return at
     }
 

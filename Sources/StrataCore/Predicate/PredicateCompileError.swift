@@ -8,18 +8,12 @@ public struct PredicateCompileError: Error, Sendable, CustomStringConvertible {
     /// `predicate:1:14: error: …`, the predicate with a caret, and the hint.
     public var description: String { diagnostic.description }
 
-    /// Places an error found at a scalar offset of `text`, which starts at `origin`.
+    /// Places an error found at a scalar offset of `text`, which starts at `origin` (see
+    /// `SourceLocation.location(atScalarOffset:in:)`: a YAML scalar's text follows the file's lines).
     init(_ error: PredicateSyntaxError, in text: String, origin: SourceLocation) {
-        let scalars = Array(text.unicodeScalars)
-        let offset = min(max(0, error.offset), scalars.count)
-        var line = origin.line
-        var column = origin.column
-        for scalar in scalars[..<offset] {
-            if scalar == "\n" { line += 1; column = 1 } else { column += 1 }
-        }
-        let location = SourceLocation(file: origin.file, line: line, column: column)
+        let location = origin.location(atScalarOffset: error.offset, in: text)
         var sourceLine: String?
-        if origin.line == 1, origin.column == 1, !text.contains("\n") { sourceLine = text }
+        if origin.layout == nil, origin.line == 1, origin.column == 1, !text.contains("\n") { sourceLine = text }
         diagnostic = Diagnostic(.error, error.message, at: location, sourceLine: sourceLine, hint: error.hint)
     }
 }

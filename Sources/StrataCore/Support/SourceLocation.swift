@@ -6,11 +6,27 @@ public struct SourceLocation: Hashable, Sendable, Codable, CustomStringConvertib
     public var line: Int
     /// 1-based column, counted in Unicode scalars (as libyaml counts).
     public var column: Int
+    /// Where the rest of a YAML scalar's text is written, when this is where that text starts (see
+    /// `ModelParser.stringStart`): `location(atScalarOffset:in:)` then follows the file's lines. Equality,
+    /// hashing and coding see `file:line:column` only.
+    public var layout: ScalarLayout?
 
     public init(file: String, line: Int, column: Int) {
         self.file = file
         self.line = line
         self.column = column
+    }
+
+    private enum CodingKeys: String, CodingKey { case file, line, column }
+
+    public static func == (a: SourceLocation, b: SourceLocation) -> Bool {
+        a.file == b.file && a.line == b.line && a.column == b.column
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(file)
+        hasher.combine(line)
+        hasher.combine(column)
     }
 
     /// `file:line:column`
@@ -19,5 +35,21 @@ public struct SourceLocation: Hashable, Sendable, Codable, CustomStringConvertib
     /// This location moved `offset` scalars to the right on the same line.
     public func advanced(by offset: Int) -> SourceLocation {
         SourceLocation(file: file, line: line, column: column + offset)
+    }
+
+    /// Where the Unicode scalar `offset` into `text`, which starts here, is written. A YAML scalar's text is
+    /// placed through its `layout` (blocks, folded lines, escapes); otherwise each line break in `text` starts
+    /// a line at column 1 (a predicate given on the command line).
+    public func location(atScalarOffset offset: Int, in text: String) -> SourceLocation {
+        let scalars = text.unicodeScalars
+        let offset = min(max(0, offset), scalars.count)
+        if let layout, let (line, column) = layout.position(ofScalarOffset: offset, in: text) {
+            return SourceLocation(file: file, line: line, column: column)
+        }
+        var line = self.line, column = self.column
+        for scalar in scalars.prefix(offset) {
+            if scalar == "\n" { line += 1; column = 1 } else { column += 1 }
+        }
+        return SourceLocation(file: file, line: line, column: column)
     }
 }
