@@ -43,7 +43,7 @@ import Testing
         Report.self, ReportFormat.self, (any ReportRenderer).self, SQLDialect.self, SQLText.self,
         SQLFunction.self, SQLKeyword.self, StrataFunction.self, PostgresRenderer.self, PostgresRenderError.self,
         PostgresStatementSplitter.self, PostgresLexer.self, PostgresBatch.self, PostgresLint.self,
-        SchemaSQL.self, SignalCleanup.self, Snapshot.self, StrataCore.SourceLocation.self, StepReport.self, Store.self,
+        ScalarLayout.self, SchemaSQL.self, SignalCleanup.self, Snapshot.self, StrataCore.SourceLocation.self, StepReport.self, Store.self,
         StoreAdoption.self, StoreChanges.self, StoreCreator.self, StoreError.self, StoreLayout.self, StoreLock.self,
         StoreMetadata.self, StorePath.self, StorePathError.self, StoreSetupError.self, StoreStatus.self,
         (any StrataError).self, StrataVersion.self, TableAction.self, TableName.self, TableSpec.self, TextFolding.self,
