@@ -212,15 +212,21 @@ public struct PostgresStoreURL: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `text` with the password (between `:` and `@` of the authority, and a `password=` parameter's value)
-    /// replaced by `***`.
+    /// replaced by `***`. Scalar by scalar: a combining mark after the `:` or `=` (one `Character` with it)
+    /// must not keep the password from being found.
     static func redacted(_ text: String) -> String {
-        var result = text
-        if let scheme = text.range(of: "://"), let at = text[scheme.upperBound...].firstIndex(of: "@"),
-           let colon = text[scheme.upperBound..<at].firstIndex(of: ":") {
-            result = String(text[..<colon]) + ":***" + String(text[at...])
+        var scalars = Array(text.unicodeScalars)
+        let stars = Array("***".unicodeScalars), scheme = Array("://".unicodeScalars), key = Array("password=".unicodeScalars)
+        func first(_ scalar: Unicode.Scalar, in range: Range<Int>) -> Int? { range.first { scalars[$0] == scalar } }
+        if let start = (0..<max(0, scalars.count - 2)).first(where: { Array(scalars[$0..<$0 + 3]) == scheme }).map({ $0 + 3 }),
+           let at = first("@", in: start..<scalars.count), let colon = first(":", in: start..<at) {
+            scalars.replaceSubrange(colon + 1..<at, with: stars)
         }
-        guard let mark = result.firstIndex(of: "?") else { return result }
-        let query = result[result.index(after: mark)...].split(separator: "&", omittingEmptySubsequences: false)
-        return String(result[...mark]) + query.map { $0.hasPrefix("password=") ? "password=***" : String($0) }.joined(separator: "&")
+        if let mark = first("?", in: 0..<scalars.count) {
+            let parts = scalars[(mark + 1)...].split(separator: "&", omittingEmptySubsequences: false)
+                .map { $0.starts(with: key) ? key + stars : Array($0) }
+            scalars = Array(scalars[...mark]) + Array(parts.joined(separator: ["&"]))
+        }
+        return String(String.UnicodeScalarView(scalars))
     }
 }

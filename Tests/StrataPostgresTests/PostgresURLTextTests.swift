@@ -44,5 +44,8 @@ import Testing
         #expect(PostgresStoreURL.redacted("postgres://u:secret@h1,h2/db?password=other&x=1") == "postgres://u:***@h1,h2/db?password=***&x=1")
         #expect(PostgresStoreURL.redacted("postgres://u@h/db?schema=s&password=p") == "postgres://u@h/db?schema=s&password=***")
         #expect(PostgresStoreURL.redacted("postgres://h/db") == "postgres://h/db")
+        // A combining mark after the ':' or '=' makes one Character with it; the password is still found.
+        #expect(PostgresStoreURL.redacted("postgres://u:\u{301}pw@h/db?x=1&password=\u{301}zz") == "postgres://u:***@h/db?x=1&password=***")
+        #expect(PostgresStoreURL.redacted("postgres://h/db?password=p&") == "postgres://h/db?password=***&")
     }
 }
