@@ -27,11 +27,15 @@ struct PostgresURLText {
     /// The query's parameters in order; a parameter without `=` has an empty value.
     var query: [(name: String, value: String)]
 
-    /// Reads `text`, a URL whose scheme is `postgres://` or `postgresql://`.
+    /// Reads `given`, a URL whose scheme is `postgres://` or `postgresql://`.
     /// - Throws: `PostgresStoreError.invalidURL` for a bracket that is not closed, a character after an
     ///   IPv6 address that is not `:` or `,`, or text that is not valid percent-encoding.
-    init(_ text: String) throws(PostgresStoreError) {
-        func invalid(_ reason: String) -> PostgresStoreError { .invalidURL(url: PostgresStoreURL.redacted(text), reason: reason) }
+    init(_ given: String) throws(PostgresStoreError) {
+        func invalid(_ reason: String) -> PostgresStoreError { .invalidURL(url: PostgresStoreURL.redacted(given), reason: reason) }
+        // Read by its ASCII delimiters with every other scalar percent-encoded (each part decodes back): a
+        // `Character` joins a combining mark to the delimiter before it, so `app:́secret` had no `:` and the
+        // password went into the user name, shown in messages.
+        let text = Self.encodingNonASCII(given)
         func decoded(_ part: Substring) throws(PostgresStoreError) -> String {
             guard let value = part.removingPercentEncoding else { throw invalid("'\(part)' is not valid percent-encoding") }
             guard !value.contains("\0") else { throw invalid("'\(part)' holds a NUL character (%00)") }
@@ -94,5 +98,17 @@ struct PostgresURLText {
                 query.append((name, value))
             }
         }
+    }
+
+    /// `text` with every scalar outside ASCII percent-encoded as UTF-8.
+    static func encodingNonASCII(_ text: String) -> String {
+        guard !text.unicodeScalars.allSatisfy(\.isASCII) else { return text }
+        let hex = Array("0123456789ABCDEF".unicodeScalars)
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if scalar.isASCII { out.append(scalar); continue }
+            for byte in String(scalar).utf8 { out.append(contentsOf: ["%", hex[Int(byte >> 4)], hex[Int(byte & 15)]]) }
+        }
+        return String(out)
     }
 }

@@ -14,6 +14,20 @@ import Testing
         #expect(text.query.map(\.name) == ["schema", "host", "port"] && text.query.map(\.value) == ["inv", "", "1,2"])
     }
 
+    /// A combining mark after a delimiter makes one `Character` with it: the URL is still cut at the delimiter,
+    /// so a password that starts with one is not read as part of the user name (and shown in messages).
+    @Test func delimitersAreFoundByScalar() throws {
+        let text = try PostgresURLText("postgres://app:\u{301}secret@h\u{301}/d\u{e9}?schema=\u{301}s&x=\u{fc}")
+        #expect(text.user == "app")
+        #expect(text.password.map { Array($0.unicodeScalars) } == Array("\u{301}secret".unicodeScalars))
+        #expect(text.hosts.map { Array($0.unicodeScalars) } == Array("h\u{301}".unicodeScalars))
+        #expect(text.database == "d\u{e9}")
+        #expect(text.query.map(\.name) == ["schema", "x"])
+        #expect(text.query.map { Array($0.value.unicodeScalars) } == [Array("\u{301}s".unicodeScalars), ["\u{fc}"]])
+        let url = try PostgresStoreURL(parsing: "postgres://app:\u{301}secret@127.0.0.1:1/db", environment: [:])
+        #expect(!url.description.contains("secret"))
+    }
+
     /// libpq keeps an empty port list only when a host has a comma after it: one host without a port
     /// leaves the port to `port=` or `PGPORT`; an empty user, password or database is not given.
     @Test(arguments: [
