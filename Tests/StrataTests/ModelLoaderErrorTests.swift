@@ -74,6 +74,9 @@ import Testing
              errors: ["m.yaml:5:42: error: default 9 breaks the attribute's own rule: greater than max 5"]),
         Case(name: "default breaks pattern", yaml: "version: 1\nentities:\n  A:\n    attributes:\n      x: { type: string, pattern: \"[A-Z].*\", default: lower }\n",
              errors: ["m.yaml:5:55: error: default \"lower\" breaks the attribute's own rule: does not match pattern \"[A-Z].*\""]),
+        // The audit matches the whole value (`\A…\z`): a trailing newline is not allowed before the end, as `$` would.
+        Case(name: "default breaks pattern by a trailing newline", yaml: "version: 1\nentities:\n  A:\n    attributes:\n      x: { type: string, pattern: \"[a-z]+\", default: \"abc\\n\" }\n",
+             errors: ["m.yaml:5:54: error: default \"abc\n\" breaks the attribute's own rule: does not match pattern \"[a-z]+\""]),
         Case(name: "default breaks maxLength", yaml: "version: 1\nentities:\n  A:\n    attributes:\n      x: { type: string, maxLength: 2, default: abc }\n",
              errors: ["m.yaml:5:49: error: default \"abc\" breaks the attribute's own rule: longer than maxLength 2"]),
         Case(name: "duplicate entity", yaml: "version: 1\nentities:\n  A: {}\n  B: {}\n  A: {}\n",

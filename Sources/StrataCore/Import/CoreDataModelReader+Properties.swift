@@ -50,7 +50,7 @@ extension CoreDataModelReader {
         if let regex = node["regularExpressionString"], !regex.isEmpty {
             if !type.isTextual {
                 note(entity, name, "regular expression on a \(typeName) attribute is not carried (patterns apply to strings)")
-            } else if (try? NSRegularExpression(pattern: regex)) == nil {
+            } else if (try? MatchesRegex.compile(regex, caseInsensitive: false)) == nil {
                 note(entity, name, "regular expression '\(regex)' is not carried (invalid pattern)")
             } else {
                 a.pattern = regex

@@ -13,7 +13,8 @@ public enum AttributeRules {
         if case .text(let s) = value {
             if let minLength = attribute.minLength, s.count < minLength { return "shorter than minLength \(minLength)" }
             if let maxLength = attribute.maxLength, s.count > maxLength { return "longer than maxLength \(maxLength)" }
-            if let pattern = attribute.pattern, let regex = try? NSRegularExpression(pattern: "^(?:\(pattern))$") {
+            // The audit's expression (`\A(?:…)\z`), so a default passes here exactly when the audit accepts it.
+            if let pattern = attribute.pattern, let regex = try? MatchesRegex.compile(pattern, caseInsensitive: false) {
                 let range = NSRange(s.startIndex..., in: s)
                 if regex.firstMatch(in: s, range: range) == nil { return "does not match pattern \"\(pattern)\"" }
             }

@@ -226,7 +226,7 @@ enum ModelParser {
                     continue
                 }
                 guard let p = r.string(value, what: "pattern") else { continue }
-                do { _ = try NSRegularExpression(pattern: p) } catch {
+                do { _ = try MatchesRegex.compile(p, caseInsensitive: false) } catch {
                     r.error("invalid regular expression '\(p)'", at: value, hint: "check brackets, parentheses and escapes")
                     continue
                 }
