@@ -82,7 +82,7 @@ extension CoreDataModelReader {
         } else if a.type.isOrdered {
             a.minValue = minText.flatMap { literal($0, a.type, entity, a.name, what: "minimum") }
             a.maxValue = maxText.flatMap { literal($0, a.type, entity, a.name, what: "maximum") }
-            if let lo = a.minValue?.doubleValue, let hi = a.maxValue?.doubleValue, lo > hi {
+            if let lo = a.minValue, let hi = a.maxValue, AttributeRules.order(lo, hi) == 1 {
                 note(entity, a.name, "bounds \(shown(a.minValue!, a.type))…\(shown(a.maxValue!, a.type)) are not carried (minimum above maximum)")
                 a.minValue = nil; a.maxValue = nil
             }

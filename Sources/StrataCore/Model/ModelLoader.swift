@@ -239,7 +239,7 @@ enum ModelParser {
             default: break
             }
         }
-        if let lo = a.minValue, let hi = a.maxValue, let l = lo.doubleValue, let h = hi.doubleValue, l > h {
+        if let lo = a.minValue, let hi = a.maxValue, AttributeRules.order(lo, hi) == 1 {
             r.error("min (\(lo)) is greater than max (\(hi))", at: minNode, hint: "swap them or fix one")
         }
         if let lo = a.minLength, let hi = a.maxLength, lo > hi {
