@@ -76,7 +76,7 @@ import Testing
              errors: ["m.yaml:5:55: error: default \"lower\" breaks the attribute's own rule: does not match pattern \"[A-Z].*\""]),
         // The audit matches the whole value (`\A…\z`): a trailing newline is not allowed before the end, as `$` would.
         Case(name: "default breaks pattern by a trailing newline", yaml: "version: 1\nentities:\n  A:\n    attributes:\n      x: { type: string, pattern: \"[a-z]+\", default: \"abc\\n\" }\n",
-             errors: ["m.yaml:5:54: error: default \"abc\n\" breaks the attribute's own rule: does not match pattern \"[a-z]+\""]),
+             errors: ["m.yaml:5:54: error: default \"abc\\n\" breaks the attribute's own rule: does not match pattern \"[a-z]+\""]),
         // Bounds compare exactly, as the audit's SQL does: 2^53 + 1 is not 2^53, nor 0.1…02 0.1…01 (as Doubles they are).
         Case(name: "int64 default above max by one past 2^53", yaml: "version: 1\nentities:\n  A:\n    attributes:\n      x: { type: int64, max: 9007199254740992, default: 9007199254740993 }\n",
              errors: ["m.yaml:5:57: error: default 9007199254740993 breaks the attribute's own rule: greater than max 9007199254740992"]),

@@ -63,6 +63,24 @@ final class XMLCollector: NSObject, XMLParserDelegate {
             """)
     }
 
+    /// A sample is one line whatever the value holds: a newline, a quote or a control character is escaped, so a
+    /// stored value cannot end its quotes early or forge a line of the report (`"x"\n  Other rule: …`).
+    @Test func textReportEscapesQuotesAndControlCharacters() {
+        let value = "a\"b\\c\n  Chef\n    name: 0 violations\r\t\u{0}\u{1B}[31m\u{85}\"\u{301}é"
+        let result = AuditResult(storeUUID: "u", modelVersion: 1, scope: "full", maxSamples: 2, rules: [
+            AuditRuleResult(entity: "Item", property: "name", rule: "maxLength", code: .tooLong, constraint: "maxLength 2",
+                            count: 1, samples: [AuditSample(objectID: "x-strata://u/Item/p1", value: value)]),
+        ])
+        let lines = Report(title: "Strata audit", audit: result).render(as: .text).split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines == [
+            "Audit: 1 rule checked, 1 violated, 1 violation (scope full, store u, model version 1)", "",
+            "Item",
+            "  name maxLength 2: 1 violation [1660 string too long]",
+            #"    x-strata://u/Item/p1 = "a\"b\\c\n  Chef\n    name: 0 violations\r\t\0\u{1B}[31m\u{85}\""# + "\u{301}é\"",
+            "",
+        ])
+    }
+
     @Test func textReportOfACleanAudit() {
         let clean = AuditResult(storeUUID: "u", modelVersion: 1, scope: "entities", entities: ["Chef"], maxSamples: 20, rules: [])
         #expect(Report(title: "Strata audit", audit: clean).render(as: .text) == """

@@ -19,7 +19,7 @@ public enum Value: Hashable, Sendable, Codable, CustomStringConvertible {
         case .null: return "nil"
         case .integer(let i): return String(i)
         case .real(let d): return Value.format(d)
-        case .text(let s): return "\"" + s + "\""
+        case .text(let s): return Value.quoted(s)
         case .blob(let b): return "<\(b.count) bytes>"
         }
     }
@@ -43,6 +43,29 @@ public enum Value: Hashable, Sendable, Codable, CustomStringConvertible {
         case .text(let s): return Double(s)
         default: return nil
         }
+    }
+
+    /// `text` in double quotes on one line, escaped as a Swift string literal: `"` and `\` with a backslash,
+    /// control characters as `\n`, `\r`, `\t`, `\0` or `\u{1B}`. A value can neither close its quotes early nor
+    /// start a line of a report or message of its own. Scalar by scalar: a mark after `"` is still escaped.
+    static func quoted(_ text: String) -> String {
+        var out = String.UnicodeScalarView()
+        out.append("\"")
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out.append(contentsOf: "\\\"".unicodeScalars)
+            case "\\": out.append(contentsOf: "\\\\".unicodeScalars)
+            case "\n": out.append(contentsOf: "\\n".unicodeScalars)
+            case "\r": out.append(contentsOf: "\\r".unicodeScalars)
+            case "\t": out.append(contentsOf: "\\t".unicodeScalars)
+            case "\0": out.append(contentsOf: "\\0".unicodeScalars)
+            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
+                out.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+            default: out.append(scalar)
+            }
+        }
+        out.append("\"")
+        return String(out)
     }
 
     static func format(_ d: Double) -> String {

@@ -20,7 +20,7 @@ enum ReportText {
 
     /// A sample as one line: `x-strata://…/Recipe/p3 = "A"`, with a duplicate group's other members.
     static func sample(_ s: AuditSample) -> String {
-        var text = s.objectID + " = " + (s.value.map { "\"\($0)\"" } ?? "nil")
+        var text = s.objectID + " = " + (s.value.map(Value.quoted) ?? "nil")
         if !s.related.isEmpty { text += " (also " + s.related.joined(separator: ", ") + ")" }
         return text
     }
