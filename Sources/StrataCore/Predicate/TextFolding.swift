@@ -75,24 +75,7 @@ public enum TextFolding {
     /// Compares two canonical (or any numeric) decimal strings numerically: -1, 0 or 1; nil when
     /// one of them is not a number.
     public static func compareDecimals(_ a: String, _ b: String) -> Int? {
-        guard let x = DecimalText.canonical(a), let y = DecimalText.canonical(b) else { return nil }
-        let xNeg = x.hasPrefix("-"), yNeg = y.hasPrefix("-")
-        if xNeg != yNeg { return xNeg ? -1 : 1 }
-        let magnitude = compareMagnitudes(xNeg ? String(x.dropFirst()) : x, yNeg ? String(y.dropFirst()) : y)
-        return xNeg ? -magnitude : magnitude
-    }
-
-    private static func compareMagnitudes(_ a: String, _ b: String) -> Int {
-        let ap = a.split(separator: ".", omittingEmptySubsequences: false)
-        let bp = b.split(separator: ".", omittingEmptySubsequences: false)
-        let ai = ap[0], bi = bp[0]
-        if ai.count != bi.count { return ai.count < bi.count ? -1 : 1 }
-        if ai != bi { return ai < bi ? -1 : 1 }
-        let af = ap.count > 1 ? Array(ap[1]) : [], bf = bp.count > 1 ? Array(bp[1]) : []
-        for i in 0..<max(af.count, bf.count) {
-            let x = i < af.count ? af[i] : "0", y = i < bf.count ? bf[i] : "0"
-            if x != y { return x < y ? -1 : 1 }
-        }
-        return 0
+        guard let x = DecimalArithmetic.Number(a), let y = DecimalArithmetic.Number(b) else { return nil }
+        return DecimalArithmetic.compare(x, y)
     }
 }
