@@ -33,8 +33,8 @@ public enum MappingState {
             guard let row = try Row.fetchOne(db, sql: """
                 SELECT "id", "details" FROM "strata_history" WHERE "kind" = 'migrate' AND "toVersion" = ? ORDER BY "id" DESC LIMIT 1
                 """, arguments: [to]) else { continue }
-            let recorded = recordedChecksum(row["details"])
-            if recorded != file.checksum { result.append(Edited(historyID: row["id"], recorded: recorded, file: file)) }
+            let recorded = recordedChecksum(try row.bookkeeping("details", of: "strata_history", in: db))
+            if recorded != file.checksum { result.append(Edited(historyID: try row.bookkeeping("id", of: "strata_history", in: db), recorded: recorded, file: file)) }
         }
         return result
     }

@@ -53,18 +53,20 @@ public enum History {
     /// The history rows in time order (ties by version, then insertion).
     static func entries(_ db: Database) throws -> [HistoryEntry] {
         try Row.fetchAll(db, sql: #"SELECT * FROM "strata_history" ORDER BY "started", "finished", "toVersion", "id""#).map { row in
-            HistoryEntry(id: row["id"], kind: row["kind"], fromVersion: row["fromVersion"], toVersion: row["toVersion"],
-                         started: row["started"], finished: row["finished"], duration: row["duration"],
-                         toolVersion: row["toolVersion"], details: row["details"])
+            func column<V: DatabaseValueConvertible>(_ name: String) throws -> V { try row.bookkeeping(name, of: "strata_history", in: db) }
+            return HistoryEntry(id: try column("id"), kind: try column("kind"), fromVersion: try column("fromVersion"),
+                                toVersion: try column("toVersion"), started: try column("started"), finished: try column("finished"),
+                                duration: try column("duration"), toolVersion: try column("toolVersion"), details: try column("details"))
         }
     }
 
     /// The hook records in time order (ties by version, then id).
     static func hooks(_ db: Database) throws -> [HookRecord] {
         try Row.fetchAll(db, sql: #"SELECT * FROM "strata_hooks" ORDER BY "finished", "afterVersion", "id""#).map { row in
-            HookRecord(id: row["id"], checksum: row["checksum"], afterVersion: row["afterVersion"],
-                       modelVersion: row["modelVersion"], status: row["status"], rowsAffected: row["rowsAffected"],
-                       finished: row["finished"], results: row["results"])
+            func column<V: DatabaseValueConvertible>(_ name: String) throws -> V { try row.bookkeeping(name, of: "strata_hooks", in: db) }
+            return HookRecord(id: try column("id"), checksum: try column("checksum"), afterVersion: try column("afterVersion"),
+                              modelVersion: try column("modelVersion"), status: try column("status"),
+                              rowsAffected: try column("rowsAffected"), finished: try column("finished"), results: try column("results"))
         }
     }
 

@@ -78,6 +78,9 @@ public final class Store: Sendable {
         config.prepareDatabase { db in
             db.registerStrataFunctions()
         }
+        // The connection's `Database.description` is its label: code that only has the `Database` (reading
+        // Strata's own tables inside a transaction) names the store by it in `StoreError.corrupt`.
+        config.label = path
         return Store(path: path, queue: try DatabaseQueue(path: path, configuration: config))
     }
 

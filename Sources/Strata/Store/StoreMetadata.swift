@@ -66,7 +66,7 @@ public struct StoreMetadata: Sendable, Hashable {
         guard try db.tableExists(table) else { return nil }
         let rows = try Row.fetchAll(db, sql: #"SELECT "key", "value" FROM "strata_metadata" WHERE "key" LIKE 'strata.%'"#)
         var values: [String: String] = [:]
-        for row in rows { values[row["key"]] = row["value"] }
+        for row in rows { values[try row.bookkeeping("key", of: table, in: db)] = try row.bookkeeping("value", of: table, in: db) }
         return try StoreMetadata(systemValues: values, store: db.description)
     }
 
@@ -78,7 +78,9 @@ public struct StoreMetadata: Sendable, Hashable {
         guard let text = try value(db, key: Key.version) else {
             throw StoreError.corrupt(path: db.description, detail: "metadata key '\(Key.version)' is missing")
         }
-        guard let version = Int(text) else { throw StoreError.corrupt(path: db.description, detail: "Strata metadata cannot be read") }
+        guard let version = Int(text) else {
+            throw StoreError.corrupt(path: db.description, detail: "metadata key '\(Key.version)' does not hold a version number")
+        }
         return version
     }
 
@@ -92,12 +94,17 @@ public struct StoreMetadata: Sendable, Hashable {
             guard let v = values[key] else { throw StoreError.corrupt(path: store, detail: "metadata key '\(key)' is missing") }
             return v
         }
-        let decoder = JSONDecoder()
-        guard let version = Int(try require(Key.version)),
-              let createdAt = Int(try require(Key.createdAtVersion)),
-              let hashes = try? decoder.decode([String: String].self, from: Data(try require(Key.entityHashes).utf8)),
-              let layout = try? DecodedLayouts.shared.layout(try require(Key.layout))
-        else { throw StoreError.corrupt(path: store, detail: "Strata metadata cannot be read") }
+        func unreadable(_ key: String, _ what: String) -> StoreError {
+            StoreError.corrupt(path: store, detail: "metadata key '\(key)' does not hold \(what)")
+        }
+        guard let version = Int(try require(Key.version)) else { throw unreadable(Key.version, "a version number") }
+        guard let createdAt = Int(try require(Key.createdAtVersion)) else { throw unreadable(Key.createdAtVersion, "a version number") }
+        guard let hashes = try? JSONDecoder().decode([String: String].self, from: Data(try require(Key.entityHashes).utf8)) else {
+            throw unreadable(Key.entityHashes, "entity hashes (JSON)")
+        }
+        guard let layout = try? DecodedLayouts.shared.layout(try require(Key.layout)) else {
+            throw unreadable(Key.layout, "a storage layout (JSON)")
+        }
         self.init(storeUUID: try require(Key.uuid), version: version, modelHash: try require(Key.modelHash),
                   entityHashes: hashes, modelYAML: try require(Key.modelYAML), layout: layout, createdAtVersion: createdAt)
     }
@@ -126,12 +133,13 @@ public struct StoreMetadata: Sendable, Hashable {
     /// User keys (everything not starting with `strata.`).
     static func userValues(_ db: Database) throws -> [(key: String, value: String)] {
         try Row.fetchAll(db, sql: #"SELECT "key", "value" FROM "strata_metadata" WHERE "key" NOT LIKE 'strata.%' ORDER BY "key""#)
-            .map { ($0["key"], $0["value"]) }
+            .map { (try $0.bookkeeping("key", of: table, in: db), try $0.bookkeeping("value", of: table, in: db)) }
     }
 
     /// Any key's value (system keys included), or nil.
     static func value(_ db: Database, key: String) throws -> String? {
-        try String.fetchOne(db, sql: #"SELECT "value" FROM "strata_metadata" WHERE "key" = ?"#, arguments: [key])
+        try Row.fetchOne(db, sql: #"SELECT "value" FROM "strata_metadata" WHERE "key" = ?"#, arguments: [key])
+            .flatMap { try $0.bookkeeping("value", of: table, in: db) }
     }
 
     /// Sets a user key. System keys (`strata.` prefix) cannot be set.
