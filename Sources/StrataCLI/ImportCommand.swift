@@ -53,18 +53,12 @@ struct ImportCoreDataCommand: StrataSubcommand {
         var lint: Lint
     }
 
-    /// Writing a model file failed (exit 1).
-    struct WriteError: StrataError {
-        var diagnostic: Diagnostic
-        var exitCode: ExitStatus { .runtimeFailure }
-        var diagnostics: [Diagnostic] { [diagnostic] }
-        var description: String { diagnostic.description }
-    }
-
     func run(output: Output) async throws {
         let result = try CoreDataImport.read(path: path, orderFile: order)
         let directory = global.models
-        try prepare(directory: directory)
+        try check(directory: directory)
+        // Every file is staged first and put in place only when all are written: a failed import changes nothing.
+        var files = StagedFiles()
         var entries: [Document.Written] = []
         for version in result.versions {
             let file = (directory.hasSuffix("/") ? directory : directory + "/") + "\(version.number).yaml"
@@ -73,12 +67,12 @@ struct ImportCoreDataCommand: StrataSubcommand {
                 entries.append(.init(version: version.number, name: version.name, source: version.file, file: file, status: "kept"))
                 continue
             }
-            try write(version.yaml, to: file)
+            files.add(version.yaml, to: file)
             entries.append(.init(version: version.number, name: version.name, source: version.file, file: file,
                                  status: exists ? "replaced" : "written"))
         }
-
-        let mappings = try writeMappings(result.mappings)
+        let mappings = try stageMappings(result.mappings, into: &files)
+        try files.commit()
 
         let outcome = LintCommand.lint(models: directory, migrations: global.migrations, variables: global.variableValues)
         let refused = refusedSteps(outcome)
@@ -178,9 +172,9 @@ struct ImportCoreDataCommand: StrataSubcommand {
         }
     }
 
-    /// Each mapping file into `migrations/v<N>-mapping.yaml`, kept when it exists (unless `--force`) or when another
-    /// file of the directory already maps the step (two mapping files for one step would be exit 2).
-    func writeMappings(_ mappings: [CoreDataImport.Mapping]) throws -> [Document.Mapping] {
+    /// Each mapping file into `migrations/v<N>-mapping.yaml` (staged in `files`), kept when it exists (unless `--force`)
+    /// or when another file of the directory already maps the step (two mapping files for one step would be exit 2).
+    func stageMappings(_ mappings: [CoreDataImport.Mapping], into files: inout StagedFiles) throws -> [Document.Mapping] {
         var written: [Document.Mapping] = []
         let directory = global.migrations.hasSuffix("/") ? String(global.migrations.dropLast()) : global.migrations
         for m in mappings {
@@ -200,8 +194,8 @@ struct ImportCoreDataCommand: StrataSubcommand {
                 written.append(.init(from: m.from, to: m.to, source: m.name, file: file, status: "kept", todos: m.todos))
                 continue
             }
-            try prepare(directory: directory, option: "--migrations")
-            try write(yaml, to: file)
+            try check(directory: directory, option: "--migrations")
+            files.add(yaml, to: file)
             written.append(.init(from: m.from, to: m.to, source: m.name, file: file, status: exists ? "replaced" : "written", todos: m.todos))
         }
         return written
@@ -219,30 +213,11 @@ struct ImportCoreDataCommand: StrataSubcommand {
         return nil
     }
 
-    func prepare(directory: String, option: String = "--models") throws {
+    /// Refuses an output directory that is a file (exit 2, before anything is written); a missing one is created
+    /// when the files are put in place.
+    func check(directory: String, option: String = "--models") throws {
         var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else {
-                throw Diagnostic.error("\(option) '\(directory)' is a file, not a directory", hint: option == "--models" ? "pass a directory for the model files" : "pass a directory for the hook and mapping files")
-            }
-            return
-        }
-        do { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch {
-            throw WriteError(diagnostic: .error("cannot create '\(directory)': \(error.localizedDescription)"))
-        }
-    }
-
-    /// Writes through a temporary file in the same directory and a rename, so a model file is never half written.
-    func write(_ text: String, to file: String) throws {
-        let directory = PathText.directory(of: file)
-        let temporary = (directory.isEmpty ? "." : directory) + "/.\((file as NSString).lastPathComponent).import-\(getpid()).tmp"
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8)) else {
-            throw WriteError(diagnostic: .error("cannot write '\(temporary)'", hint: "check the permissions of the models directory"))
-        }
-        guard rename(temporary, file) == 0 else {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(atPath: temporary)
-            throw WriteError(diagnostic: .error("cannot replace '\(file)': \(reason)"))
-        }
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), !isDirectory.boolValue else { return }
+        throw Diagnostic.error("\(option) '\(directory)' is a file, not a directory", hint: option == "--models" ? "pass a directory for the model files" : "pass a directory for the hook and mapping files")
     }
 }
