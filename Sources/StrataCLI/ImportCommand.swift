@@ -50,6 +50,8 @@ struct ImportCoreDataCommand: StrataSubcommand {
         var kept: [String]
         var skipped: [NotCarried]
         var notCarried: [NotCarried]
+        /// Mapping models ignored because they are another bundle's.
+        var warnings: [JSONDiagnostic]
         var lint: Lint
     }
 
@@ -74,6 +76,7 @@ struct ImportCoreDataCommand: StrataSubcommand {
         let mappings = try stageMappings(result.mappings, into: &files)
         try files.commit()
 
+        for warning in result.warnings { output.diagnostic(warning) }
         let outcome = LintCommand.lint(models: directory, migrations: global.migrations, variables: global.variableValues)
         let refused = refusedSteps(outcome)
         let errors = outcome.diagnostics.filter { $0.severity == .error }.count
@@ -84,7 +87,7 @@ struct ImportCoreDataCommand: StrataSubcommand {
         output.json(Document(
             source: path, models: directory, versions: entries, mappings: mappings,
             written: written, kept: (entries.filter { $0.status == "kept" }.map(\.file) + mappings.filter { $0.status == "kept" }.compactMap(\.file)),
-            skipped: result.skipped, notCarried: result.notCarried,
+            skipped: result.skipped, notCarried: result.notCarried, warnings: result.warnings.map(JSONDiagnostic.init),
             lint: .init(ok: errors == 0, versions: outcome.versions, errors: errors, warnings: warnings,
                         notInferable: refused.map { .init(from: $0.from, to: $0.to, next: Self.wayForward(from: $0.from, to: $0.to)) },
                         diagnostics: outcome.diagnostics.map(JSONDiagnostic.init))))

@@ -114,4 +114,46 @@ import StrataTestSupport
         #expect(!FileManager.default.fileExists(atPath: dir + "/models"))
         #expect(!FileManager.default.fileExists(atPath: dir + "/migrations"))
     }
+    /// A mapping model beside the bundle whose recorded models are another bundle's (`Cache.xcdatamodeld`, with
+    /// versions named as this bundle's) is ignored with a warning naming it, and no mapping file is written: Core
+    /// Data applies a mapping model only to the models it was made for. Before, it became migrations/v2-mapping.yaml.
+    @Test func aMappingModelOfAnotherBundleBesideItIsIgnoredWithAWarning() throws {
+        let dir = try ImportCoreDataCLITests.directory()
+        let xml = Self.mapping(policy: nil, rank: "7").replacingOccurrences(of: "</database>", with: """
+                <object type="XDDEVMAPPINGMODEL" id="z9">
+                    <attribute name="sourcemodelpath" type="string">Cache.xcdatamodeld/App.xcdatamodel</attribute>
+                    <attribute name="destinationmodelpath" type="string">Cache.xcdatamodeld/App 2.xcdatamodel</attribute>
+                </object>
+            </database>
+            """)
+        let line = xml.components(separatedBy: "\n").firstIndex { $0.contains("XDDEVMAPPINGMODEL") }! + 1
+        let path = try Self.project(mapping: xml, in: dir)
+        let warning = """
+            \(dir)/App1to2.xcmappingmodel/xcmapping.xml:\(line):1: warning: App1to2.xcmappingmodel is not a mapping model of \
+            App.xcdatamodeld: it maps 'Cache.xcdatamodeld/App.xcdatamodel' → 'Cache.xcdatamodeld/App 2.xcdatamodel', models of \
+            Cache.xcdatamodeld; ignored
+            hint: Core Data applies a mapping model only to the two models it was made for; to import it with this bundle, set its \
+            source and destination models to versions of App.xcdatamodeld in Xcode
+
+            """
+        let run = try CLI.run(["import", "coredata", path], in: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr == warning)
+        #expect(run.stdout == """
+            imported \(path): 2 version(s), 2 file(s) written to models, 0 kept
+              wrote models/1.yaml (App)
+              wrote models/2.yaml (App 2)
+            lint: 2 model version(s), 0 error(s), 0 warning(s)
+
+            """)
+        #expect(!FileManager.default.fileExists(atPath: dir + "/migrations"))
+
+        let json = try CLI.run(["import", "coredata", path, "--force", "--format", "json"], in: dir)
+        #expect(json.status == 0)
+        let document = try CLI.json(json.stdout)
+        #expect(document["mappings"] as? [Any] != nil && (document["mappings"] as? [Any])?.isEmpty == true)
+        let warnings = document["warnings"] as? [[String: Any]] ?? []
+        #expect(warnings.map { "\($0["severity"]!) \($0["file"]!):\($0["line"]!)" } == ["warning \(dir)/App1to2.xcmappingmodel/xcmapping.xml:\(line)"])
+        #expect((warnings.first?["message"] as? String)?.hasSuffix("models of Cache.xcdatamodeld; ignored") == true)
+    }
 }

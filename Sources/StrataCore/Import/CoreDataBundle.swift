@@ -11,6 +11,9 @@ struct CoreDataBundle {
 
     var path: String
     var versions: [Version]
+    /// The bundle's name without `.xcdatamodeld` (`Model`), from its resolved path: what the model paths a mapping
+    /// model records name it by.
+    var name = ""
     /// The `.xcmappingmodel` folders inside the bundle and beside it (where Xcode creates them).
     var mappingModels: [String] = []
 
@@ -34,7 +37,7 @@ struct CoreDataBundle {
             return CoreDataBundle(path: path, versions: [Version(name: version, folder: path, number: trailingNumber(version) ?? 1)])
         }
         let items = folders(in: path)
-        var bundle = CoreDataBundle(path: path, versions: [])
+        var bundle = CoreDataBundle(path: path, versions: [], name: stem(name))
         // Mapping models sit inside the bundle or, as Xcode creates them, beside it (not twice when the bundle is `/`).
         var places = [(path, items)]
         if let parent = parent(of: path), PathText.resolved(parent) != real { places.append((parent, folders(in: parent))) }

@@ -15,7 +15,9 @@ extension CoreDataImport {
     }
 
     /// One mapping file per step that a mapping model maps; what is not converted goes to `notCarried`.
-    static func translate(_ mappingModels: [(path: String, model: CoreDataMappingModel?)], into result: inout Result) {
+    /// A mapping model whose recorded models are not this bundle's (`bundle`, its name) is ignored with a warning:
+    /// Core Data applies a mapping model only to the two models it was made for.
+    static func translate(_ mappingModels: [(path: String, model: CoreDataMappingModel?)], bundle: String, into result: inout Result) {
         guard !mappingModels.isEmpty else { return }
         func skip(_ path: String, _ file: String, _ reason: String) {
             result.notCarried.append(NotCarried(version: nil, versionName: (path as NSString).lastPathComponent, file: file, reason: reason))
@@ -34,6 +36,14 @@ extension CoreDataImport {
         for (path, mapping) in mappingModels {
             guard let mapping else {
                 skip(path, path, "no readable xcmapping.xml in the mapping model: not converted")
+                continue
+            }
+            if let reason = CoreDataMappingImport.foreign(mapping, bundle: bundle, versions: versions.map(\.name)) {
+                result.warnings.append(.warning(
+                    "\(mapping.name) is not a mapping model of \(bundle).xcdatamodeld: \(reason); ignored",
+                    at: SourceLocation(file: mapping.file, line: mapping.modelLine ?? 1, column: 1),
+                    hint: "Core Data applies a mapping model only to the two models it was made for; to import it with this bundle, "
+                        + "set its source and destination models to versions of \(bundle).xcdatamodeld in Xcode"))
                 continue
             }
             switch CoreDataMappingImport.step(of: mapping, versions: versions, model: loadModel) {

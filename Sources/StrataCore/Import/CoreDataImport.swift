@@ -29,6 +29,9 @@ public enum CoreDataImport {
         public var notCarried: [NotCarried]
         /// The mapping files made from the bundle's mapping models, one per step.
         public var mappings: [Mapping] = []
+        /// Mapping models that are not this bundle's (the models they record are another bundle's, or versions it
+        /// does not have), each ignored with a warning naming it.
+        public var warnings: [Diagnostic] = []
     }
 
     /// A mapping model made into the mapping file of one step (SPEC §11.3).
@@ -99,7 +102,7 @@ public enum CoreDataImport {
                 NotCarried(version: version.number, versionName: version.name, file: p.file, entity: $0.entity, property: $0.property, reason: $0.reason)
             }
         }
-        translate(mappingModels, into: &result)
+        translate(mappingModels, bundle: bundle.name, into: &result)
         return result
     }
 

@@ -12,27 +12,60 @@ enum CoreDataMappingImport {
         var reason: String
     }
 
+    /// A model path Xcode recorded (`App/Model.xcdatamodeld/Model 2.xcdatamodel`): the bundle it names (`Model`),
+    /// when it names one, and the version (`Model 2`).
+    static func recorded(_ path: String) -> (bundle: String?, version: String?) {
+        let parts = PathText.components(path)
+        guard let last = parts.last else { return (nil, nil) }
+        if last.hasSuffix(".xcdatamodeld") { return (CoreDataBundle.stem(last), nil) }
+        let bundle = parts.dropLast().last { $0.hasSuffix(".xcdatamodeld") }.map(CoreDataBundle.stem)
+        return (bundle, CoreDataBundle.stem(last))
+    }
+
+    /// Why `mapping` is not a mapping model of the bundle named `bundle` with the versions `versions`, or nil when it
+    /// is (or records no models). Core Data picks a mapping model by the entity version hashes it holds, so it
+    /// never applies one made for other models; the model paths Xcode records beside those hashes name the same
+    /// two models, and they are what is compared here (Strata does not compute Core Data's hash bytes).
+    static func foreign(_ mapping: CoreDataMappingModel, bundle: String, versions: [String]) -> String? {
+        let paths = [mapping.sourceModelPath, mapping.destinationModelPath].compactMap { $0 }
+        guard !paths.isEmpty else { return nil }
+        let shown = "'" + paths.joined(separator: "' → '") + "'"
+        let read = paths.map(recorded)
+        if let other = read.compactMap(\.bundle).first(where: { $0 != bundle }) {
+            return "it maps \(shown), models of \(other).xcdatamodeld"
+        }
+        if let missing = read.first(where: { $0.version.map { !versions.contains($0) } ?? true }) {
+            let what = missing.version.map { "no version '\($0)'" } ?? "no version named"
+            return "it maps \(shown), and \(bundle).xcdatamodeld has \(what) (its versions: \(versions.joined(separator: ", ")))"
+        }
+        return nil
+    }
+
     /// The step a mapping model maps, or why it cannot be told.
     ///
-    /// The model paths Xcode records (`sourcemodelpath`, `destinationmodelpath`) name the versions when their last
-    /// component is a version of the bundle. Otherwise the step is the one adjacent pair of versions whose source
-    /// model has every source entity and whose destination has every destination entity and property the
-    /// mapping names; when several pairs fit, the numbers ending the mapping model's name (`Model2to3`) decide.
+    /// The model paths Xcode records (`sourcemodelpath`, `destinationmodelpath`, checked by ``foreign(_:bundle:versions:)``
+    /// to name versions of the bundle) are the step. A mapping model that records neither is matched by its
+    /// entities: the step is the one adjacent pair of versions whose source model has every source entity and
+    /// whose destination has every destination entity and property the mapping names (with one path recorded,
+    /// among the pairs it names); when several pairs fit, the numbers ending the mapping model's name
+    /// (`Model2to3`) decide.
     static func step(of mapping: CoreDataMappingModel, versions: [(name: String, number: Int)],
                      model: (Int) -> Model?) -> Result<(from: Int, to: Int), Note> {
         let numbers = versions.map(\.number)
         func number(_ path: String?) -> Int? {
-            guard let path else { return nil }
-            let stem = CoreDataBundle.stem((path as NSString).lastPathComponent)
-            return versions.first { $0.name == stem }?.number
+            guard let name = path.flatMap({ recorded($0).version }) else { return nil }
+            return versions.first { $0.name == name }?.number
         }
-        if let from = number(mapping.sourceModelPath), let to = number(mapping.destinationModelPath) {
+        let (source, destination) = (number(mapping.sourceModelPath), number(mapping.destinationModelPath))
+        if let from = source, let to = destination {
             guard let index = numbers.firstIndex(of: to), index > 0, numbers[index - 1] == from else {
                 return .failure(Note(reason: "it maps v\(from) → v\(to), which is not one step: a Strata mapping file maps adjacent versions; write one per step"))
             }
             return .success((from, to))
         }
-        let pairs = zip(numbers, numbers.dropFirst()).filter { fits(mapping, source: model($0.0), destination: model($0.1)) }
+        let pairs = zip(numbers, numbers.dropFirst()).filter {
+            (source ?? $0.0) == $0.0 && (destination ?? $0.1) == $0.1 && fits(mapping, source: model($0.0), destination: model($0.1))
+        }
         if pairs.count == 1 { return .success((pairs[0].0, pairs[0].1)) }
         let digits = mapping.name.split { !$0.isASCIIDigit }.compactMap { Int($0) }
         if digits.count >= 2, let pair = pairs.first(where: { $0.0 == digits[digits.count - 2] && $0.1 == digits[digits.count - 1] }) {

@@ -47,6 +47,8 @@ struct CoreDataMappingModel: Sendable {
     var file: String
     var sourceModelPath: String?
     var destinationModelPath: String?
+    /// The line of the `XDDEVMAPPINGMODEL` object that records the model paths.
+    var modelLine: Int?
     var entities: [EntityMapping] = []
     /// What was skipped: unknown objects and attributes, with their lines.
     var notes: [String] = []
@@ -119,6 +121,7 @@ struct CoreDataMappingModel: Sendable {
         if let m = mappingModel {
             sourceModelPath = nonEmpty(m.values["sourcemodelpath"])
             destinationModelPath = nonEmpty(m.values["destinationmodelpath"])
+            modelLine = m.line
             unknownKeys(m, known: Self.modelKeys)
         }
         for id in order where !["XDDEVMAPPINGMODEL", "XDDEVENTITYMAPPING", "XDDEVATTRIBUTEMAPPING", "XDDEVRELATIONSHIPMAPPING"].contains(objects[id]!.type) {
