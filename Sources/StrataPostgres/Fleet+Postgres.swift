@@ -6,7 +6,8 @@ import Strata
 /// §14.2): each store through its engine's single-store call, on the fleet's worker threads, one summary.
 ///
 /// The URLs are parsed before any store starts (a bad one is exit 2 for the whole run, nothing touched), and
-/// rows name a PostgreSQL store by its URL without the password.
+/// rows name a PostgreSQL store as the messages about a URL given name it: as written, its password replaced
+/// by `***` (``PostgresStoreURL/redacted(_:)``), so a row can be pasted back into `--store`.
 /// ```swift
 /// let fleet = Fleet(stores: ["tenants/a.sqlite", "postgres://deploy@db/shop?schema=b"], jobs: 2)
 /// let summary = try fleet.migrateAcrossEngines(models: history, hooks: hooks, options: .init(now: now), postgres: .init())
@@ -106,11 +107,13 @@ extension Fleet {
         }
     }
 
-    /// This fleet with each PostgreSQL store named by its URL without the password (each store once: two
-    /// spellings of one URL, `postgres://` and `postgresql://`, are one store), and those URLs parsed.
+    /// This fleet with each PostgreSQL store named as it was written, its password replaced by `***` (each
+    /// store once, by its first spelling: `postgres://` and `postgresql://` spellings of one URL are one
+    /// store), and those URLs parsed, by name.
     func withURLs() throws -> (Fleet, [String: PostgresStoreURL]) {
         var fleet = self
         var urls: [String: PostgresStoreURL] = [:]
+        var seen: Set<String> = []
         fleet.stores = []
         for store in stores {
             guard PostgresStoreURL.isPostgres(store) else {
@@ -118,7 +121,10 @@ extension Fleet {
                 continue
             }
             let url = try PostgresStoreURL(parsing: store)
-            if urls.updateValue(url, forKey: url.description) == nil { fleet.stores.append(url.description) }
+            guard seen.insert(url.description).inserted else { continue }
+            let name = PostgresStoreURL.redacted(store)
+            urls[name] = url
+            fleet.stores.append(name)
         }
         return (fleet, urls)
     }

@@ -82,4 +82,29 @@ struct PostgresFleetCLITests {
         #expect(try schemas.map(Self.pgVersion) == ["1", "1"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: project.dir + "/backups").isEmpty)
     }
+    /// Rows name a PostgreSQL store as it was written in the list, its password replaced by `***`, as the messages
+    /// about a URL given name it; the row pastes back into `--store`. Before, a row was the parsed URL with its schema
+    /// percent-decoded (`schema=Ten A"x_…`), which is not a URL.
+    @Test func rowsNameAStoreAsWrittenWithoutItsPassword() throws {
+        let project = try FleetProject()
+        let schema = "Ten A\"x_" + UUID().uuidString.prefix(8).lowercased()
+        let encoded = schema.replacingOccurrences(of: " ", with: "%20").replacingOccurrences(of: "\"", with: "%22")
+        let url = PostgresTestServer.url(schema: "S").replacingOccurrences(of: "?schema=S", with: "?schema=\(encoded)&sslmode=disable")
+            .replacingOccurrences(of: "postgres://strata@", with: "postgresql://strata:s3cret@")
+        let row = url.replacingOccurrences(of: ":s3cret@", with: ":***@")
+        #expect(try CLI.run(["migrate", "--create", "--to", "1", "--store", url], in: project.dir).status == 0)
+        try (url + "\n").write(toFile: project.dir + "/list.txt", atomically: true, encoding: .utf8)
+
+        let status = try project.run(["status", "--stores-from", "list.txt", "--format", "json"], now: false)
+        #expect(status.status == 0, "\(status.stderr)")
+        #expect(try FleetProject.codes(status.stdout) == ["\(row): 0"])
+        let text = try project.run(["status", "--stores-from", "list.txt"], now: false)
+        #expect(text.status == 0)
+        #expect(text.stdout.contains(row + " "), "\(text.stdout)")
+        #expect(!text.stdout.contains("s3cret") && !text.stdout.contains(schema), "\(text.stdout)")
+        // The row is the store: given to --store (the password from elsewhere, here the server trusts the role), it reads it.
+        let pasted = try CLI.run(["status", "--store", row], in: project.dir)
+        #expect(pasted.status == 0, "\(pasted.stderr)")
+        #expect(try Self.pgVersion(schema.replacingOccurrences(of: "\"", with: "\"\"")) == "1")
+    }
 }

@@ -44,12 +44,14 @@ struct PostgresSchemaGlobCLITests {
         let r = try project.run(["migrate", "--stores", glob, "--jobs", "2", "--no-progress"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr == "")
-        let width = urls[0].count
+        // Each row is the store's URL as the glob's text gives it: its parameters (`sslmode`) carried over.
+        let stores = urls.map { $0 + "&sslmode=disable" }
+        let width = stores[0].count
         #expect(Self.summary(r.stdout) == """
             Fleet migrate: 3 stores, 2 jobs, S: 3 migrated; exit 0
 
             \(Self.row("store", width: width, "outcome   exit  from  to  hooks  violations  duration  message"))
-            \(urls.map { Self.row($0, width: width, "migrated     0     1   4      2           0   9.999 s") }.joined(separator: "\n"))
+            \(stores.map { Self.row($0, width: width, "migrated     0     1   4      2           0   9.999 s") }.joined(separator: "\n"))
 
             """)
         #expect(try ["a", "b", "c", "x"].map { try Self.version(($0 == "x" ? "other" : "") + prefix + $0) } == ["4", "4", "4", "1"])
@@ -57,7 +59,7 @@ struct PostgresSchemaGlobCLITests {
         let again = try project.run(["migrate", "--stores", glob, "--jobs", "2", "--format", "json"])
         #expect(again.status == 0, "\(again.stderr)")
         let rows = try FleetProject.fleet(again.stdout)["stores"] as? [[String: Any]] ?? []
-        #expect(rows.map { "\($0["path"]!) \($0["outcome"]!) \($0["exitCode"]!)" } == urls.map { "\($0) up-to-date 0" })
+        #expect(rows.map { "\($0["path"]!) \($0["outcome"]!) \($0["exitCode"]!)" } == stores.map { "\($0) up-to-date 0" })
     }
 
     @Test func aMatchedSchemaWithoutStrataTablesFailsAsAMissingStore() throws {
