@@ -8,7 +8,9 @@ import Strata
 extension PostgresStore {
     /// Reads the objects of `entity` matching a predicate, sorted, at most `limit`, handing them to `body` one
     /// at a time as the server sends them: one statement, values bound, memory flat in the number of results.
-    /// It runs in one read-only, repeatable-read transaction (a consistent snapshot).
+    /// It runs in one read-only, repeatable-read transaction (a consistent snapshot) whose statements wait at most
+    /// `ddlLockTimeout` seconds for a lock another session holds (`lock_timeout`, as in the store's other calls that take
+    /// it): a table a migration or an application holds exclusively ends the read instead of blocking it for ever.
     ///
     /// ```swift
     /// try await store.fetch("Recipe", where: "rating >= %@", arguments: [.number(4)]) { recipe in
@@ -17,26 +19,30 @@ extension PostgresStore {
     /// ```
     /// - Parameters: as ``Store``'s fetch: `entity` (with its sub-entities unless `includesSubentities` is false),
     ///   `predicate` (nil for all), `arguments` for `%@`/`%K`, `sortedBy` (the primary key breaks ties), `limit`,
-    ///   `context` for `$NOW` and `$VARIABLES`.
+    ///   `context` for `$NOW` and `$VARIABLES`; and `ddlLockTimeout`, the seconds each statement may wait for a lock.
     /// - Throws: `FetchError` (unknown entity or sort attribute, negative limit), `PredicateCompileError`,
-    ///   `PostgresRenderError` (exit 2) for a predicate PostgreSQL cannot run, `PostgresStoreError` from the server.
+    ///   `PostgresRenderError` (exit 2) for a predicate PostgreSQL cannot run, `PostgresLockWaitError` (exit 5) when
+    ///   a statement waits longer than `ddlLockTimeout`, `PostgresStoreError` from the server.
     public func fetch(_ entity: String, where predicate: String? = nil, arguments: [PredicateArgument] = [],
                       sortedBy: [PropertySort] = [], limit: Int? = nil, includesSubentities: Bool = true,
-                      context: PredicateContext? = nil, _ body: (FetchedObject) throws -> Void) async throws {
+                      context: PredicateContext? = nil, ddlLockTimeout: Double = 5,
+                      _ body: (FetchedObject) throws -> Void) async throws {
         if let limit, limit < 0 { throw FetchError.negativeLimit(limit) }
         var context = context ?? PredicateContext(now: Date().timeIntervalSince1970)
         context.arguments = arguments
-        let metadata = try await self.metadata()
-        let model = try Store.recordedModel(metadata, path: url.description)
-        let (statement, storage) = try Store.fetchStatement(entity, where: predicate, sortedBy: sortedBy, limit: limit,
-                                                            includesSubentities: includesSubentities, context: context,
-                                                            model: model, layout: metadata.layout)
-        let plain = PostgresRenderer()
-        let renderer = try await PostgresServerFeatures.renderer(for: try plain.rendering(statement).requirements, session: session)
-        let rendering = try renderer.rendering(statement)
         try await session.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         do {
             try await session.execute(PostgresSchemaSQL.setSearchPath(url.schema, local: true))
+            try await session.execute("SET LOCAL lock_timeout = \(keyword: String(Int((ddlLockTimeout * 1000).rounded())))")
+            // The recorded model is read in the same snapshot as the rows, under the same lock_timeout.
+            let metadata = try await self.metadata()
+            let model = try Store.recordedModel(metadata, path: url.description)
+            let (statement, storage) = try Store.fetchStatement(entity, where: predicate, sortedBy: sortedBy, limit: limit,
+                                                                includesSubentities: includesSubentities, context: context,
+                                                                model: model, layout: metadata.layout)
+            let plain = PostgresRenderer()
+            let renderer = try await PostgresServerFeatures.renderer(for: try plain.rendering(statement).requirements, session: session)
+            let rendering = try renderer.rendering(statement)
             var reader: FetchedObjectReader?
             try await session.stream(rendering) { row in
                 if reader == nil {
@@ -48,18 +54,18 @@ extension PostgresStore {
             try await session.execute("COMMIT")
         } catch {
             try? await session.execute("ROLLBACK")
-            throw error
+            throw PostgresLockWaitError.lockWait(error, seconds: ddlLockTimeout)
         }
     }
 
-    /// ``fetch(_:where:arguments:sortedBy:limit:includesSubentities:context:_:)`` collected into an array:
-    /// for results you would hold in memory anyway.
+    /// ``fetch(_:where:arguments:sortedBy:limit:includesSubentities:context:ddlLockTimeout:_:)`` collected into an
+    /// array: for results you would hold in memory anyway.
     public func fetchAll(_ entity: String, where predicate: String? = nil, arguments: [PredicateArgument] = [],
                          sortedBy: [PropertySort] = [], limit: Int? = nil, includesSubentities: Bool = true,
-                         context: PredicateContext? = nil) async throws -> [FetchedObject] {
+                         context: PredicateContext? = nil, ddlLockTimeout: Double = 5) async throws -> [FetchedObject] {
         var objects: [FetchedObject] = []
         try await fetch(entity, where: predicate, arguments: arguments, sortedBy: sortedBy, limit: limit,
-                        includesSubentities: includesSubentities, context: context) { objects.append($0) }
+                        includesSubentities: includesSubentities, context: context, ddlLockTimeout: ddlLockTimeout) { objects.append($0) }
         return objects
     }
 
