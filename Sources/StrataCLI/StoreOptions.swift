@@ -27,22 +27,40 @@ enum OptionCheck {
 }
 
 extension GlobalOptions {
-    /// Refuses output paths that name the store, its companion files, or a model or hook file (exit 2),
-    /// before any work.
+    /// Refuses, before any work (exit 2): output paths that name the store, its companion files, or a model or
+    /// hook file; a new YAML file in the models or hooks directory (the next run would read it as a model or a
+    /// hook); two options naming one file (the later write would replace the earlier, a backup by a report);
+    /// and, for `--report` and `--changes-out`, a directory or a path whose directory does not exist (they are
+    /// written after the run: the change set is an app's only record of the commit).
     func checkOutputs(_ outputs: [(option: String, path: String?)], storePath: String?) throws {
-        guard outputs.contains(where: { $0.path != nil }) else { return }   // no directory to list
+        let named = outputs.compactMap { output in output.path.map { (option: output.option, path: $0) } }
+        guard !named.isEmpty else { return }   // no directory to list
         let protected = StorePath.files(in: models).map { (path: $0, what: "a model file") }
             + StorePath.files(in: migrations).map { (path: $0, what: "a hook file") }
-        for case let (option, path?) in outputs {
+        var seen: [StorePath.Identity: String] = [:]
+        for (option, path) in named {
             try StorePath.checkOutput(path, option: option, storePath: storePath, protectedFiles: protected)
-            // The change set is written after the commit and is an app's only record of it: a directory
-            // that is not there is found before anything is written.
-            guard option == "--changes-out" else { continue }
-            var isDirectory: ObjCBool = false
-            let directory = PathText.directory(of: path)
-            if !directory.isEmpty, !(FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) && isDirectory.boolValue) {
-                throw Diagnostic.error("--changes-out '\(path)': the directory '\(directory)' does not exist",
-                                       hint: "create it first; nothing was written")
+            let location = StorePath.resolvedLocation(path)
+            for (directory, what) in [(models, "models"), (migrations, "hooks")]
+            where PathText.directory(of: location) == StorePath.resolvedLocation(directory) && YAMLFolder.isYAML(location) {
+                throw Diagnostic.error("\(option) '\(path)' is a YAML file in the \(what) directory '\(directory)', which the next run would read as one of its \(what)",
+                                       hint: "write it outside '\(directory)'")
+            }
+            let identity = StorePath.identity(path)
+            if let earlier = seen[identity] {
+                throw Diagnostic.error("\(earlier) and \(option) name the same file '\(path)'", hint: "give each output its own path")
+            }
+            seen[identity] = option
+            guard option != "--backup" else { continue }   // the backup has its own checks (exit 1 before any change)
+            if YAMLFolder.exists(location) {
+                throw Diagnostic.error("\(option) '\(path)' is a directory", hint: "name a file; nothing was written")
+            }
+            let directory = PathText.directory(of: location)
+            if !directory.isEmpty, !YAMLFolder.exists(directory) {
+                // Named as given, unless a link leads elsewhere (`out.json -> /gone/out.json`).
+                let given = PathText.directory(of: path)
+                let shown = StorePath.resolvedLocation(given.isEmpty ? "." : given) == directory && !given.isEmpty ? given : directory
+                throw Diagnostic.error("\(option) '\(path)': the directory '\(shown)' does not exist", hint: "create it first; nothing was written")
             }
         }
     }

@@ -22,11 +22,14 @@ package struct YAMLFolder: Sendable {
         return FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 
+    /// Whether a file of this name is one the folder's readers take (`.yaml`, `.yml`).
+    package static func isYAML(_ name: String) -> Bool { name.hasSuffix(".yaml") || name.hasSuffix(".yml") }
+
     /// The paths of the folder's YAML files, in file-name order; nil when the folder does not exist.
     package static func paths(in directory: String) -> [String]? {
         guard exists(directory) else { return nil }
         return ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
-            .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
+            .filter(isYAML)
             .sorted(by: FileNameOrder.areInIncreasingOrder)
             .map { directory.hasSuffix("/") ? directory + $0 : directory + "/" + $0 }
     }
