@@ -80,7 +80,7 @@ struct AuditCommand: StrataSubcommand {
             let format = reportFormat ?? Self.format(forFile: file)
             var written = true
             do {
-                try OutputFile.write(Data(report.render(as: format).utf8), to: file)
+                try OutputFile.write(Data(report.render(as: format).utf8), to: file, noWiderThan: global.storeFile)
             } catch {
                 written = false
                 // Printed; the exit code stays the audit's (3 on failures), else 1 (SPEC §10).

@@ -66,8 +66,8 @@ struct BatchCommand: AsyncParsableCommand {
         }
     }
 
-    static func report(_ result: BatchResult, common: Common, output: Output) throws {
-        if let path = common.changesOut { try result.changes.write(toFile: path) }
+    static func report(_ result: BatchResult, common: Common, store: String?, output: Output) throws {
+        if let path = common.changesOut { try result.changes.write(toFile: path, noWiderThan: store) }
         output.json(Document(operation: result.kind.rawValue, entity: result.entity, count: result.count,
                              objectIDs: result.objectIDs?.map(\.uri), changes: Changes(result.changes), audit: result.audit))
         switch common.result {
@@ -91,7 +91,7 @@ struct BatchCommand: AsyncParsableCommand {
         defer { lock.release() }
         _ = try store.metadata()
         let result = try await execute(output: output) { try await body(store, context) }
-        try report(result, common: common, output: output)
+        try report(result, common: common, store: global.storeFile, output: output)
     }
 
     /// The models for a batch on a PostgreSQL store (its `--changes-out` checked as on SQLite).
@@ -108,7 +108,7 @@ struct BatchCommand: AsyncParsableCommand {
         let context = try common.context(global)
         let audit = PostgresBatch.Audit(mode: common.audit, onViolation: common.onViolation, maxSamples: common.maxSamples)
         let result = try await execute(output: output) { try await body(models, context, audit) }
-        try report(result, common: common, output: output)
+        try report(result, common: common, store: global.storeFile, output: output)
     }
 
     /// Runs a request, reporting the rolled-back batch's audit on violations.

@@ -70,6 +70,12 @@ struct GlobalOptions: ParsableArguments {
         return value
     }
 
+    /// The SQLite store's path when one is given (nil for none or a PostgreSQL store): output files about it
+    /// get no wider permissions than it has (SPEC §9).
+    var storeFile: String? {
+        (try? storeValue()).flatMap { PostgresStoreURL.isPostgres($0) ? nil : $0 }
+    }
+
     /// `--store` (or `STRATA_STORE`) as given.
     private func storeValue() throws -> String {
         if let store, !store.isEmpty { return store }

@@ -136,14 +136,14 @@ struct MigrateCommand: StrataSubcommand {
                               failure: failure.map { Output.failure(for: $0.underlying) })
         if let file = report {
             let format = reportFormat ?? ReportFormat.allCases.first { file.hasSuffix("." + $0.fileExtension) } ?? .text
-            do { try OutputFile.write(Data(document.render(as: format).utf8), to: file) } catch {
+            do { try OutputFile.write(Data(document.render(as: format).utf8), to: file, noWiderThan: global.storeFile) } catch {
                 // Printed, and exit 1 only when the run itself succeeded: a failed report never hides 3, 4, 5 or 6.
                 output.diagnostic(.error("cannot write --report '\(file)': \(error.localizedDescription)",
                                          hint: "the run's result is above; check the directory exists and is writable"))
                 output.setExitCode(.runtimeFailure)
             }
         }
-        if let changesOut, !dryRun { try result.changes.write(toFile: changesOut) }
+        if let changesOut, !dryRun { try result.changes.write(toFile: changesOut, noWiderThan: global.storeFile) }
         output.jsonText(document.render(as: .json))
         if output.isJSON { return }
         if !output.isQuiet { print(document.render(as: .text), terminator: "") }

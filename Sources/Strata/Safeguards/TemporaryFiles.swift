@@ -55,6 +55,16 @@ enum TemporaryFiles {
         return stat(path, &info) == 0 ? info.st_mode & 0o777 : 0
     }
 
+    /// The process's file-creation mask, read without changing it (`umask(2)` can only set it, and the mask is
+    /// shared by every thread): Linux shows it in `/proc/self/status`; 022 where it cannot be read.
+    static var umask: mode_t {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }),
+              let mask = mode_t(line.dropFirst("Umask:".count).trimmingCharacters(in: .whitespaces), radix: 8)
+        else { return 0o022 }
+        return mask
+    }
+
     /// Creates an empty file that only its owner can read or write, failing if anything is at `path`.
     static func createPrivateFile(_ path: String) throws {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
