@@ -30,8 +30,7 @@ extension GlobalOptions {
     /// Refuses, before any work (exit 2): output paths that name the store, its companion files, or a model or
     /// hook file; a new YAML file in the models or hooks directory (the next run would read it as a model or a
     /// hook); two options naming one file (the later write would replace the earlier, a backup by a report);
-    /// and, for `--report` and `--changes-out`, a directory or a path whose directory does not exist (they are
-    /// written after the run: the change set is an app's only record of the commit).
+    /// and a `--changes-out` that is a directory or whose directory does not exist, also behind a link.
     func checkOutputs(_ outputs: [(option: String, path: String?)], storePath: String?) throws {
         let named = outputs.compactMap { output in output.path.map { (option: output.option, path: $0) } }
         guard !named.isEmpty else { return }   // no directory to list
@@ -51,7 +50,10 @@ extension GlobalOptions {
                 throw Diagnostic.error("\(earlier) and \(option) name the same file '\(path)'", hint: "give each output its own path")
             }
             seen[identity] = option
-            guard option != "--backup" else { continue }   // the backup has its own checks (exit 1 before any change)
+            // The change set is written after the commit and is an app's only record of it. (A report that
+            // cannot be written is an error after the run that keeps the run's exit code, SPEC §10; a backup
+            // fails before any change, exit 1.)
+            guard option == "--changes-out" else { continue }
             if YAMLFolder.exists(location) {
                 throw Diagnostic.error("\(option) '\(path)' is a directory", hint: "name a file; nothing was written")
             }
