@@ -86,6 +86,13 @@ import Testing
              errors: ["m.yaml:5:69: error: default \"0.1000000000000000000002\" breaks the attribute's own rule: greater than max \"0.1000000000000000000001\""]),
         Case(name: "default breaks maxLength", yaml: "version: 1\nentities:\n  A:\n    attributes:\n      x: { type: string, maxLength: 2, default: abc }\n",
              errors: ["m.yaml:5:49: error: default \"abc\" breaks the attribute's own rule: longer than maxLength 2"]),
+        // In flow style too, at the later occurrence (nested mappings skipped, quoted keys, across lines).
+        Case(name: "duplicate key in a flow mapping", yaml: "version: 1\nentities:\n  A:\n    attributes:\n      x: { type: string, type: int16 }\n",
+             errors: ["m.yaml:5:26: error: duplicate key 'type'"]),
+        Case(name: "duplicate quoted key in a flow mapping after a nested one", yaml: "version: 1\nentities:\n  A:\n    attributes:\n      x: { type: string, userInfo: { type: a }, \"type\": int16 }\n",
+             errors: ["m.yaml:5:49: error: duplicate key 'type'"]),
+        Case(name: "duplicate key in a flow mapping over two lines", yaml: "version: 1\nentities:\n  A:\n    attributes:\n      x: { type: string,\n           type: int16 }\n",
+             errors: ["m.yaml:6:12: error: duplicate key 'type'"]),
         Case(name: "duplicate entity", yaml: "version: 1\nentities:\n  A: {}\n  B: {}\n  A: {}\n",
              errors: ["m.yaml:5:3: error: duplicate key 'A'"]),
         Case(name: "duplicate attribute", yaml: "version: 1\nentities:\n  A:\n    attributes:\n      x: { type: string }\n      x: { type: int16 }\n",

@@ -184,6 +184,37 @@ struct YAMLReader {
                 return SourceLocation(file: file, line: index + 1, column: indent + 1)
             }
         }
+        return laterFlowOccurrence(of: key, after: mark, lines: lines)
+    }
+
+    /// Flow style (`{ type: string, type: int16 }`): the next `key:` after the first occurrence in the same
+    /// mapping (nested `{…}` and `[…]` skipped), across lines; nil at the mapping's end.
+    private func laterFlowOccurrence(of key: String, after mark: Mark, lines: [Substring]) -> SourceLocation? {
+        let spellings = [key, "\"\(key)\"", "'\(key)'"].map { Array($0.unicodeScalars) }
+        var depth = 0
+        var column = mark.column - 1 + key.unicodeScalars.count
+        for index in (mark.line - 1)..<lines.count {
+            let scalars = Array(lines[index].unicodeScalars)
+            var previous: Unicode.Scalar = index == mark.line - 1 ? "x" : " "
+            while column < scalars.count {
+                let scalar = scalars[column]
+                switch scalar {
+                case "{", "[": depth += 1
+                case "}", "]":
+                    if depth == 0 { return nil }
+                    depth -= 1
+                default:
+                    if depth == 0, [",", " ", "\t", "{"].contains(previous),
+                       let spelling = spellings.first(where: { Array(scalars[column...].prefix($0.count)) == $0 }) {
+                        let after = scalars[(column + spelling.count)...].drop { $0 == " " || $0 == "\t" }
+                        if after.first == ":" { return SourceLocation(file: file, line: index + 1, column: column + 1) }
+                    }
+                }
+                previous = scalar
+                column += 1
+            }
+            column = 0
+        }
         return nil
     }
 }
