@@ -73,4 +73,45 @@ import Testing
             "code minLength [\"p2=a\\0\"]",
         ])
     }
+
+    /// The string operators and functions read a stored text whole: Strata's SQLite functions took a text
+    /// argument through GRDB's function API as a C string, so 'keep\0me' CONTAINS "me" was false, and a function's
+    /// text result was cut at its NUL too (`uppercase(name)` stored 'KEEP').
+    @Test(arguments: [
+        (#"name CONTAINS "me""#, [2]), (#"name ENDSWITH "me""#, [2]), (#"name BEGINSWITH "keep""#, [1, 2]),
+        (#"name LIKE "keep*me""#, [2]), (#"name LIKE "keep?me""#, [2]), (#"name MATCHES "keep.me""#, [2]),
+        (#"name ENDSWITH[c] "ME""#, [2]), (#"name CONTAINS[cd] "MÉ""#, [2]), (#"name MATCHES[c] "KEEP.ME""#, [2]),
+        ("length(name) == 7", [2]), (#"uppercase(name) ENDSWITH "ME""#, [2]), (#"trim(name) ENDSWITH "me""#, [2]),
+        (#"substring(name, 6) == "me""#, [2]),
+    ])
+    func theStringOperatorsReadTheWholeText(predicate: String, expected: [Int]) throws {
+        let dir = try Self.project(v2: Self.v1.replacingOccurrences(of: "version: 1", with: "version: 2"), hook: nil)
+        let run = try CLI.run(["batch", "update", "--entity", "Item", "--set", "name=hit", "--audit", "none", "--result", "ids",
+                               "--where", predicate, "--store", "s.sqlite"], in: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.split(separator: "\n").map { String($0.split(separator: "/").last!) } == expected.map { "p\($0)" })
+    }
+
+    @Test func functionResultsKeepTheirNUL() throws {
+        let dir = try Self.project(v2: Self.v1.replacingOccurrences(of: "version: 1", with: "version: 2"), hook: nil)
+        let run = try CLI.run(["batch", "update", "--entity", "Item", "--where", #"name CONTAINS "me""#, "--set-expr",
+                               #"name=uppercase(name) + lowercase(name) + trim(name) + substring(name, 4)"#, "--store", "s.sqlite"], in: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try E2E.rows(dir + "/s.sqlite", #"SELECT "_pk", hex("name") FROM "Item" ORDER BY "_pk""#)
+            == ["1|6B656570", "2|4B454550004D456B656570006D656B656570006D6570006D65", "3|6F74686572"])
+    }
+
+    /// A hook's predicate with an argument holding a NUL: bound whole, compared whole.
+    @Test func aHookArgumentWithANULMatchesInsideTheText() throws {
+        let hook = """
+            id: h
+            after: 2
+            steps:
+              - batchDelete: { entity: Item, predicate: "name ENDSWITH[c] %@", arguments: ["\\0ME"] }
+            """
+        let dir = try Self.project(v2: Self.v1.replacingOccurrences(of: "version: 1", with: "version: 2"), hook: hook)
+        let run = try CLI.run(["migrate", "--store", "s.sqlite"], in: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try E2E.rows(dir + "/s.sqlite", #"SELECT "_pk", hex("name") FROM "Item" ORDER BY "_pk""#) == ["1|6B656570", "3|6F74686572"])
+    }
 }

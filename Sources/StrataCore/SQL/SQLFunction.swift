@@ -51,7 +51,7 @@ public enum SQLFunction: Hashable, Sendable {
     /// holds a CR): `(length(CAST(x AS BLOB)) <> length(x) OR instr(x, char(13)) > 0)` on SQLite.
     case mayDifferInCharacters
     /// A text's length in Characters where the engine can count them: `strata_length(CAST(x AS BLOB))` on
-    /// SQLite (the whole text: a function reads a text argument only up to its first NUL); on PostgreSQL
+    /// SQLite (the whole text, a NUL included); on PostgreSQL
     /// `char_length(x)` for ASCII text without CR and NULL for other text (the audit counts those Characters
     /// in Swift, SPEC §14.2).
     case auditCharacters
@@ -66,8 +66,9 @@ public enum SQLFunction: Hashable, Sendable {
     /// first NUL (fewer bytes than the bound means fewer Characters; the others are
     /// ``mayDifferInCharacters``, counted).
     case surelyFewerCharacters
-    /// A text whole, as a Strata function's argument: `CAST(x AS BLOB)` on SQLite, whose functions read a text
-    /// argument only up to its first NUL (`strata_` functions decode the bytes as UTF-8); `x` on PostgreSQL.
+    /// A text whole where it is read back through GRDB (an audit sample), which reads a text only up to its
+    /// first NUL: `CAST(x AS BLOB)` on SQLite (bytes, decoded as UTF-8); `x` on PostgreSQL. (Strata's own
+    /// `strata_` functions read a text argument whole: `StrataSQLFunction`.)
     case wholeText
     /// `DO E'…'`: a PL/pgSQL block run once on the server, its one argument (identifiers and text, no bound
     /// values) written as a string constant, quotes and backslashes escaped (PostgreSQL only: Strata sends it
