@@ -63,6 +63,8 @@ import Testing
         .init("SUBQUERY(ingredients, $i, $j.name == \"x\").@count > 0", "predicate:1:27: error: unknown SUBQUERY variable $j"),
         .init("name == nme", #"predicate:1:9: error: Recipe has no attribute 'nme' (did you mean 'name'?)"#),
         .init("rating == name", "predicate:1:11: error: cannot compare rating (int16) with name (string)"),
+        .init("rating == $NOW", "predicate:1:11: error: cannot compare rating (int16) with $NOW (date)"),
+        .init("lastUsed > calories", "predicate:1:12: error: cannot compare lastUsed (date) with calories (double)"),
         .init("name + 1 == 3", "predicate:1:8: error: + joins strings only, but 1 is an integer"),
         .init("name * 2 == 3", "predicate:1:1: error: arithmetic needs numbers or dates, but name is string"),
         .init("rating == 3 rating", #"predicate:1:13: error: unexpected 'rating'"#),

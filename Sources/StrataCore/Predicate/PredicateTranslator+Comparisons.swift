@@ -286,9 +286,11 @@ extension PredicateTranslator {
         }
     }
 
+    /// Whether values of two types compare: numbers with numbers, dates with dates (a number with a date only
+    /// as a literal, read as seconds since 1970: `rating == $NOW` is a type error).
     static func comparable(_ a: AttributeType, _ b: AttributeType) -> Bool {
         if a == b { return true }
-        if (a.isNumeric || a == .date) && (b.isNumeric || b == .date) { return true }
+        if a.isNumeric && b.isNumeric { return true }
         if a.isTextual && b.isTextual { return true }
         if (a == .bool && b.isInteger) || (b == .bool && a.isInteger) { return true }
         return false
