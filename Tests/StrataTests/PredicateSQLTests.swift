@@ -33,6 +33,10 @@ import Testing
         .init("price > 10", #"strata_decimal_compare(t."price", ?) > 0"#, [.text("10")]),
         .init("code == \"6F1C0D2A-8B3E-4C5D-9E7F-0A1B2C3D4E5F\"", #"t."code" = ?"#, [.text("6f1c0d2a-8b3e-4c5d-9e7f-0a1b2c3d4e5f")]),
         .init("rating + 1 > 5", #"(t."rating" + ?) > ?"#, [.integer(1), .integer(5)]),
+        // A double result may be infinite on SQLite: nil where it is used (§11.4), and so is a divisor.
+        .init("calories * 1e10 > 5", #"NULLIF(NULLIF((t."calories" * ?), 9e999), -9e999) > ?"#, [.real(1e10), .real(5)]),
+        .init("calories / (calories * 2) == nil", #"NULLIF(NULLIF((CAST(t."calories" AS REAL) / NULLIF(NULLIF((t."calories" * ?), 9e999), -9e999)), 9e999), -9e999) IS NULL"#, [.integer(2)]),
+        .init("rating / 2 > 1", #"(CAST(t."rating" AS REAL) / ?) > ?"#, [.integer(2), .real(1)]),
         .init("author.name == \"Ana\"", #"(SELECT a1."name" FROM "Chef" AS a1 WHERE a1."_pk" = t."author") = ?"#, [.text("Ana")]),
         .init("author == nil", #"t."author" IS NULL"#),
         .init("ANY ingredients.name == \"salt\"",

@@ -70,20 +70,25 @@ extension PredicateTranslator {
         // int16/int32 values and small literals cannot leave int64 in one + - * (|x|, |y| ≤ 2^31):
         // no overflow check then, so `rating + 1` stays plain SQL.
         let mayOverflow = constant == nil && type == .int64 && !(Self.isSmallInteger(lhs) && Self.isSmallInteger(rhs))
+        // A double result may leave the finite doubles (`x * 1e10` with x = 1e300), and any `/` may divide by
+        // a stored 0: nil then, as an integer overflow is (§11.4), on both engines (SQLFunction.realArithmetic).
+        // The quotient of two integers is never infinite. A date moved by a duration stays plain.
+        let isReal = constant == nil && type == .double
+        let mayBeInfinite = isReal && !(op == .divide && l.type.isInteger && r.type.isInteger)
         let fragment: SQLText
         if let constant {
             fragment = .bind(constant)
-        } else if op == .divide {
-            fragment = "(" + .function(.castReal, [l.fragment]) + " / " + r.fragment + ")"
+        } else if isReal {
+            fragment = .function(.realArithmetic(SQLFunction.Arithmetic(rawValue: op.rawValue)!), [l.fragment, r.fragment])
         } else if type == .int64 {
             let wide = { (x: SQLText) in SQLText.function(.integerOperand(mayOverflow: mayOverflow), [x]) }
             fragment = "(" + wide(l.fragment) + " \(keyword: op.rawValue) " + wide(r.fragment) + ")"
         } else {
             fragment = "(" + l.fragment + " \(keyword: op.rawValue) " + r.fragment + ")"
         }
-        return .typed(Typed(fragment: fragment, type: type, nullable: l.nullable || r.nullable, constant: constant,
+        return .typed(Typed(fragment: fragment, type: type, nullable: l.nullable || r.nullable || isReal, constant: constant,
                             offset: lhs.offset, label: SQLComplexity.label("\(l.label) \(op.rawValue) \(r.label)"),
-                            mayOverflow: mayOverflow))
+                            mayOverflow: mayOverflow, mayBeInfinite: mayBeInfinite))
     }
 
     /// One side of an arithmetic expression as a typed value; a number literal becomes an integer or a real.

@@ -61,7 +61,7 @@ extension PredicateTranslator {
             let subject: SQLText
             switch other {
             case .relationship(let pk, _, _): subject = pk
-            case .typed(let t): subject = t.fragment
+            case .typed(let t): subject = t.mayBeInfinite ? Self.settled(t).fragment : t.fragment
             case .literal: return op == .equal ? .false : .true
             default: _ = try scalar(other, purpose: "with nil"); preconditionFailure()
             }
@@ -300,7 +300,8 @@ extension PredicateTranslator {
     /// (string-operator patterns are not values of the attribute).
     func sqlValue(_ operand: Operand, as type: AttributeType, raw: Bool = false) throws(PredicateSyntaxError) -> SQLText {
         switch operand {
-        case .typed(let t): return t.fragment
+        // A double that may have become infinite is compared as nil (an integer overflow as its REAL).
+        case .typed(let t): return t.mayBeInfinite ? Self.settled(t).fragment : t.fragment
         case .literal(let literal, let offset):
             if raw, case .string(let s) = literal { return .bind(.text(s)) }
             return .bind(try coerce(literal, to: type, offset: offset, target: nil))

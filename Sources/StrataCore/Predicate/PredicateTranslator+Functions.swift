@@ -142,12 +142,14 @@ extension PredicateTranslator {
         }
     }
 
-    /// Integer arithmetic SQLite evaluated may have overflowed into a REAL: nil instead (§11.4).
+    /// Integer arithmetic SQLite evaluated may have overflowed into a REAL, double arithmetic into an
+    /// infinity: nil instead (§11.4).
     static func settled(_ t: Typed) -> Typed {
-        guard t.mayOverflow else { return t }
+        guard t.mayOverflow || t.mayBeInfinite else { return t }
         var copy = t
-        copy.fragment = SQLText.strata(.int64, [t.fragment])
+        copy.fragment = t.mayOverflow ? SQLText.strata(.int64, [t.fragment]) : .function(.finiteReal, [t.fragment])
         copy.mayOverflow = false
+        copy.mayBeInfinite = false
         copy.nullable = true
         return copy
     }
@@ -258,7 +260,7 @@ extension PredicateTranslator {
                                 constant: nil, offset: offset, label: label, mayOverflow: true))
         case .double, .float:
             return .typed(Typed(fragment: SQLText.call("abs", [x.fragment]), type: x.type, nullable: x.nullable,
-                                constant: nil, offset: offset, label: label))
+                                constant: nil, offset: offset, label: label, mayBeInfinite: x.mayBeInfinite))
         default:
             throw PredicateSyntaxError("abs() needs a number, but \(x.label) is \(x.type.rawValue)", offset: x.offset)
         }

@@ -78,6 +78,8 @@ extension PredicateTranslator {
         var l = lhs, r = rhs
         if case .typed(let t) = l, t.mayOverflow, op == .divide || Self.isReal(r) { l = .typed(Self.settled(t)) }
         if case .typed(let t) = r, t.mayOverflow, op == .divide || Self.isReal(l) { r = .typed(Self.settled(t)) }
+        // A divisor that may be infinite too: `1 / (x * 1e10)` is nil, not 0.
+        if case .typed(let t) = r, t.mayBeInfinite, op == .divide { r = .typed(Self.settled(t)) }
         return try arithmetic(op, l, r, offset: offset)
     }
 

@@ -85,6 +85,9 @@ struct PredicateTranslator {
         var label: String
         /// Integer arithmetic SQLite evaluates, which may overflow (SQLite then yields a REAL).
         var mayOverflow = false
+        /// Double arithmetic SQLite evaluates, which may leave the finite doubles (SQLite then yields an
+        /// infinity, nil once settled; PostgreSQL's operation gave nil already).
+        var mayBeInfinite = false
     }
 
     enum Literal {

@@ -39,6 +39,10 @@ extension PostgresRenderer {
             parts = [.text("CAST("), .argument(0), .text(" AS double precision)")]
         case .integerOperand(let mayOverflow):
             parts = [.text("CAST("), .argument(0), .text(mayOverflow ? " AS numeric)" : " AS bigint)")]
+        case .realArithmetic(let op):
+            parts = Self.realArithmetic(op, a)
+        case .finiteReal:
+            parts = [.argument(0)]
         case .extreme(let isMinimum):
             parts = Self.extreme(isMinimum ? "least" : "greatest", count: a.count, numeric: false)
         case .jsonEach(let type):

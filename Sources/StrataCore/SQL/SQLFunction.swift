@@ -35,6 +35,19 @@ public enum SQLFunction: Hashable, Sendable {
     /// suffices: a 1,000,000-row `UPDATE … SET x = x + 1` took 6.0–6.8 s through numeric against
     /// 4.4–5.1 s in bigint (PostgreSQL 15, this project's benchmark host).
     case integerOperand(mayOverflow: Bool)
+    /// `a op b` computed as doubles (`/` divides any two numbers), nil where IEEE arithmetic gives no finite
+    /// number (SPEC §11.4, as an integer overflow gives nil). On SQLite `(a op b)`, `(CAST(a AS REAL) / b)`:
+    /// SQLite gives NULL for `x / 0` and for a NaN, and an infinity, which it carries on, is settled to nil
+    /// by ``finiteReal`` where the value is used. PostgreSQL stops the statement instead ("value out of range:
+    /// overflow", "… underflow", "division by zero"), so there the operation runs under a `CASE` that decides
+    /// from the operands, with exact power-of-two scalings that cannot fail, whether the IEEE result would be
+    /// infinite (nil), a product or quotient rounded to zero (0, as SQLite gives) or neither (computed); an
+    /// operand that is not a column or a bound value is computed once, in a sub-select.
+    case realArithmetic(Arithmetic)
+    /// A double that ``realArithmetic`` computed, used as a value (assigned, compared, passed to a function,
+    /// divided by): `NULLIF(NULLIF(x, 9e999), -9e999)` on SQLite, where an infinity becomes nil; `x` on
+    /// PostgreSQL, whose operations already gave nil.
+    case finiteReal
     /// `min(a, b, …)` / `max(a, b, …)` as SQLite's scalar functions: nil when any argument is nil.
     case extreme(isMinimum: Bool)
     /// `json_each(x)`: the elements of a bound JSON array (long `IN` lists), as a `FROM` item with one column
@@ -75,6 +88,11 @@ public enum SQLFunction: Hashable, Sendable {
     /// only to a PostgreSQL store; SQLite's spelling is `DO` and the body, never run).
     case plpgsqlBlock
 
+    /// The operators of ``realArithmetic``.
+    public enum Arithmetic: String, Hashable, Sendable {
+        case add = "+", subtract = "-", multiply = "*", divide = "/"
+    }
+
     /// Whether the call only converts between storage forms (its argument stands for the value).
     public var isConversion: Bool {
         switch self {
@@ -98,6 +116,9 @@ public enum SQLFunction: Hashable, Sendable {
         case .native, .storage, .comparedDate: return arguments[0]
         case .castReal: return "CAST(" + arguments[0] + " AS REAL)"
         case .integerOperand: return arguments[0]
+        case .realArithmetic(.divide): return "(CAST(" + arguments[0] + " AS REAL) / " + arguments[1] + ")"
+        case .realArithmetic(let op): return "(" + arguments[0] + " \(keyword: op.rawValue) " + arguments[1] + ")"
+        case .finiteReal: return "NULLIF(NULLIF(" + arguments[0] + ", 9e999), -9e999)"
         case .extreme(let isMinimum): return .call(isMinimum ? "min" : "max", arguments)
         case .jsonEach: return .call("json_each", arguments)
         case .lastInsertedKey: return .call("last_insert_rowid", [])
