@@ -198,7 +198,8 @@ extension HookLoader {
     }
 
     /// `arguments: [a, [b, c]]`; YAML null (`null`, `~`) is nil, as `NSNull` in Core Data's argument arrays
-    /// (it was the text "null", so `name == %@` matched the objects named "null").
+    /// (it was the text "null", so `name == %@` matched the objects named "null"), in a list too; a list's
+    /// elements are values (a nested list or map is an error at its location).
     static func parseArguments(_ value: Node, _ r: inout YAMLReader) -> [PredicateArgument] {
         guard case .sequence(let list) = value else { r.error("arguments must be a list", at: value); return [] }
         var arguments: [PredicateArgument] = []
@@ -207,8 +208,19 @@ extension HookLoader {
             case .scalar(let s) where isNull(s): arguments.append(.null)
             case .scalar(let s): arguments.append(.text(s.string))
             case .sequence(let inner):
-                // nil never matches IN (SPEC §10): a YAML null in the list is left out, not the text "null".
-                arguments.append(.list(inner.compactMap { if case .scalar(let s) = $0, isNull(s) { nil } else { $0.string } }))
+                // Each element is a value: YAML null is nil, as in a literal list `{1, nil}` (it never matches IN,
+                // and it counts for BETWEEN). A nested list or a map was dropped, so `[["a", ["b"]]]` matched "a" only.
+                var items: [String?] = []
+                for element in inner {
+                    switch element {
+                    case .scalar(let s) where isNull(s): items.append(nil)
+                    case .scalar(let s): items.append(s.string)
+                    default:
+                        r.error("each element of a list argument is a value, not \(element.sequence == nil ? "a map" : "a list")", at: element,
+                                hint: "write the values in one flat list, as in [[\"Soup\", \"Stew\"]]")
+                    }
+                }
+                arguments.append(.list(items))
             default: r.error("an argument is a value or a list of values", at: item)
             }
         }

@@ -5,8 +5,8 @@
 public enum PredicateArgument: Sendable, Hashable {
     case text(String)
     case number(Double)
-    /// For `IN %@`.
-    case list([String])
+    /// For `IN %@` and `BETWEEN %@`; nil is a nil element, as in a literal list `{1, nil}` (never matches IN).
+    case list([String?])
     /// A key path for `%K` (`.text` is accepted for `%K` too).
     case key(String)
     /// nil (`NSNull` in Core Data's argument arrays; YAML null in a hook's `arguments:`): `x == %@` is

@@ -296,7 +296,7 @@ struct PredicateTranslator {
             case .number(let d):
                 let number: Number = d == d.rounded() && Swift.abs(d) < 9e15 ? .integer(Int64(d)) : .real(d)
                 return .literal(.number(number), offset: offset)
-            case .list(let items): return .list(items.map { .literal(.string($0), offset: offset) }, offset: offset)
+            case .list(let items): return .list(items.map { $0.map { .literal(.string($0), offset: offset) } ?? .literal(.null, offset: offset) }, offset: offset)
             case .null: return .literal(.null, offset: offset)
             case .key: preconditionFailure("the parser rejects keys for %@")
             }
