@@ -96,20 +96,18 @@ public enum DateText {
         utc(seconds, milliseconds: seconds != seconds.rounded())
     }
 
-    /// `seconds` as ISO 8601 in UTC, as `ISO8601DateFormatter` writes it: rounded to the nearest
-    /// millisecond, then written with `.SSS` (`milliseconds`) or without (whole seconds rounded down).
+    /// `seconds` as ISO 8601 in UTC, in the proleptic Gregorian calendar: rounded to the nearest millisecond,
+    /// then written with `.SSS` (`milliseconds`) or without (whole seconds rounded down).
     ///
-    /// Written by hand because the formatter's first use loads the time-zone and ICU locale data: 0.7 ms
-    /// of a 15 ms `strata migrate` on a 1,000-row store (Docs/performance.md, "Where a small command's
-    /// time goes"). Dates before the Gregorian reform (1582-10-15) and beyond year 9999 still go through
-    /// the formatter, which writes those its own way (Julian days, longer years).
+    /// Years are astronomical, as ISO 8601 counts them: at least four digits, 0000 is 1 BC and -0001 is 2 BC
+    /// (`-4713-11-24T00:00:00Z` is PostgreSQL's first `timestamptz`), and past 9999 as many digits as needed.
+    /// Written with integer arithmetic for every date: Foundation's formatter (and its Calendar) switches to
+    /// the Julian calendar before 1582-10-15, so `1000-06-15` came back as `1000-06-09`; it also loaded the
+    /// time-zone and ICU data, 0.7 ms of a 15 ms `strata migrate` (Docs/performance.md). A value too large for
+    /// any calendar (|seconds| ≥ 9e15, about 285 million years) or not finite is written as the number.
     public static func utc(_ seconds: Double, milliseconds: Bool) -> String {
-        guard seconds.isFinite, seconds >= -12_219_292_800, seconds < 253_402_300_799 else {
-            let formatter = ISO8601DateFormatter()
-            formatter.formatOptions = milliseconds ? [.withInternetDateTime, .withFractionalSeconds] : [.withInternetDateTime]
-            return formatter.string(from: Date(timeIntervalSince1970: seconds))
-        }
-        // Like the formatter: to the nearest millisecond first, then whole seconds rounded down.
+        guard seconds.isFinite, Swift.abs(seconds) < 9e15 else { return "\(seconds)" }
+        // To the nearest millisecond first, then whole seconds rounded down.
         let total = Int64((seconds * 1000).rounded())
         let whole = floorDivide(total, 1000)
         let fraction = total - whole * 1000
@@ -120,7 +118,8 @@ public enum DateText {
             let digits = String(n)
             return String(repeating: "0", count: max(0, width - digits.count)) + digits
         }
-        var text = "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(time / 3600, 2)):\(pad(time / 60 % 60, 2)):\(pad(time % 60, 2))"
+        let yearText = year < 0 ? "-" + pad(-year, 4) : pad(year, 4)
+        var text = "\(yearText)-\(pad(month, 2))-\(pad(day, 2))T\(pad(time / 3600, 2)):\(pad(time / 60 % 60, 2)):\(pad(time % 60, 2))"
         if milliseconds { text += "." + pad(fraction, 3) }
         return text + "Z"
     }

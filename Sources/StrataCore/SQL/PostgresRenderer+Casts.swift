@@ -62,10 +62,20 @@ extension PostgresRenderer {
             switch from {
             case .bool: return "CASE WHEN \(v) = 0 THEN 'false' WHEN \(v) IS NOT NULL THEN 'true' END"
             case .date:
-                // ISO 8601 UTC, rounded to the millisecond (half away from zero), with `.SSS` only for a fraction;
-                // nil outside timestamptz's range (4713 BC to 294276 AD), where to_timestamp would stop the statement.
-                return "CASE WHEN \(v) >= -210866803200 AND \(v) < 9224318016000 THEN to_char(to_timestamp(CAST(round(CAST(\(v) AS numeric) * 1000) / 1000 AS double precision)) "
-                    + "AT TIME ZONE 'UTC', CASE WHEN \(v) = round(\(v)) THEN 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"' ELSE 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"' END) END"
+                // DateText.utc: ISO 8601 UTC, proleptic Gregorian (as timestamp), rounded to the millisecond (half
+                // away from zero), with `.SSS` only for a fraction; nil outside timestamptz's range (4713 BC to
+                // 294276 AD), where the timestamp would stop the statement. The instant is 1970-01-01 plus whole days
+                // and the seconds of the last day: to_timestamp's double of microseconds lost a second near the end of
+                // the range (294276-12-31T23:59:59 was :58). The year is astronomical (0000 is 1 BC, -0001 2 BC), four
+                // digits at least: to_char's YYYY writes 1 BC as 0001, so it is written from extract(year), which
+                // counts BC years as negative with no year 0.
+                let time = "TIMESTAMP '1970-01-01 00:00:00' + make_interval(days => CAST(d AS integer), secs => CAST((ms - d * 86400000) / 1000 AS double precision))"
+                let year = "CAST(extract(year FROM t) AS bigint) + CASE WHEN extract(year FROM t) < 0 THEN 1 ELSE 0 END"
+                return "CASE WHEN \(v) >= -210866803200 AND \(v) < 9224318016000 THEN (SELECT CASE WHEN y < 0 THEN '-' ELSE '' END "
+                    + "|| CASE WHEN abs(y) < 1000 THEN lpad(CAST(abs(y) AS text), 4, '0') ELSE CAST(abs(y) AS text) END || to_char(t, "
+                    + "CASE WHEN \(v) = round(\(v)) THEN '-MM-DD\"T\"HH24:MI:SS\"Z\"' ELSE '-MM-DD\"T\"HH24:MI:SS.MS\"Z\"' END) "
+                    + "FROM (SELECT t, \(year) AS y FROM (SELECT \(time) AS t FROM (SELECT ms, floor(ms / 86400000) AS d "
+                    + "FROM (SELECT round(CAST(\(v) AS numeric) * 1000) AS ms) AS strata_ms) AS strata_days) AS strata_time) AS strata_year) END"
             case .double, .float:
                 // The shortest text that reads back (PostgreSQL's output), without exponent, with a fractional digit.
                 return "CASE WHEN \(v) = 0 THEN '0.0' WHEN abs(\(v)) < 'Infinity' THEN (SELECT CASE WHEN strpos(t, '.') = 0 THEN t || '.0' ELSE t END "
