@@ -69,6 +69,30 @@ import Testing
         #expect(missing.status == 2 && missing.stderr.hasPrefix("error: cannot read --stores-from 'nowhere.txt': No such file or directory"), "\(missing.stderr)")
     }
 
+    /// A list saved with a UTF-8 byte-order mark (Notepad) named the first store '\u{FEFF}tenants/a.sqlite':
+    /// `no store at '﻿tenants/a.sqlite'`, exit 2. The mark is dropped, from a file and from standard input.
+    @Test func aByteOrderMarkIsNotPartOfTheFirstPath() throws {
+        let project = try FleetProject()
+        try project.store("tenants/a.sqlite")
+        try project.store("tenants/b.sqlite")
+        let list = Data([0xEF, 0xBB, 0xBF] + Array("tenants/a.sqlite\r\ntenants/b.sqlite\r\n".utf8))
+        try list.write(to: URL(fileURLWithPath: project.dir + "/bom.txt"))
+        let r = try project.run(["status", "--stores-from", "bom.txt", "--format", "json"], now: false)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try FleetProject.codes(r.stdout) == ["tenants/a.sqlite: 0", "tenants/b.sqlite: 0"])
+        #expect(r.stderr == "")
+        let handle = try #require(FileHandle(forReadingAtPath: project.dir + "/bom.txt"))
+        let piped = try CLI.run(["status", "--stores-from", "-", "--format", "json"], in: project.dir, standardInput: handle)
+        #expect(piped.status == 0, "\(piped.stderr)")
+        #expect(try FleetProject.codes(piped.stdout) == ["tenants/a.sqlite: 0", "tenants/b.sqlite: 0"])
+        // Only a leading mark: one starting a later line is part of that path.
+        try Data(Array("tenants/a.sqlite\n".utf8) + [0xEF, 0xBB, 0xBF] + Array("tenants/b.sqlite\n".utf8))
+            .write(to: URL(fileURLWithPath: project.dir + "/inner.txt"))
+        let inner = try project.run(["status", "--stores-from", "inner.txt"], now: false)
+        #expect(inner.status == 2)
+        #expect(inner.stderr.contains("no store at '\u{FEFF}tenants/b.sqlite'"), "\(inner.stderr)")
+    }
+
     /// The run's code is the first present in 1, 6, 4, 3, 2, 5, 7, 0; each store keeps its own. Dropping the
     /// store that gave the run's code from the list gives the next code in that order.
     @Test func theRunsExitCodeIsTheFirstInTheFleetOrder() throws {

@@ -50,7 +50,8 @@ public enum FleetStores {
     }
 
     /// The stores a list file names: one path a line, relative to the current directory; surrounding
-    /// blanks are dropped, and empty lines and lines starting with `#` are skipped. `-` reads standard input.
+    /// blanks are dropped, and empty lines and lines starting with `#` are skipped. A leading UTF-8 byte-order
+    /// mark is dropped. `-` reads standard input.
     /// Paths that do not exist (or are no regular file) are kept: the run reports them, as for `--store`.
     /// - Throws: ``FleetError`` (exit 2): the file cannot be read, a line is not UTF-8 text or holds a NUL
     ///   byte (located `file:line:1`), or no store is listed.
@@ -69,7 +70,9 @@ public enum FleetStores {
             }
         }
         var paths: [String] = []
-        for (index, bytes) in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+        // A byte-order mark (Notepad writes one) is not part of the first path, as in --order files and model YAML.
+        let text = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data[...]
+        for (index, bytes) in text.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
             let location = SourceLocation(file: file == "-" ? "<stdin>" : file, line: index + 1, column: 1)
             guard let line = String(validating: bytes, as: UTF8.self) else { throw FleetError.badLine(location, "it is not UTF-8 text") }
             if line.contains("\u{0}") { throw FleetError.badLine(location, "it holds a NUL byte") }
