@@ -134,12 +134,20 @@ struct BatchCommand: AsyncParsableCommand {
 
         func run(output: Output) async throws {
             var values: [String: UpdateValue] = [:]
-            for (list, make) in [(sets, UpdateValue.literal), (setExpressions, UpdateValue.expression)] {
+            var given: [String: String] = [:]   // attribute → the option that set it first, for the duplicate message
+            for (option, list, make) in [("--set", sets, UpdateValue.literal), ("--set-expr", setExpressions, UpdateValue.expression)] {
                 for item in list {
                     guard let eq = item.firstIndex(of: "="), eq != item.startIndex else {
                         throw Diagnostic.error("'\(item)' is not KEY=VALUE", hint: "e.g. --set favorite=true")
                     }
-                    values[String(item[..<eq])] = make(String(item[item.index(after: eq)...]))
+                    // The last one won; a hook's propertiesToUpdate refuses the same key twice (exit 2), so do these.
+                    let key = String(item[..<eq])
+                    if let first = given[key] {
+                        throw Diagnostic.error("'\(key)' is set twice (\(first), \(option) \(item))",
+                                               hint: "give each attribute once, with --set or with --set-expr")
+                    }
+                    given[key] = option + " " + item
+                    values[key] = make(String(item[item.index(after: eq)...]))
                 }
             }
             guard !values.isEmpty else { throw Diagnostic.error("nothing to update", hint: "give --set KEY=VALUE or --set-expr KEY=EXPR") }

@@ -35,6 +35,24 @@ import Testing
         #expect(try E2E.rows(store, "SELECT SUM(favorite) FROM Recipe") == ["0"])
     }
 
+    /// `--set rating=1 --set rating=2` (or `--set-expr rating=2`) exited 0 and the last won, while the same
+    /// key twice in a hook's propertiesToUpdate is exit 2. Exit 2, nothing written.
+    @Test(arguments: [
+        (["--set", "rating=1", "--set", "rating=2"], "error: 'rating' is set twice (--set rating=1, --set rating=2)\n"),
+        (["--set", "rating=1", "--set-expr", "rating=2"], "error: 'rating' is set twice (--set rating=1, --set-expr rating=2)\n"),
+        (["--set-expr", "rating=rating + 1", "--set", "favorite=true", "--set-expr", "rating=0"],
+         "error: 'rating' is set twice (--set-expr rating=rating + 1, --set-expr rating=0)\n"),
+    ])
+    func aDuplicateAttributeExits2(_ options: [String], _ expected: String) throws {
+        let (dir, store) = try Self.makeStore()
+        let before = E2E.hash(store)
+        let run = try CLI.run(["batch", "update", "--store", store, "--entity", "Recipe"] + options, in: dir)
+        #expect(run.status == 2)
+        #expect(run.stdout == "")
+        #expect(run.stderr == expected + "hint: give each attribute once, with --set or with --set-expr\n", "\(run.stderr)")
+        #expect(E2E.hash(store) == before)
+    }
+
     @Test func setValueOutOfRangeExits2() throws {
         let (dir, store) = try Self.makeStore()
         let run = try CLI.run(["batch", "update", "--store", store, "--entity", "Recipe", "--set", "rating=70000"], in: dir)

@@ -30,6 +30,20 @@ struct PostgresBatchCLITests {
         #expect(try PostgresTestServer.psql(#"SELECT string_agg("name", ', ' ORDER BY "_pk") FROM "\#(schema)"."Ingredient""#) == "egg")
     }
 
+    /// The same attribute twice across --set and --set-expr is exit 2 before the store is touched, as on SQLite.
+    @Test func aDuplicateAttributeExits2() throws {
+        let project = try CLI.exampleProject()
+        let url = PostgresTestServer.url()
+        let schema = String(url.split(separator: "=").last!)
+        #expect(try CLI.run(["migrate", "--create", "--store", url], in: project).status == 0)
+        _ = try PostgresTestServer.psql(#"INSERT INTO "\#(schema)"."Recipe" ("name", "rating") VALUES ('Soup', 4)"#)
+        let run = try CLI.run(["batch", "update", "--entity", "Recipe", "--set", "rating=1", "--set-expr", "rating=2", "--store", url], in: project)
+        #expect(run.status == 2)
+        #expect(run.stderr == "error: 'rating' is set twice (--set rating=1, --set-expr rating=2)\nhint: give each attribute once, with --set or with --set-expr\n",
+                "\(run.stderr)")
+        #expect(try PostgresTestServer.psql(#"SELECT string_agg("name" || ' ' || "rating", ', ') FROM "\#(schema)"."Recipe""#) == "Soup 4")
+    }
+
     /// The audit before commit, as on SQLite: the same rows break the same rule with the same report; rollback
     /// (the default) is exit 3 with nothing written, `warn` commits; `--changes-out` writes the same change set.
     @Test func theAuditBeforeCommitMatchesSQLite() throws {
