@@ -66,6 +66,7 @@ enum StrataMain {
         // so that an error in them is still one JSON document with `--format json`.
         var output = scannedOutput(arguments)
         do {
+            if let error = notUTF8Argument() { throw error }
             var command = try StrataCommand.parseAsRoot(arguments)
             if let subcommand = command as? StrataSubcommand {
                 output = Output(subcommand.global)
@@ -81,6 +82,28 @@ enum StrataMain {
         } catch {
             output.fail(error)
         }
+    }
+
+    /// The first argument that is not UTF-8 text, as an error (exit 2) naming it with its bytes escaped.
+    ///
+    /// `CommandLine.arguments` repairs such bytes to U+FFFD, so `--store caf\xE9.sqlite` (a Latin-1 name) was
+    /// `no store at 'caf�.sqlite'` although the file exists, and with `--create` made a store of another name.
+    /// Every option (`--store`, `--models`, `--migrations`, `--backup`, `--report`, `--changes-out`, `--stores`,
+    /// a predicate, a value) is read here from the raw `argv`, before any command parses it.
+    static func notUTF8Argument() -> Diagnostic? {
+        var previous: String?
+        for index in 1..<Int(CommandLine.argc) {
+            guard let pointer = CommandLine.unsafeArgv[index] else { continue }
+            let bytes = UnsafeRawBufferPointer(start: pointer, count: strlen(pointer))
+            if let text = String(validating: bytes, as: UTF8.self) {
+                previous = text
+                continue
+            }
+            let after = previous.map { $0.hasPrefix("-") ? " (after \($0))" : "" } ?? ""
+            return .error("the argument '\(PathText.escaped(bytes))'\(after) is not UTF-8 text",
+                          hint: "Strata reads every argument as UTF-8 text: rename the file or folder to a UTF-8 name")
+        }
+        return nil
     }
 
     /// The output the arguments ask for, read without parsing them: the last `--format`, `--color`

@@ -8,6 +8,8 @@ public enum FleetError: StrataError, Sendable {
     case unreadableList(path: String, detail: String)
     /// A line of `--stores-from` that is not a path.
     case badLine(SourceLocation, String)
+    /// A file (or folder) the glob matches whose name is not UTF-8 text (`path` with its bytes escaped, `\xE9`).
+    case notUTF8Name(source: String, path: String)
     /// `--backup-dir` is missing, not a directory or not writable.
     case backupDirectory(path: String, detail: String)
     /// Two stores would get the same backup file (`--backup-dir`).
@@ -21,6 +23,9 @@ public enum FleetError: StrataError, Sendable {
             return [.error("\(source) names no store",
                            hint: "check the pattern or the list (quote a glob so the shell leaves it to strata); "
                                + "-wal, -shm, -journal, -strata.lock and Strata's temporary files never count")]
+        case let .notUTF8Name(source, path):
+            return [.error("\(source) matches '\(path)', whose name is not UTF-8 text",
+                           hint: "rename it to a UTF-8 name (Strata names every store as UTF-8 text in its messages, reports and JSON)")]
         case let .unreadableList(path, detail):
             return [.error("cannot read --stores-from '\(path)': \(detail)", hint: "give a file with one store path a line, or - for standard input")]
         case let .badLine(location, detail):

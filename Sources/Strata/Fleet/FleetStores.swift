@@ -14,13 +14,21 @@ import Foundation
 public enum FleetStores {
     /// The stores `pattern` matches, in path order.
     /// - Parameter excluding: directories whose files are never stores (`--backup-dir`).
-    /// - Throws: ``FleetError/noStores(source:)`` (exit 2) when nothing is left.
+    /// - Throws: ``FleetError/noStores(source:)`` (exit 2) when nothing is left, and
+    ///   ``FleetError/notUTF8Name(source:path:)`` (exit 2) when it matches a name that is not UTF-8 text.
     public static func matching(_ pattern: String, excluding: [String] = []) throws -> [String] {
         guard !pattern.isEmpty else { throw FleetError.noStores(source: "--stores ''") }
         let absolute = pattern.hasPrefix("/")
         var paths = [absolute ? "/" : ""]
         for component in pattern.split(separator: "/", omittingEmptySubsequences: true).map(String.init) {
-            paths = paths.flatMap { expand($0, component) }
+            var next: [String] = []
+            for path in paths {
+                let (found, notUTF8) = expand(path, component)
+                // A name Swift cannot hold as text was skipped; it is a store the user meant, so say so (exit 2).
+                if let name = notUTF8.first { throw FleetError.notUTF8Name(source: "--stores '\(pattern)'", path: name) }
+                next += found
+            }
+            paths = next
         }
         let regular = paths.filter { path in
             var info = stat()
@@ -107,16 +115,26 @@ public enum FleetStores {
         }
     }
 
-    /// The paths one glob component leads to from `base` ("" is the current directory).
-    static func expand(_ base: String, _ component: String) -> [String] {
+    /// The paths one glob component leads to from `base` ("" is the current directory), and the names it
+    /// matches (or, for `**`, the folders it would enter) that are not UTF-8, as paths with their bytes escaped.
+    static func expand(_ base: String, _ component: String) -> (paths: [String], notUTF8: [String]) {
         let join = { (name: String) in base.isEmpty ? name : (base.hasSuffix("/") ? base + name : base + "/" + name) }
-        if component == "**" { return [base] + subdirectories(of: base).map(join) }
+        if component == "**" {
+            let (found, notUTF8) = subdirectories(of: base)
+            return ([base] + found.map(join), notUTF8.map(join))
+        }
         guard isGlob(component) else {
             let path = join(component)
             var info = stat()
-            return lstat(path, &info) == 0 ? [path] : []
+            return (lstat(path, &info) == 0 ? [path] : [], [])
         }
-        return entries(of: base).filter { nameMatches(component, $0) }.map(join)
+        let (names, others) = entries(of: base)
+        let notUTF8 = others.filter { rawName in
+            (rawName + [0]).withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { fnmatch(component, $0.baseAddress!, FNM_PERIOD) == 0 }
+            }
+        }
+        return (names.filter { nameMatches(component, $0) }.map(join), notUTF8.map { join(PathText.escaped($0)) })
     }
 
     /// Whether `name` matches the glob `pattern` as a component of `--stores` does: `fnmatch(3)` with `*`,
@@ -131,21 +149,45 @@ public enum FleetStores {
         text.contains { "*?[".contains($0) }
     }
 
-    /// The names in a directory, sorted; none when it cannot be read.
-    static func entries(of directory: String) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory)) ?? []).sorted()
+    /// The names in a directory, sorted, and those that are not UTF-8 as bytes; none when it cannot be read.
+    /// Read with readdir(3): FileManager leaves a name that is not UTF-8 out, so a glob skipped `caf\xE9.sqlite`.
+    static func entries(of directory: String) -> (names: [String], notUTF8: [[UInt8]]) {
+        guard let stream = opendir(directory.isEmpty ? "." : directory) else { return ([], []) }
+        defer { closedir(stream) }
+        var names: [String] = []
+        var notUTF8: [[UInt8]] = []
+        while let entry = readdir(stream) {
+            let bytes = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            if bytes == [0x2E] || bytes == [0x2E, 0x2E] { continue }
+            if let name = String(validating: bytes, as: UTF8.self) { names.append(name) } else { notUTF8.append(bytes) }
+        }
+        return (names.sorted(), notUTF8.sorted { $0.lexicographicallyPrecedes($1) })
     }
 
-    /// Every directory below `directory`, as paths relative to it: no hidden directories, no symlinks followed.
-    static func subdirectories(of directory: String) -> [String] {
+    /// Every directory below `directory`, as paths relative to it: no hidden directories, no symlinks followed;
+    /// and the folders it would enter whose names are not UTF-8 (relative, bytes escaped).
+    static func subdirectories(of directory: String) -> (paths: [String], notUTF8: [String]) {
         var result: [String] = []
-        for name in entries(of: directory) where !name.hasPrefix(".") {
-            let path = directory.isEmpty ? name : (directory.hasSuffix("/") ? directory + name : directory + "/" + name)
+        let join = { (name: String) in directory.isEmpty ? name : (directory.hasSuffix("/") ? directory + name : directory + "/" + name) }
+        let (names, others) = entries(of: directory)
+        var notUTF8: [String] = []
+        for rawName in others where rawName.first != 0x2E {
+            let path = Array((directory.isEmpty ? "" : (directory.hasSuffix("/") ? directory : directory + "/")).utf8) + rawName
+            var info = stat()
+            let isDirectory = (path + [0]).withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { lstat($0.baseAddress!, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR }
+            }
+            if isDirectory { notUTF8.append(PathText.escaped(rawName)) }
+        }
+        for name in names where !name.hasPrefix(".") {
+            let path = join(name)
             var info = stat()
             guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { continue }
             result.append(name)
-            result += subdirectories(of: path).map { name + "/" + $0 }
+            let (below, belowNotUTF8) = subdirectories(of: path)
+            result += below.map { name + "/" + $0 }
+            notUTF8 += belowNotUTF8.map { name + "/" + $0 }
         }
-        return result
+        return (result, notUTF8)
     }
 }

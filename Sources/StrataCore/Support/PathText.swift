@@ -30,6 +30,33 @@ public enum PathText {
         path.unicodeScalars.split(separator: "/", omittingEmptySubsequences: !keepingEmpty).map { String(Substring($0)) }
     }
 
+    /// Bytes that may not be UTF-8 (a file name, an argument) as text: valid UTF-8 as it is, each byte that is
+    /// not part of a valid sequence as `\xHH`: `caf\xE9.sqlite` names the Latin-1 file Swift shows as `caf�.sqlite`.
+    /// ```swift
+    /// PathText.escaped([0x63, 0x61, 0x66, 0xE9])   // "caf\\xE9"
+    /// ```
+    public static func escaped(_ bytes: some Collection<UInt8>) -> String {
+        let bytes = Array(bytes)
+        var text = ""
+        var start = 0
+        while start < bytes.count {
+            // The longest run from `start` that decodes: 1 to 4 bytes for one scalar.
+            var length = 0
+            for n in 1...4 where start + n <= bytes.count {
+                if let scalar = String(validating: bytes[start..<start + n], as: UTF8.self), scalar.unicodeScalars.count == 1 { length = n; break }
+            }
+            if length > 0 {
+                text += String(decoding: bytes[start..<start + length], as: UTF8.self)
+                start += length
+            } else {
+                let hex = String(bytes[start], radix: 16, uppercase: true)
+                text += "\\x" + (hex.count == 1 ? "0" + hex : hex)
+                start += 1
+            }
+        }
+        return text
+    }
+
     /// The absolute path without links, `.` or `..` (`realpath(3)`); nil when it does not exist.
     public static func resolved(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
