@@ -25,6 +25,8 @@ enum CommandLineHints {
         case PipelineError.storeBusy(_, _, let holder, _): return PipelineError.busyHint(holder: holder, raise: "--lock-timeout")
         case PipelineError.databaseBusy: return "retry when the other writer is done, or raise --lock-timeout"
         case PipelineError.backupExists: return "choose another --backup path, remove the file, or pass --force to overwrite it"
+        case let late as LateHooksError where late.before:
+            return "what a before-hook reads is gone after its step; record it as skipped with `strata repair --skip ID`"
         case is LateHooksError:
             return "check the hook against today's data, then run `strata migrate --run-late-hooks`; a renamed hook file without `id:` is a new hook"
         case is BatchViolationError: return "fix the predicate or the values, or pass --on-violation warn to commit and report"

@@ -17,7 +17,7 @@ public struct LateHooksError: StrataError, Sendable {
     public var diagnostics: [Diagnostic] {
         if before {
             return [.error("late before-hook(s) \(ids.map { "'\($0)'" }.joined(separator: ", ")): the store already passed their step by migrating (it is at version \(version)); they can never run",
-                           hint: "what a before-hook reads is gone after its step; record it as skipped with `strata repair --skip ID`")]
+                           hint: "what a before-hook reads is gone after its step; record it as skipped (HookState.skip)")]
         }
         return [.error("late hook(s) \(ids.map { "'\($0)'" }.joined(separator: ", ")): the store already passed their version by migrating (it is at version \(version))",
                 hint: "check the hook against today's data, then migrate with late hooks allowed (runLateHooks); a renamed hook file without `id:` is a new hook")]
