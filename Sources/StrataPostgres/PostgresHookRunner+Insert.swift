@@ -20,10 +20,18 @@ extension PostgresHookRunner {
                 message: "the batch insert into \(request.entity) would leave a dangling reference (1700): \(column) = \(value) names no object",
                 objects: [ObjectID(storeUUID: storeUUID, entity: request.entity, primaryKey: key).uri])
         }
-        if recordsTouched { try await recordTouched(plan, above: before, updated: updated.map(\.key)) }
         var changes = ChangeSet()
         let wantIDs = request.resultType == .objectIDs || options.collectObjectIDs
         changes.hasObjectIDs = wantIDs
+        // A one-to-one stored on the new rows: an object one of them links to leaves its earlier partner, as on SQLite.
+        for unlink in planner.unlinks(plan, above: before, updated: updated.map(\.key)) {
+            if recordsTouched { try await run(unlink.touched) }
+            for (entity, pk, n) in try await changed(unlink.returning, discriminated: unlink.returnsEntity, root: unlink.root, ids: wantIDs) {
+                if let pk { changes.add(updated: ObjectID(storeUUID: storeUUID, entity: entity, primaryKey: pk)) }
+                else { changes.updatedCounts[entity, default: 0] += n }
+            }
+        }
+        if recordsTouched { try await recordTouched(plan, above: before, updated: updated.map(\.key)) }
         var ids: [ObjectID] = []
         if wantIDs {
             let entity: SQLText = plan.isDiscriminated ? "\(ColumnName("_entity"))" : "CAST(\(request.entity) AS text)"

@@ -26,7 +26,8 @@ extension BatchExecutor {
                 + "coalesce((SELECT max(\(pk)) FROM \(table)), 0))"
             let linksOthers = !plan.sourceLinks.isEmpty || plan.rowLinks.contains { !$0.isEmpty } || request.dictionaryHandler != nil && !plan.linkColumns.isEmpty
             let checksReferences = !plan.referenceChecks.isEmpty
-            let before = recordTouched || wantIDs || updates || linksOthers || checksReferences ? try fetchOne(Int64.self, highWater, db) ?? 0 : 0
+            let unlinks = !plan.unlinkColumns.isEmpty
+            let before = recordTouched || wantIDs || updates || linksOthers || checksReferences || unlinks ? try fetchOne(Int64.self, highWater, db) ?? 0 : 0
             // Existing rows an `onConflict: update` changed: listed by RETURNING (the new rows are above `before`).
             var updated: [(Int64, String)] = []
             func insert(_ statement: SQLText, links: [SQLText] = []) throws {
@@ -57,6 +58,17 @@ extension BatchExecutor {
                 }
             }
             for link in plan.sourceLinks { try execute(planner.linkStatement(link, table: plan.table, above: before), db) }
+            // A one-to-one stored on the new rows: an object one of them links to leaves its earlier partner.
+            var unlinked: [ObjectID] = []   // in the change set, not in the result's IDs (which lists the new objects)
+            for unlink in planner.unlinks(plan, above: before, updated: updated.map(\.0)) {
+                if recordTouched { try execute(unlink.touched, db) }
+                let (sql, arguments) = unlink.returning.rendered()
+                let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(arguments.map(\.databaseValue)))
+                while let row = try rows.next() {
+                    let entity: String = unlink.returnsEntity ? row[1] : unlink.root
+                    collect(entity, row[0], storeUUID: storeUUID, into: &changes, ids: &unlinked, keepIDs: wantIDs, updated: true)
+                }
+            }
             if let dangling = planner.danglingReferences(plan, above: updates ? nil : before) {
                 try checkReferences(dangling, entity: request.entity, db)
             }

@@ -1,5 +1,6 @@
 extension AuditPlanner {
-    /// Mandatory to-one and to-many (1570), minCount/maxCount of a non-empty to-many (1580/1590) and
+    /// Mandatory to-one and to-many (1570), minCount/maxCount of a non-empty to-many (1580/1590), an object
+    /// two rows link as their one-to-one partner (1590) and
     /// dangling references of a noAction to-one stored on this side (1700).
     func relationshipRules(_ r: Relationship, storage: RelationshipStorage, _ context: RuleContext) -> [AuditRule] {
         let own = context.storage.table
@@ -28,6 +29,14 @@ extension AuditPlanner {
                 if !r.isOptional {
                     add(.optional, .missingMandatory, "not optional", layout.column(of: storage) != nil ? "NOT " + exists(storage) : "1",
                         value: "NULL", triggers: entityWide)
+                }
+                if storage.kind == .inverseForeignKey, layout.column(of: storage) != nil {
+                    // A one-to-one stored on the other side: an object whose key two rows hold has two partners
+                    // (1590, as a to-one's maxCount 1), however the rows came to share it. One GROUP BY over the key.
+                    let key = ColumnName(storage.column, qualifier: "o")
+                    let shared: SQLText = "\(ColumnName("_pk", qualifier: "t")) IN (SELECT \(key) FROM \(TableName(storage.table)) AS o WHERE \(key) IS NOT NULL GROUP BY \(key) HAVING count(*) > 1)"
+                    add(.maxCount, .tooMany, "one-to-one (at most 1)", shared, value: "(SELECT COUNT(*) " + links(storage) + ")",
+                        triggers: [storage.table])
                 }
             }
             return rules

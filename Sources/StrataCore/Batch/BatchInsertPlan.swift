@@ -10,6 +10,9 @@ public struct BatchInsertPlan: Sendable, Hashable {
     public var rowLinks: [[SQLText]] = []
     /// For `from:`: the one-to-ones stored on the destination's side that the insert sets (`linkStatement`).
     public var sourceLinks: [SourceLink] = []
+    /// The key columns of one-to-ones stored on the new rows that the insert may set: an object a new row links
+    /// to leaves its earlier partner (`BatchInsertPlanner.unlinks`), as with `setRelationship`.
+    public var unlinkColumns: [String] = []
     /// Every column of another table that holds a one-to-one to this entity (destination rows a link may change).
     public var linkColumns: [LinkColumn] = []
     /// Foreign keys of the new rows whose values may name no object (literal primary keys, key paths), checked

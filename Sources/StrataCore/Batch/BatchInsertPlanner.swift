@@ -47,7 +47,33 @@ public struct BatchInsertPlanner: Sendable {
         }
         plan.linkColumns = storage.relationships.values.filter { $0.kind == .inverseForeignKey && !$0.isToMany }
             .map { BatchInsertPlan.LinkColumn(table: $0.table, column: $0.column) }.sorted { ($0.table, $0.column) < ($1.table, $1.column) }
+        // One-to-ones stored on the new rows that the insert sets (a handler's rows may set any).
+        let given: Set<String>? = request.source != nil ? Set(request.values.keys)
+            : request.dictionaryHandler == nil ? Set(request.objects.flatMap(\.keys)) : nil
+        let links = RelationshipLinkPlanner(model: model, layout: layout)
+        plan.unlinkColumns = storage.relationships.filter { name, link in
+            link.kind == .foreignKey && !link.isToMany && given?.contains(name) != false && links.isOneToOne(name, of: request.entity)
+        }.map(\.value.column).sorted()
         return plan
+    }
+
+    /// The unlinking of the one-to-ones the insert set on its rows, run after it: an object a written row now links
+    /// to leaves its earlier partner, whose key becomes NULL, as `setRelationship` does (SPEC §11.4). The written
+    /// rows are the new ones (above `before`) and the existing ones an `onConflict: update` changed (`updated`,
+    /// bound); they keep their links.
+    public func unlinks(_ plan: BatchInsertPlan, above before: Int64, updated: [Int64]) -> [RelationshipLinkPlan.Unlink] {
+        guard !plan.unlinkColumns.isEmpty, let storage = layout.storage(of: plan.entity) else { return [] }
+        let pk = ColumnName("_pk", qualifier: "n"), table = TableName(plan.table)
+        var written: SQLText = "\(pk) > \(before)"
+        if !updated.isEmpty {
+            written = (written + " OR \(pk) IN (" + updated.map { "\($0)" as SQLText }.joined(separator: ", ") + ")").parenthesized
+        }
+        return plan.unlinkColumns.map { column in
+            let key = ColumnName(column, qualifier: "n")
+            return RelationshipLinkPlan.Unlink(storage, column: column,
+                                               from: "SELECT \(key) FROM \(table) AS n WHERE " + written + " AND \(key) IS NOT NULL",
+                                               keeping: "SELECT \(pk) FROM \(table) AS n WHERE " + written)
+        }
     }
 
     /// The `INSERT … VALUES` of one row (a literal object or one the handler filled), and the updates that link it

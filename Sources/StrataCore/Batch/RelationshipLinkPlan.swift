@@ -79,14 +79,37 @@ public struct RelationshipLinkPlan: Sendable, Hashable {
 
     /// Sets `unlink`: rows of `storage`'s table whose `column` holds one of `partners` and that are not among `kept`.
     mutating func unlinking(_ storage: EntityStorage, column: String, from partners: SQLText, keeping kept: SQLText) {
-        let o = ColumnName(column, qualifier: "o"), pk = ColumnName("_pk", qualifier: "o"), table = TableName(storage.table)
-        let condition: SQLText = "\(o) IN (" + partners + ") AND \(pk) NOT IN (" + kept + ")"
-        let update: SQLText = "UPDATE \(table) AS o SET \(ColumnName(column)) = NULL WHERE " + condition
-        unlink = update
-        unlinkReturning = update + " RETURNING \(ColumnName("_pk"))" + (storage.isDiscriminated ? ", \(ColumnName("_entity"))" : "")
-        unlinkTouched = BatchPlanner.recordingTouched(storage.table, "\(pk) FROM \(table) AS o WHERE " + condition)
-        unlinkRoot = storage.root
-        unlinkReturnsEntity = storage.isDiscriminated
+        let u = Unlink(storage, column: column, from: partners, keeping: kept)
+        unlink = u.update
+        unlinkReturning = u.returning
+        unlinkTouched = u.touched
+        unlinkRoot = u.root
+        unlinkReturnsEntity = u.returnsEntity
+    }
+
+    /// A one-to-one's unlinking (SPEC §11.4: a match overwrites): the rows of a table whose key `column` holds
+    /// one of `partners` and that are not among `kept` lose their link, in one statement. `setRelationship` and a
+    /// batch insert that sets a one-to-one stored on the new row (`BatchInsertPlanner.unlinks`) run it.
+    public struct Unlink: Sendable, Hashable {
+        /// `UPDATE "T" AS o SET "column" = NULL WHERE …`.
+        public var update: SQLText
+        /// `update` with `RETURNING "_pk"[, "_entity"]`.
+        public var returning: SQLText
+        /// Records the rows `update` changes as touched (run before it).
+        public var touched: SQLText
+        /// The root entity of the rows `update` changes, and whether `returning` returns their `_entity`.
+        public var root: String
+        public var returnsEntity: Bool
+
+        init(_ storage: EntityStorage, column: String, from partners: SQLText, keeping kept: SQLText) {
+            let o = ColumnName(column, qualifier: "o"), pk = ColumnName("_pk", qualifier: "o"), table = TableName(storage.table)
+            let condition: SQLText = "\(o) IN (" + partners + ") AND \(pk) NOT IN (" + kept + ")"
+            update = "UPDATE \(table) AS o SET \(ColumnName(column)) = NULL WHERE " + condition
+            returning = update + " RETURNING \(ColumnName("_pk"))" + (storage.isDiscriminated ? ", \(ColumnName("_entity"))" : "")
+            touched = BatchPlanner.recordingTouched(storage.table, "\(pk) FROM \(table) AS o WHERE " + condition)
+            root = storage.root
+            returnsEntity = storage.isDiscriminated
+        }
     }
 
     public static func == (a: Self, b: Self) -> Bool {
