@@ -105,17 +105,19 @@ struct ChangeAnalysis {
                 continue
             }
             for a in se.attributes where !matchedSource.contains(PropertyKey(se.name, a.name)) {
-                note(.removeAttribute, de, a.name, "removed with its values", destructive: true)
+                // Named by the source entity, whose table holds the values (its destination may be a merge or a renamed entity):
+                // the step report counts them there.
+                note(.removeAttribute, se.name, a.name, "removed with its values", destructive: true)
             }
             for r in se.relationships where !matchedSource.contains(PropertyKey(se.name, r.name)) {
                 // Its links live on when its inverse continues (they are the same links, seen from the other side).
                 if let inverse = r.inverse, let other = source.relationship(inverse, of: r.destination),
                    matchedSource.contains(PropertyKey(other.owner, inverse)) {
-                    note(.removeRelationship, de, r.name, "removed; its links continue through the inverse \(inverse)")
+                    note(.removeRelationship, se.name, r.name, "removed; its links continue through the inverse \(inverse)")
                     continue
                 }
                 let gone = corr.destinationEntity[r.destination] == nil && destination.relationship(r.name, of: de) != nil
-                note(.removeRelationship, de, r.name, gone ? "removed with its links: its destination \(r.destination) is removed (the new \(r.name) starts empty)"
+                note(.removeRelationship, se.name, r.name, gone ? "removed with its links: its destination \(r.destination) is removed (the new \(r.name) starts empty)"
                                                            : "removed with its links", destructive: true)
             }
         }
