@@ -46,8 +46,15 @@ enum CommandLineHints {
         }
     }
 
-    /// `ModelHistory.load(directory:)`, a missing directory hinted with `--models`.
+    /// `ModelHistory.load(directory:)`, a missing directory hinted with `--models`; the history loaded while the
+    /// arguments were parsed when it is this directory's (`ModelPrefetch`).
     static func loadModels(directory: String) throws(DiagnosticList) -> ModelHistory {
+        if let prefetch = StrataMain.modelPrefetch, prefetch.directory == directory { return try prefetch.history() }
+        return try loadModelsNow(directory: directory)
+    }
+
+    /// `ModelHistory.load(directory:)`, a missing directory hinted with `--models`.
+    static func loadModelsNow(directory: String) throws(DiagnosticList) -> ModelHistory {
         do {
             return try ModelHistory.load(directory: directory)
         } catch {

@@ -50,7 +50,10 @@ struct GlobalOptions: ParsableArguments {
     }
 
     /// The models directory: `--models`, else `STRATA_MODELS`, else `models`.
-    var models: String { Self.directory(modelsOption, environment: "STRATA_MODELS", default: "models") }
+    var models: String { Self.modelsDirectory(modelsOption) }
+
+    /// The models directory for a `--models` value (nil when not given).
+    static func modelsDirectory(_ option: String?) -> String { directory(option, environment: "STRATA_MODELS", default: "models") }
 
     /// The hooks directory: `--migrations`, else `STRATA_MIGRATIONS`, else `migrations`.
     var migrations: String { Self.directory(migrationsOption, environment: "STRATA_MIGRATIONS", default: "migrations") }

@@ -50,6 +50,8 @@ extension StrataSubcommand {
 enum StrataMain {
     /// The stages of the running binary: none for the stock `strata`.
     @TaskLocal static var stages = Stages()
+    /// The models being loaded while the arguments parse, for the command to take (`ModelPrefetch`).
+    @TaskLocal static var modelPrefetch: ModelPrefetch?
 
     static func main(stages: Stages) async -> Never {
         await $stages.withValue(stages) { await run() }
@@ -67,10 +69,11 @@ enum StrataMain {
         var output = scannedOutput(arguments)
         do {
             if let error = notUTF8Argument() { throw error }
+            let prefetch = ModelPrefetch.start(arguments)
             var command = try StrataCommand.parseAsRoot(arguments)
             if let subcommand = command as? StrataSubcommand {
                 output = Output(subcommand.global)
-                try await subcommand.run(output: output)
+                try await $modelPrefetch.withValue(prefetch) { try await subcommand.run(output: output) }
             } else if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

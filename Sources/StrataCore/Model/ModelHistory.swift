@@ -31,16 +31,17 @@ public struct ModelHistory: Sendable {
     /// - Throws: `DiagnosticList` with every error of every file; two files with one version
     ///   is an error at the later file's `version:`.
     public static func load(directory: String) throws(DiagnosticList) -> ModelHistory {
-        guard let paths = YAMLFolder.paths(in: directory) else {
+        guard let folder = YAMLFolder.read(directory) else {
             throw DiagnosticList([.error("models directory '\(directory)' does not exist",
                                          hint: "check the path (a relative one starts at the current directory)")])
         }
-        guard !paths.isEmpty else {
+        guard !folder.files.isEmpty else {
             throw DiagnosticList([.error("no model files (*.yaml, *.yml) in '\(directory)'", hint: "add models/1.yaml")])
         }
-        // Files load in parallel (parsing is pure); results keep file order.
-        return try assemble(Parallel.map(paths.count) { index -> Result<Loaded, DiagnosticList> in
-            do throws(DiagnosticList) { return .success(try ModelLoader.loadChecked(path: paths[index])) } catch { return .failure(error) }
+        // Parsing is pure, so files may load in parallel; results keep file order.
+        let bytes = folder.files.reduce(0) { $0 + ($1.data?.count ?? 0) }
+        return try assemble(Parallel.map(folder.files.count, spread: bytes >= Self.parallelBytes) { index -> Result<Loaded, DiagnosticList> in
+            do throws(DiagnosticList) { return .success(try ModelLoader.loadChecked(folder.files[index])) } catch { return .failure(error) }
         })
     }
 
@@ -53,7 +54,8 @@ public struct ModelHistory: Sendable {
     public static func load(yaml files: [String: String]) throws(DiagnosticList) -> ModelHistory {
         guard !files.isEmpty else { throw DiagnosticList([.error("no model texts given", hint: "give at least version 1's YAML")]) }
         let names = files.keys.sorted(by: FileNameOrder.areInIncreasingOrder)
-        return try assemble(Parallel.map(names.count) { index -> Result<Loaded, DiagnosticList> in
+        let bytes = files.values.reduce(0) { $0 + $1.utf8.count }
+        return try assemble(Parallel.map(names.count, spread: bytes >= Self.parallelBytes) { index -> Result<Loaded, DiagnosticList> in
             do throws(DiagnosticList) {
                 return .success(try ModelLoader.loadChecked(yaml: files[names[index]]!, file: names[index]))
             } catch {
@@ -61,6 +63,13 @@ public struct ModelHistory: Sendable {
             }
         })
     }
+
+    /// How much YAML pays for loading files on several threads. Below it, a thread's hand-off costs more than it
+    /// saves, and a command's models already load beside its argument parsing (the CLI's `ModelPrefetch`): the
+    /// add-column migrate of Benchmarks/small_command.py (4 example files, 4 KB) was 1.1 ms faster with its files
+    /// on one thread (12.8 against 13.9 ms over process start, medians of 25, 2 CPUs, 2026-11-28), while
+    /// `strata lint` on the 117-version history keeps its parallel speed-up (see `Parallel`).
+    static let parallelBytes = 64 << 10
 
     /// The history of loaded files (in file order): every error, a version declared twice at the later file.
     typealias Loaded = (model: Model, createdLayout: StoreLayout)

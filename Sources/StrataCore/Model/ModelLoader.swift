@@ -56,13 +56,18 @@ public enum ModelLoader {
 
     /// `load(path:)` with the created layout (see `loadChecked(yaml:file:)`).
     static func loadChecked(path: String) throws(DiagnosticList) -> (model: Model, createdLayout: StoreLayout) {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw DiagnosticList([.error("cannot read model file", at: SourceLocation(file: path, line: 1, column: 1))])
+        try loadChecked(YAMLFolder.File(path: path, data: FileManager.default.contents(atPath: path)))
+    }
+
+    /// ``loadChecked(path:)`` of a file already read.
+    static func loadChecked(_ file: YAMLFolder.File) throws(DiagnosticList) -> (model: Model, createdLayout: StoreLayout) {
+        guard let data = file.data else {
+            throw DiagnosticList([.error("cannot read model file", at: SourceLocation(file: file.path, line: 1, column: 1))])
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            throw DiagnosticList([.error("model file is not UTF-8 text", at: SourceLocation(file: path, line: 1, column: 1))])
+            throw DiagnosticList([.error("model file is not UTF-8 text", at: SourceLocation(file: file.path, line: 1, column: 1))])
         }
-        return try loadChecked(yaml: text, file: path)
+        return try loadChecked(yaml: text, file: file.path)
     }
 }
 

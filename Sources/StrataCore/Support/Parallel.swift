@@ -7,9 +7,10 @@ import Foundation
 /// 2-core machine (median of 9, same run, 2026-11-24). Planning is serial: splitting the change analysis
 /// and the table planner across cores saved under 9% of `strata diff 1 2` on 200 × 30 entities.
 enum Parallel {
-    /// `body(i)` for every `i` in `0..<count`, spread over the machine's cores; results in index order.
-    static func map<T: Sendable>(_ count: Int, _ body: @Sendable (Int) -> T) -> [T] {
-        guard count > 1 else { return (0..<count).map(body) }
+    /// `body(i)` for every `i` in `0..<count`, spread over the machine's cores unless `spread` is false (too
+    /// little work to pay for the threads); results in index order.
+    static func map<T: Sendable>(_ count: Int, spread: Bool = true, _ body: @Sendable (Int) -> T) -> [T] {
+        guard count > 1, spread else { return (0..<count).map(body) }
         let results = Slots<T>(count: count)
         DispatchQueue.concurrentPerform(iterations: count) { results.set($0, body($0)) }
         return results.values.map { $0! }
