@@ -5,15 +5,20 @@
 /// `CASE WHEN <shape> THEN … END` (PostgreSQL drops an arm whose condition folds to false before it folds the
 /// arm's constants, so a constant argument that does not convert cannot fail the statement either).
 ///
-/// The value is read once: `(SELECT <conversion of v> FROM (SELECT CAST(x AS <storage type>) AS v) AS strata_cast)`.
+/// The value is read once: `(SELECT <conversion of v> FROM (SELECT CAST(x AS <storage type>) AS v) AS strata_cast)`,
+/// with `OFFSET 0` after `v` where `x` is not cheap to read again (``isCheap(_:)``; another conversion, say): the
+/// planner pulls a sub-select without it up, copying `x` into each place `v` is read (text to date reads it about
+/// 15 times, date to text 6), so `date(string(date(string(…))))` multiplied at each level (two levels took the
+/// server past 10 GB).
 extension PostgresRenderer {
     /// The parts of `strata_cast(x, from, to)`; nil when `from` or `to` is not a bound type name.
     static func castParts(_ a: [SQLText]) -> [Part]? {
         guard a.count == 3, case .text(let fromName)? = a[1].boundValue, case .text(let toName)? = a[2].boundValue,
               let from = AttributeType(rawValue: fromName), let to = AttributeType(rawValue: toName) else { return nil }
         let conversion = cast("v", from: from, to: to)
+        let fence = isCheap(a[0]) ? "" : " OFFSET 0"
         return [.text("(SELECT " + conversion + " FROM (SELECT CAST("), .argument(0),
-                .text(" AS " + storageType(from) + ") AS v) AS strata_cast)")]
+                .text(" AS " + storageType(from) + ") AS v" + fence + ") AS strata_cast)")]
     }
 
     /// The shortest text of a double that reads back as it (PostgreSQL's output); of a float, the shortest that

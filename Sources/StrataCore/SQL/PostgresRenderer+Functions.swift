@@ -68,7 +68,41 @@ extension PostgresRenderer {
         case .strata(let strata):
             parts = try strataParts(strata, a, into: &output)
         }
-        try write(parts, a, into: &output)
+        try write(Self.readingOnce(parts, a), a, into: &output)
+    }
+
+    /// `parts` with each argument they read more than once computed once where reading it again costs more than
+    /// reading a column (``isCheap(_:)``): `(SELECT <parts over strata_0, …> FROM (SELECT <argument> AS strata_0,
+    /// … OFFSET 0) AS strata_once)`. `OFFSET 0` keeps the planner from pulling the sub-select up, which would copy
+    /// the argument back into every read: `max(int64(string(max(…))), 1)` or `int64(string(…)) + 1` nested 6 deep
+    /// grew as 2^6 in text, and more in the planner.
+    static func readingOnce(_ parts: [Part], _ a: [SQLText]) -> [Part] {
+        var reads: [Int: Int] = [:]
+        for case .argument(let i) in parts { reads[i, default: 0] += 1 }
+        let fenced = reads.filter { $0.value > 1 && !isCheap(a[$0.key]) }.keys.sorted()
+        guard !fenced.isEmpty else { return parts }
+        let body = parts.map { part -> Part in
+            if case .argument(let i) = part, fenced.contains(i) { return .text("strata_\(i)") }
+            return part
+        }
+        let columns = fenced.enumerated().flatMap { n, i -> [Part] in [.text(n == 0 ? "" : ", "), .argument(i), .text(" AS strata_\(i)")] }
+        return [.text("(SELECT ")] + body + [.text(" FROM (SELECT ")] + columns + [.text(" OFFSET 0) AS strata_once)")]
+    }
+
+    /// A column, a bound value, or text and cheap conversions over them (`CAST(t."count" AS numeric) + CAST($1 AS
+    /// numeric)`): no call that reads its argument twice or in a sub-select, so it is read again in place, with
+    /// no per-row sub-plan.
+    static func isCheap(_ sql: SQLText) -> Bool {
+        sql.pieces.allSatisfy { piece in
+            switch piece {
+            case .text, .identifier, .value, .keyword: return true
+            case .function(let function, let arguments):
+                switch function {
+                case .native, .storage, .castReal, .integerOperand, .finiteReal: return arguments.allSatisfy(isCheap)
+                default: return false
+                }
+            }
+        }
     }
 
     /// `CASE WHEN a IS NULL OR … THEN NULL ELSE least(a, …) END`: nil when any argument is (SQLite's `min`).
@@ -100,25 +134,27 @@ extension PostgresRenderer {
     static func numeric(_ i: Int) -> [Part] { [.text("CAST("), .argument(i), .text(" AS numeric)")] }
 
     /// `value` (a numeric), nil past `DecimalArithmetic.maxSignificantDigits` significant digits (from the first
-    /// non-zero digit to the last), as SQLite's decimal functions give; the value is computed once.
+    /// non-zero digit to the last), as SQLite's decimal functions give. The value is computed once: `OFFSET 0`
+    /// keeps the planner from pulling the sub-select up, which would copy `value` into both places `v` is read,
+    /// so a chain of n operations (each operand the previous result) would be planned as 2^n sub-plans.
     static func withinDecimalDigits(_ value: [Part]) -> [Part] {
         [.text("(SELECT CASE WHEN length(btrim(replace(CAST(trim_scale(abs(v)) AS text), '.', ''), '0')) <= "
-               + "\(DecimalArithmetic.maxSignificantDigits) THEN v END FROM (SELECT ")] + value + [.text(" AS v) AS strata_decimal)")]
+               + "\(DecimalArithmetic.maxSignificantDigits) THEN v END FROM (SELECT ")] + value + [.text(" AS v OFFSET 0) AS strata_decimal)")]
     }
 
     /// `a / b` rounded half-even to 20 fractional digits, nil for `b` = 0, as `DecimalArithmetic.divide`: the
     /// quotient of `a · 10^20` by `b` truncated (`div`), plus one unit where twice the remainder passes `b`
     /// (or ties it on an odd quotient), scaled back. `round(a / b, 20)` gave PostgreSQL's own precision (16
-    /// significant digits when the operands have few) and rounded ties away from zero.
+    /// significant digits when the operands have few) and rounded ties away from zero. The operands are read
+    /// once, in a sub-select (`OFFSET 0`, as `withinDecimalDigits`): written into each of the nine places the
+    /// formula reads them, a chain of divisions grew as 9^n in text (918 MB of SQL for 8 of them).
     static let decimalQuotient: [Part] = {
-        let a: [Part] = [.text("(CAST(")] + [.argument(0)] + [.text(" AS numeric) * 100000000000000000000)")]
-        let b = numeric(1)
-        let q: [Part] = [.text("div(")] + a + [.text(", ")] + b + [.text(")")]
-        let twiceRemainder: [Part] = [.text("(2 * abs(")] + a + [.text(" - ")] + q + [.text(" * ")] + b + [.text("))")]
-        let absB: [Part] = [.text("abs(")] + b + [.text(")")]
-        return [.text("CASE WHEN ")] + b + [.text(" = 0 THEN NULL ELSE (")] + q + [.text(" + CASE WHEN ")] + twiceRemainder
-            + [.text(" > ")] + absB + [.text(" OR (")] + twiceRemainder + [.text(" = ")] + absB + [.text(" AND mod(")] + q
-            + [.text(", 2) <> 0) THEN sign(")] + a + [.text(") * sign(")] + b + [.text(") ELSE 0 END) * 0.00000000000000000001 END")]
+        let a = "strata_a", b = "strata_b", q = "div(strata_a, strata_b)"
+        let twiceRemainder = "(2 * abs(\(a) - \(q) * \(b)))"
+        return [.text("(SELECT CASE WHEN \(b) = 0 THEN NULL ELSE (\(q) + CASE WHEN \(twiceRemainder) > abs(\(b)) OR (\(twiceRemainder) = abs(\(b)) "
+                      + "AND mod(\(q), 2) <> 0) THEN sign(\(a)) * sign(\(b)) ELSE 0 END) * 0.00000000000000000001 END FROM (SELECT (CAST("),
+                .argument(0), .text(" AS numeric) * 100000000000000000000) AS strata_a, CAST("), .argument(1),
+                .text(" AS numeric) AS strata_b OFFSET 0) AS strata_quotient)")]
     }()
 
     /// Code points that join the character before them into one `Character` (combining marks, variation
