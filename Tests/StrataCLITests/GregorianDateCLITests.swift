@@ -44,6 +44,34 @@ import Testing
         #expect(try E2E.rows(path, "SELECT notes FROM Recipe ORDER BY _pk") == Self.seconds.map(\.text))
     }
 
+    /// What `string()` writes reads back, through `--set` and through `date()`: years before 0 and past 9999
+    /// were refused by `--set` (exit 2) and `date(string(lastUsed))` was nil.
+    static func readBack(_ project: String, store: String) throws {
+        for (i, row) in seconds.enumerated() {
+            let run = try CLI.run(["batch", "update", "--entity", "Recipe", "--where", "name == %@", "--arg", "r\(i + 1)",
+                                   "--set", "lastUsed=" + row.text, "--store", store], in: project)
+            #expect(run.status == 0 && run.stdout == "1\n", "\(row.text): \(run.stderr)")
+        }
+        let run = try CLI.run(["batch", "update", "--entity", "Recipe", "--where", "date(string(lastUsed)) == lastUsed",
+                               "--set-expr", "notes=string(date(string(lastUsed)))", "--store", store], in: project)
+        #expect(run.status == 0 && run.stdout == "\(seconds.count)\n", "\(run.stderr)")
+    }
+
+    @Test func whatStringWritesReadsBack() throws {
+        let project = try CLI.exampleProject()
+        let path = project + "/app.sqlite"
+        #expect(try CLI.run(["migrate", "--create", "--store", path], in: project).status == 0)
+        try E2E.execute(path, "INSERT INTO Recipe (name, lastUsed, rating, favorite) VALUES " + Self.values({ String($0) }, "0"))
+        try Self.readBack(project, store: path)
+        #expect(try E2E.rows(path, "SELECT group_concat(CAST(lastUsed AS INTEGER), ',') FROM (SELECT lastUsed FROM Recipe ORDER BY _pk)")
+                == [Self.seconds.map { String($0.seconds) }.joined(separator: ",")])
+        #expect(try E2E.rows(path, "SELECT notes FROM Recipe ORDER BY _pk") == Self.seconds.map(\.text))
+        let outside = try CLI.run(["batch", "update", "--entity", "Recipe", "--set", "lastUsed=-4713-11-23T23:59:59Z", "--store", path], in: project)
+        #expect(outside.status == 2)
+        #expect(outside.stderr.contains("'-4713-11-23T23:59:59Z' is not a valid ISO 8601 date: it is outside the dates Strata holds, "
+                                        + "-4713-11-24T00:00:00Z (4713 BC) to 294276-12-31T23:59:59Z"), "\(outside.stderr)")
+    }
+
     /// The run's `$NOW` in the JSON report: 0001-01-03 before.
     @Test func nowBeforeTheReformIsWrittenAsGiven() throws {
         let project = try CLI.exampleProject()
@@ -78,6 +106,20 @@ struct PostgresGregorianDateCLITests {
         try GregorianDateCLITests.setDates(project, store: url)
         let run = try CLI.run(["batch", "update", "--entity", "Recipe", "--set-expr", "notes=string(lastUsed)", "--store", url], in: project)
         #expect(run.status == 0, "\(run.stderr)")
+        let notes = try PostgresTestServer.psql(#"SELECT string_agg("notes", ',' ORDER BY "_pk") FROM \#(schema)."Recipe""#)
+        #expect(notes == GregorianDateCLITests.seconds.map(\.text).joined(separator: ","), "\(notes)")
+        #expect(try PostgresTestServer.psql(#"SELECT string_agg(CAST(extract(epoch FROM "lastUsed") AS bigint)::text, ',' ORDER BY "_pk") FROM \#(schema)."Recipe""#)
+                == GregorianDateCLITests.seconds.map { String($0.seconds) }.joined(separator: ","))
+    }
+
+    @Test func whatStringWritesReadsBack() throws {
+        let project = try CLI.exampleProject()
+        let schema = "t_" + UUID().uuidString.prefix(8).lowercased()
+        let url = PostgresTestServer.url(schema: schema)
+        #expect(try CLI.run(["migrate", "--create", "--store", url], in: project).status == 0)
+        _ = try PostgresTestServer.psql(#"INSERT INTO \#(schema)."Recipe" ("name", "lastUsed", "rating", "favorite") VALUES "#
+                                        + GregorianDateCLITests.values({ "to_timestamp(\($0))" }, "false"))
+        try GregorianDateCLITests.readBack(project, store: url)
         let notes = try PostgresTestServer.psql(#"SELECT string_agg("notes", ',' ORDER BY "_pk") FROM \#(schema)."Recipe""#)
         #expect(notes == GregorianDateCLITests.seconds.map(\.text).joined(separator: ","), "\(notes)")
         #expect(try PostgresTestServer.psql(#"SELECT string_agg(CAST(extract(epoch FROM "lastUsed") AS bigint)::text, ',' ORDER BY "_pk") FROM \#(schema)."Recipe""#)

@@ -275,6 +275,11 @@ import StrataTestSupport
         try refused(p, ["batch", "update", "--entity", "Food", "--set", "lastUsed=2023-02-29T10:00:00Z"], "day 29 does not exist in 2023-02")
         try refused(p, ["batch", "update", "--entity", "Food", "--set", "rating=1", "--now", "2024-02-30"], "--now '2024-02-30' is not an ISO 8601 date")
         try refused(p, ["migrate", "--now", "2024-02-30"], "--now expects an ISO 8601 date, got '2024-02-30'")
+        try refused(p, ["batch", "update", "--entity", "Food", "--set", "lastUsed=294277-01-01"],
+                    "'294277-01-01' is not a valid ISO 8601 date: it is outside the dates Strata holds, -4713-11-24T00:00:00Z (4713 BC) to 294276-12-31T23:59:59Z")
+        try refused(p, ["batch", "update", "--entity", "Food", "--set", "rating=1", "--where", "lastUsed < '-4713-11-23'"],
+                    "predicate:1:12: error: lastUsed is date, but '-4713-11-23' is not a valid ISO 8601 date: it is outside the dates Strata holds")
+        try refused(p, ["migrate", "--now", "-4714-01-01"], "--now expects an ISO 8601 date, got '-4714-01-01'")
         try refused(p, ["batch", "update", "--entity", "Food", "--set", "rating=1", "--where", "lastUsed < '2024-04-31'"],
                     "predicate:1:12: error: lastUsed is date, but '2024-04-31' is not a valid ISO 8601 date")
         try refused(p, ["batch", "update", "--entity", "Food", "--set-expr", "lastUsed=$D", "--var", "D=2024-05-01T24:00:00Z"],

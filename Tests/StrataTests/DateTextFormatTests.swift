@@ -101,4 +101,60 @@ import Testing
         #expect(DateText.format(1_748_736_000.5) == "2025-06-01T00:00:00.500Z")
         #expect(DateText.parse(DateText.format(1_748_736_000.5)) == 1_748_736_000.5)
     }
+
+    /// Every instant `utc` writes (4713 BC to 294276 AD) reads back as the same seconds, and as the same text:
+    /// `parse` read four-digit years only, so `date(string(d))` failed before year 0 and past 9999. A sweep of
+    /// 365 days and 1 h 1.25 s apart over the whole range (299,000 dates, from -4713 to 294276).
+    @Test func everyWrittenDateReadsBack() {
+        var seconds = DateText.writable.lowerBound + 0.25
+        var mismatches: [String] = [], years = Set<Int>()
+        while seconds < DateText.writable.upperBound {
+            let text = DateText.format(seconds)
+            if DateText.parse(text) != seconds || DateText.format(DateText.parse(text) ?? .nan) != text { mismatches.append(text) }
+            let digits = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
+            years.insert(Int(digits.prefix { $0 != "-" })! * (text.hasPrefix("-") ? -1 : 1))
+            seconds += 86_400 * 365 + 3_601.25
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+        #expect(years.min() == -4713 && years.max() == 294_276 && years.count > 298_000 && years.isSuperset(of: [-1, 0, 9999, 10000, 100000]))
+    }
+
+    /// The extremes and the years where the digits change, as text and seconds.
+    @Test(arguments: [
+        ("-4713-11-24T00:00:00Z", -210_866_803_200.0), ("-4713-11-24", -210_866_803_200), ("-4000-02-29T12:00:00Z", -188_389_886_400),
+        ("-0001-12-31T23:59:59Z", -62_167_219_201), ("0000-01-01T00:00:00Z", -62_167_219_200), ("0000-02-29", -62_162_121_600),
+        ("9999-12-31T23:59:59.500Z", 253_402_300_799.5), ("10000-01-01T00:00:00Z", 253_402_300_800),
+        ("10000-01-01T01:00:00+01:00", 253_402_300_800), ("100000-03-01", 3_093_533_164_800),
+        ("294276-12-31T23:59:59Z", 9_224_318_015_999), ("294276-12-31T23:59:59.999Z", 9_224_318_015_999.999),
+        ("-4713-11-24T05:00:00+05:00", -210_866_803_200),
+    ])
+    func signedAndLongYearsAreRead(text: String, seconds: Double) {
+        #expect(DateText.parse(text) == seconds)
+        #expect(DateText.problem(text) == nil)
+    }
+
+    /// Just outside the range, and shapes `utc` never writes, are refused with the reason.
+    @Test(arguments: [
+        ("-4713-11-23T23:59:59Z", "'-4713-11-23T23:59:59Z' is not a valid ISO 8601 date: it is outside the dates Strata holds, -4713-11-24T00:00:00Z (4713 BC) to 294276-12-31T23:59:59Z"),
+        ("-4713-11-24T00:00:00+00:01", "'-4713-11-24T00:00:00+00:01' is not a valid ISO 8601 date: it is outside the dates Strata holds, -4713-11-24T00:00:00Z (4713 BC) to 294276-12-31T23:59:59Z"),
+        ("294277-01-01", "'294277-01-01' is not a valid ISO 8601 date: it is outside the dates Strata holds, -4713-11-24T00:00:00Z (4713 BC) to 294276-12-31T23:59:59Z"),
+        ("294276-12-31T23:59:59-00:01", "'294276-12-31T23:59:59-00:01' is not a valid ISO 8601 date: it is outside the dates Strata holds, -4713-11-24T00:00:00Z (4713 BC) to 294276-12-31T23:59:59Z"),
+        ("-10000-01-01", "'-10000-01-01' is not a valid ISO 8601 date: it is outside the dates Strata holds, -4713-11-24T00:00:00Z (4713 BC) to 294276-12-31T23:59:59Z"),
+        ("999999-12-31", "'999999-12-31' is not a valid ISO 8601 date: it is outside the dates Strata holds, -4713-11-24T00:00:00Z (4713 BC) to 294276-12-31T23:59:59Z"),
+        ("-0001-02-29", "'-0001-02-29' is not a valid ISO 8601 date: day 29 does not exist in -0001-02, which has 28 days"),
+        ("-0100-02-29", "'-0100-02-29' is not a valid ISO 8601 date: day 29 does not exist in -0100-02, which has 28 days"),
+        ("10000-02-30", "'10000-02-30' is not a valid ISO 8601 date: day 30 does not exist in 10000-02, which has 29 days"),
+        ("10000-01-01T00:00:00+18:01", "'10000-01-01T00:00:00+18:01' is not a valid ISO 8601 date: the offset must lie within ±18:00"),
+        ("-0000-01-01", "'-0000-01-01' is not an ISO 8601 date (e.g. \"2024-05-01\" or \"2024-05-01T00:00:00Z\")"),
+        ("02024-01-01", "'02024-01-01' is not an ISO 8601 date (e.g. \"2024-05-01\" or \"2024-05-01T00:00:00Z\")"),
+        ("+2024-01-01", "'+2024-01-01' is not an ISO 8601 date (e.g. \"2024-05-01\" or \"2024-05-01T00:00:00Z\")"),
+        ("1000000-01-01", "'1000000-01-01' is not an ISO 8601 date (e.g. \"2024-05-01\" or \"2024-05-01T00:00:00Z\")"),
+        ("024-01-01", "'024-01-01' is not an ISO 8601 date (e.g. \"2024-05-01\" or \"2024-05-01T00:00:00Z\")"),
+        ("--2024-01-01", "'--2024-01-01' is not an ISO 8601 date (e.g. \"2024-05-01\" or \"2024-05-01T00:00:00Z\")"),
+        ("-", "'-' is not an ISO 8601 date (e.g. \"2024-05-01\" or \"2024-05-01T00:00:00Z\")"),
+    ])
+    func outsideTheRangeOrMisshapenIsRefused(text: String, problem: String) {
+        #expect(DateText.parse(text) == nil)
+        #expect(DateText.problem(text) == problem)
+    }
 }

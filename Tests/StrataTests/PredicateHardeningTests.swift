@@ -343,6 +343,12 @@ import Testing
         #expect(headline(f, "lastUsed IN %@", arguments: [.list(["2024-01-01", "2023-02-29"])])?
             .hasPrefix("predicate:1:13: error: lastUsed is date, but '2023-02-29' is not a valid ISO 8601 date") == true)
         #expect(headline(f, "lastUsed > $D", variables: ["D": "2024-02-30"])?.hasPrefix("predicate:1:12: error: lastUsed is date") == true)
+        // Just outside the dates Strata holds (4713 BC to 294276 AD); the extremes themselves are read.
+        #expect(headline(f, "lastUsed > \"294277-01-01\"")
+                == "predicate:1:12: error: lastUsed is date, but '294277-01-01' is not a valid ISO 8601 date: it is outside the dates Strata holds, -4713-11-24T00:00:00Z (4713 BC) to 294276-12-31T23:59:59Z")
+        #expect(headline(f, "lastUsed < \"-4713-11-23T23:59:59Z\"")
+                == "predicate:1:12: error: lastUsed is date, but '-4713-11-23T23:59:59Z' is not a valid ISO 8601 date: it is outside the dates Strata holds, -4713-11-24T00:00:00Z (4713 BC) to 294276-12-31T23:59:59Z")
+        #expect(headline(f, "lastUsed > \"-4713-11-24T00:00:00Z\" AND lastUsed < \"294276-12-31T23:59:59Z\"") == nil)
     }
 
     @Test func decimalExponentsAtTheIntLimitsAreRefused() {

@@ -4,7 +4,9 @@ import Foundation
 ///
 /// Strict: `YYYY-MM-DD`, or `YYYY-MM-DDTHH:MM:SS[.fraction]` followed by `Z` or an offset `±HH:MM`
 /// no larger than 18:00. Days must exist in their month (2024-02-30 is refused, never rolled over
-/// to March), hours run 00–23, minutes and seconds 00–59.
+/// to March), hours run 00–23, minutes and seconds 00–59. The year is what `utc` writes: astronomical,
+/// four digits or five to six without a leading zero, after an optional `-` (`0000` is 1 BC, `-4713`,
+/// `294276`), and the instant must lie in `writable` (4713 BC to 294276 AD), so every date written reads back.
 public enum DateText {
     public static func parse(_ text: String) -> Double? {
         if case .success(let seconds) = read(text) { return seconds }
@@ -34,22 +36,38 @@ public enum DateText {
             }
             return n
         }
-        guard c.count >= 10, let year = number(0..<4), c[4] == UInt8(ascii: "-"), let month = number(5..<7),
-              c[7] == UInt8(ascii: "-"), let day = number(8..<10) else { return fail(nil) }
+        // The year: four digits (0000–9999), or five or six without a leading zero, after an optional `-`
+        // (astronomical: 0000 is 1 BC, -0001 is 2 BC), as `utc` writes it; the rest is read from `b`.
+        let negative = c.first == UInt8(ascii: "-")
+        var b = negative ? 1 : 0
+        while b < c.count, c[b] >= 48, c[b] <= 57 { b += 1 }
+        let yearDigits = b - (negative ? 1 : 0)
+        guard yearDigits == 4 || (5...6).contains(yearDigits) && c[negative ? 1 : 0] != UInt8(ascii: "0"),
+              let unsigned = number((negative ? 1 : 0)..<b), !(negative && unsigned == 0) else { return fail(nil) }
+        let year = negative ? -unsigned : unsigned
+        guard c.count >= b + 6, c[b] == UInt8(ascii: "-"), let month = number(b + 1..<b + 3),
+              c[b + 3] == UInt8(ascii: "-"), let day = number(b + 4..<b + 6) else { return fail(nil) }
         guard (1...12).contains(month) else { return fail("there is no month \(month)") }
         let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
         let monthDays = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
         guard (1...monthDays).contains(day) else {
-            return fail("day \(day) does not exist in \(String(format: "%04d-%02d", year, month)), which has \(monthDays) days")
+            let yearText = (year < 0 ? "-" : "") + String(format: "%04d", Swift.abs(year))
+            return fail("day \(day) does not exist in \(yearText)-\(String(format: "%02d", month)), which has \(monthDays) days")
         }
         let days = daysFromCivil(year, month, day)
-        if c.count == 10 { return .success(Double(days * 86_400)) }
-        guard c[10] == UInt8(ascii: "T"), let hour = number(11..<13), c.count > 13, c[13] == UInt8(ascii: ":"),
-              let minute = number(14..<16), c.count > 16, c[16] == UInt8(ascii: ":"), let second = number(17..<19) else {
+        func instant(_ whole: Int64, _ fraction: Double) -> Result<Double, CoercionError> {
+            guard whole >= Int64(writable.lowerBound), whole < Int64(writable.upperBound) else {
+                return fail("it is outside the dates Strata holds, -4713-11-24T00:00:00Z (4713 BC) to 294276-12-31T23:59:59Z")
+            }
+            return .success(Double(whole) + fraction)
+        }
+        if c.count == b + 6 { return instant(days * 86_400, 0) }
+        guard c[b + 6] == UInt8(ascii: "T"), let hour = number(b + 7..<b + 9), c.count > b + 9, c[b + 9] == UInt8(ascii: ":"),
+              let minute = number(b + 10..<b + 12), c.count > b + 12, c[b + 12] == UInt8(ascii: ":"), let second = number(b + 13..<b + 15) else {
             return fail("expected a time THH:MM:SS after the date")
         }
         guard hour < 24, minute < 60, second < 60 else { return fail("the time \(hour):\(minute):\(second) does not exist") }
-        var i = 19
+        var i = b + 15
         var fraction = 0.0
         if i < c.count, c[i] == UInt8(ascii: ".") {
             let start = i + 1
@@ -72,8 +90,7 @@ public enum DateText {
             return fail("expected Z or an offset ±HH:MM after the time")
         }
         guard i == c.count else { return fail("unexpected text after the time zone") }
-        let whole = days * 86_400 + Int64(hour * 3600 + minute * 60 + second - offset)
-        return .success(Double(whole) + fraction)
+        return instant(days * 86_400 + Int64(hour * 3600 + minute * 60 + second - offset), fraction)
     }
 
     /// Days since 1970-01-01 in the proleptic Gregorian calendar.

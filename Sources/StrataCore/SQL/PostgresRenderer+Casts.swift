@@ -112,14 +112,17 @@ extension PostgresRenderer {
     static let decimalShape = "^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]{1,4})?$"
 
     /// `DateText.parse`: `YYYY-MM-DD` or `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)` as seconds since 1970, with
-    /// the same checks (a day of its month, hours 00–23, an offset within ±18:00); NULL otherwise.
+    /// the same checks (a day of its month, hours 00–23, an offset within ±18:00); NULL otherwise. The year is
+    /// astronomical as `DateText.utc` writes it (four digits, or five to six without a leading zero, after an
+    /// optional `-`; not `-0000`), and the instant lies in `DateText.writable` (4713 BC to 294276 AD).
     static func isoSeconds(_ v: String) -> String {
-        let shape = "^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2}))?$"
-        func part(_ start: Int) -> String { "CAST(substr(\(v), \(start), 2) AS bigint)" }
-        let components = "SELECT CAST(substr(\(v), 1, 4) AS bigint) AS y, \(part(6)) AS m, \(part(9)) AS d, "
-            + "CASE WHEN length(\(v)) > 10 THEN \(part(12)) ELSE 0 END AS h, CASE WHEN length(\(v)) > 10 THEN \(part(15)) ELSE 0 END AS mi, "
-            + "CASE WHEN length(\(v)) > 10 THEN \(part(18)) ELSE 0 END AS s, substring(\(v) from '^.{19}[.]([0-9]+)') AS f, "
-            + "substring(\(v) from '([+-][0-9]{2}:[0-9]{2})$') AS z"
+        let shape = "^(-?[0-9]{4}|-?[1-9][0-9]{4,5})-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2}))?$"
+        // `r` is the text after the year: `MM-DD[THH:MM:SS…]`.
+        func part(_ start: Int) -> String { "CAST(substr(r, \(start), 2) AS bigint)" }
+        let components = "SELECT CAST(substring(\(v) from '^(-?[0-9]+)-') AS bigint) AS y, \(part(1)) AS m, \(part(4)) AS d, "
+            + "CASE WHEN length(r) > 5 THEN \(part(7)) ELSE 0 END AS h, CASE WHEN length(r) > 5 THEN \(part(10)) ELSE 0 END AS mi, "
+            + "CASE WHEN length(r) > 5 THEN \(part(13)) ELSE 0 END AS s, substring(r from '^.{14}[.]([0-9]+)') AS f, "
+            + "substring(r from '([+-][0-9]{2}:[0-9]{2})$') AS z FROM (SELECT substring(\(v) from '^-?[0-9]+-(.*)$') AS r) AS strata_rest"
         let offset = "CASE WHEN z IS NULL THEN 0 ELSE (CAST(substr(z, 2, 2) AS bigint) * 3600 + CAST(substr(z, 5, 2) AS bigint) * 60) "
             + "* CASE WHEN substr(z, 1, 1) = '-' THEN -1 ELSE 1 END END"
         let offsetValid = "(z IS NULL OR (CAST(substr(z, 5, 2) AS bigint) < 60 AND CAST(substr(z, 2, 2) AS bigint) * 60 + CAST(substr(z, 5, 2) AS bigint) <= 1080))"
@@ -131,8 +134,11 @@ extension PostgresRenderer {
         let yoe = "(\(yy) - \(era) * 400)"
         let doy = "((153 * (CASE WHEN m > 2 THEN m - 3 ELSE m + 9 END) + 2) / 5 + d - 1)"
         let days = "(\(era) * 146097 + \(yoe) * 365 + \(yoe) / 4 - \(yoe) / 100 + \(doy) - 719468)"
-        return "CASE WHEN \(v) ~ '\(shape)' THEN (SELECT CASE WHEN m BETWEEN 1 AND 12 AND d BETWEEN 1 AND " + monthDays + " AND h < 24 AND mi < 60 AND s < 60 AND " + offsetValid
-            + " THEN CAST(" + days + " * 86400 + h * 3600 + mi * 60 + s - " + offset + " AS double precision)"
+        let whole = "(" + days + " * 86400 + h * 3600 + mi * 60 + s - " + offset + ")"
+        return "CASE WHEN \(v) ~ '\(shape)' AND left(\(v), 5) <> '-0000' THEN (SELECT CASE WHEN m BETWEEN 1 AND 12 AND d BETWEEN 1 AND "
+            + monthDays + " AND h < 24 AND mi < 60 AND s < 60 AND " + offsetValid
+            + " AND " + whole + " >= -210866803200 AND " + whole + " < 9224318016000"
+            + " THEN CAST(" + whole + " AS double precision)"
             + " + coalesce(CAST('0.' || f AS double precision), 0) END FROM (" + components + ") AS strata_iso) END"
     }
 }
