@@ -14,14 +14,15 @@ struct BatchCommand: AsyncParsableCommand {
     /// Options shared by both subcommands.
     struct Common: ParsableArguments {
         @Option(name: .long, help: "The entity.") var entity: String
-        @Option(name: .long, help: "A predicate selecting the objects (default: all).") var `where`: String?
-        @Option(name: .customLong("arg"), help: "A value for the next %@ or %K (repeatable).") var arguments: [String] = []
+        // A predicate, an argument or a date may start with `-` (`--arg -1`, `--now -0001-12-31`): taken as given.
+        @Option(name: .long, parsing: .unconditional, help: "A predicate selecting the objects (default: all).") var `where`: String?
+        @Option(name: .customLong("arg"), parsing: .unconditionalSingleValue, help: "A value for the next %@ or %K (repeatable).") var arguments: [String] = []
         @Option(name: .long, help: "What to print: ids, count or status.") var result: ResultKind = .count
         @Option(name: .long, help: "Write the change set as JSON to FILE.") var changesOut: String?
         @Option(name: .long, help: "Audit before commit: touched (the changed rows), full, or none.") var audit: AuditMode = .touched
         @Option(name: .long, help: "On violations: rollback (exit 3) or warn (commit, report).") var onViolation: ViolationPolicy = .rollback
         @Option(name: .long, parsing: .unconditional, help: "Samples per violated rule.") var maxSamples: Int = 20
-        @Option(name: .long, help: "Pin $NOW (ISO 8601).") var now: String?
+        @Option(name: .long, parsing: .unconditional, help: "Pin $NOW (ISO 8601).") var now: String?
         @Flag(name: .long, help: "Only these objects, not sub-entities'.") var excludeSubentities = false
         @OptionGroup var locking: LockOptions
         @OptionGroup var postgres: PostgresOptions

@@ -44,7 +44,8 @@ struct MigrateCommand: StrataSubcommand {
     @Option(name: .long, help: ArgumentHelp("Write the change set (object IDs per entity) as JSON.", valueName: "FILE"))
     var changesOut: String?
 
-    @Option(name: .long, help: ArgumentHelp("Pin $NOW (ISO 8601), so a dry run and the real run match the same rows.", valueName: "ISO8601"))
+    @Option(name: .long, parsing: .unconditional,   // a date before year 0 starts with `-`
+            help: ArgumentHelp("Pin $NOW (ISO 8601), so a dry run and the real run match the same rows.", valueName: "ISO8601"))
     var now: String?
 
     @Flag(name: .long, help: "Run hooks whose version the store passed before they appeared.")

@@ -27,6 +27,28 @@ import Testing
         #expect(try E2E.rows(store, "SELECT group_concat(favorite) FROM (SELECT favorite FROM Recipe ORDER BY _pk)") == ["1,0"])
     }
 
+    /// A value starting with `-` is the option's value: `--arg -1` and `--where '-rating < -4'` were "Missing value
+    /// for '--arg <arg>'" (exit 2), as a date before year 0 was for `--now`.
+    @Test func valuesStartingWithADashAreTaken() throws {
+        let (dir, store) = try Self.makeStore()
+        let arg = try CLI.run(["batch", "update", "--store", store, "--entity", "Recipe", "--where", "rating > %@", "--arg", "-1",
+                               "--set", "favorite=true"], in: dir)
+        #expect(arg.status == 0, "\(arg.stderr)")
+        #expect(arg.stdout == "2\n")
+        let predicate = try CLI.run(["batch", "update", "--store", store, "--entity", "Recipe", "--where", "-rating < -4",
+                                     "--set", "favorite=false"], in: dir)
+        #expect(predicate.status == 0, "\(predicate.stderr)")
+        #expect(predicate.stdout == "1\n")
+        #expect(try E2E.rows(store, "SELECT group_concat(favorite) FROM (SELECT favorite FROM Recipe ORDER BY _pk)") == ["1,0"])
+        let now = try CLI.run(["batch", "update", "--store", store, "--entity", "Recipe", "--where", "lastUsed < $NOW",
+                               "--set", "rating=0", "--now", "-0001-12-31T00:00:00Z"], in: dir)
+        #expect(now.status == 0, "\(now.stderr)")
+        #expect(now.stdout == "0\n")
+        let migrate = try CLI.run(["migrate", "--store", store, "--dry-run", "--now", "-0001-12-31T00:00:00Z", "--format", "json"], in: dir)
+        #expect(migrate.status == 0, "\(migrate.stderr)")
+        #expect((try CLI.json(migrate.stdout)["migration"] as? [String: Any])?["now"] as? String == "-0001-12-31T00:00:00Z")
+    }
+
     @Test func badPredicateExits2WithLocation() throws {
         let (dir, store) = try Self.makeStore()
         let run = try CLI.run(["batch", "update", "--store", store, "--entity", "Recipe", "--where", "rating >= 3 AND lastUsd > 1", "--set", "favorite=true"], in: dir)

@@ -31,14 +31,24 @@ import Testing
         }
     }
 
-    @Test func stringOfAnEarlyDateIsProlepticGregorian() throws {
+    /// An example store holding a recipe `r1`, `r2`, … per row of `seconds`, `lastUsed` its seconds.
+    static func store() throws -> (project: String, path: String) {
         let project = try CLI.exampleProject()
         let path = project + "/app.sqlite"
         #expect(try CLI.run(["migrate", "--create", "--store", path], in: project).status == 0)
         try E2E.execute(path, "INSERT INTO Recipe (name, lastUsed, rating, favorite) VALUES " + Self.values({ String($0) }, "0"))
+        return (project, path)
+    }
+
+    /// `lastUsed` of every recipe, as integers in one line.
+    static func storedSeconds(_ path: String) throws -> [String] {
+        try E2E.rows(path, "SELECT group_concat(CAST(lastUsed AS INTEGER), ',') FROM (SELECT lastUsed FROM Recipe ORDER BY _pk)")
+    }
+
+    @Test func stringOfAnEarlyDateIsProlepticGregorian() throws {
+        let (project, path) = try Self.store()
         try Self.setDates(project, store: path)
-        #expect(try E2E.rows(path, "SELECT group_concat(CAST(lastUsed AS INTEGER), ',') FROM (SELECT lastUsed FROM Recipe ORDER BY _pk)")
-                == [Self.seconds.map { String($0.seconds) }.joined(separator: ",")])
+        #expect(try Self.storedSeconds(path) == [Self.seconds.map { String($0.seconds) }.joined(separator: ",")])
         let run = try CLI.run(["batch", "update", "--entity", "Recipe", "--set-expr", "notes=string(lastUsed)", "--store", path], in: project)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try E2E.rows(path, "SELECT notes FROM Recipe ORDER BY _pk") == Self.seconds.map(\.text))
@@ -58,13 +68,9 @@ import Testing
     }
 
     @Test func whatStringWritesReadsBack() throws {
-        let project = try CLI.exampleProject()
-        let path = project + "/app.sqlite"
-        #expect(try CLI.run(["migrate", "--create", "--store", path], in: project).status == 0)
-        try E2E.execute(path, "INSERT INTO Recipe (name, lastUsed, rating, favorite) VALUES " + Self.values({ String($0) }, "0"))
+        let (project, path) = try Self.store()
         try Self.readBack(project, store: path)
-        #expect(try E2E.rows(path, "SELECT group_concat(CAST(lastUsed AS INTEGER), ',') FROM (SELECT lastUsed FROM Recipe ORDER BY _pk)")
-                == [Self.seconds.map { String($0.seconds) }.joined(separator: ",")])
+        #expect(try Self.storedSeconds(path) == [Self.seconds.map { String($0.seconds) }.joined(separator: ",")])
         #expect(try E2E.rows(path, "SELECT notes FROM Recipe ORDER BY _pk") == Self.seconds.map(\.text))
         let outside = try CLI.run(["batch", "update", "--entity", "Recipe", "--set", "lastUsed=-4713-11-23T23:59:59Z", "--store", path], in: project)
         #expect(outside.status == 2)
@@ -96,33 +102,37 @@ import Testing
 /// PostgreSQL writes `string()` of the same dates as SQLite (to_char wrote 1 BC as 0001).
 @Suite(.enabled(if: PostgresTestServer.isAvailable, "needs PostgreSQL (initdb, pg_ctl): see the SKIPPED note on stderr"))
 struct PostgresGregorianDateCLITests {
-    @Test func stringOfAnEarlyDateMatchesSQLite() throws {
-        let project = try CLI.exampleProject()
+    /// An example store in a schema of its own, a recipe per row of `seconds`; its URL and schema.
+    static func store(_ project: String) throws -> (url: String, schema: String) {
         let schema = "t_" + UUID().uuidString.prefix(8).lowercased()
         let url = PostgresTestServer.url(schema: schema)
         #expect(try CLI.run(["migrate", "--create", "--store", url], in: project).status == 0)
         _ = try PostgresTestServer.psql(#"INSERT INTO \#(schema)."Recipe" ("name", "lastUsed", "rating", "favorite") VALUES "#
                                         + GregorianDateCLITests.values({ "to_timestamp(\($0))" }, "false"))
-        try GregorianDateCLITests.setDates(project, store: url)
-        let run = try CLI.run(["batch", "update", "--entity", "Recipe", "--set-expr", "notes=string(lastUsed)", "--store", url], in: project)
-        #expect(run.status == 0, "\(run.stderr)")
+        return (url, schema)
+    }
+
+    /// The notes and the `lastUsed` seconds of every recipe are the texts and seconds of `seconds`.
+    static func expectNotesAndSeconds(_ schema: String) throws {
         let notes = try PostgresTestServer.psql(#"SELECT string_agg("notes", ',' ORDER BY "_pk") FROM \#(schema)."Recipe""#)
         #expect(notes == GregorianDateCLITests.seconds.map(\.text).joined(separator: ","), "\(notes)")
         #expect(try PostgresTestServer.psql(#"SELECT string_agg(CAST(extract(epoch FROM "lastUsed") AS bigint)::text, ',' ORDER BY "_pk") FROM \#(schema)."Recipe""#)
                 == GregorianDateCLITests.seconds.map { String($0.seconds) }.joined(separator: ","))
     }
 
+    @Test func stringOfAnEarlyDateMatchesSQLite() throws {
+        let project = try CLI.exampleProject()
+        let (url, schema) = try Self.store(project)
+        try GregorianDateCLITests.setDates(project, store: url)
+        let run = try CLI.run(["batch", "update", "--entity", "Recipe", "--set-expr", "notes=string(lastUsed)", "--store", url], in: project)
+        #expect(run.status == 0, "\(run.stderr)")
+        try Self.expectNotesAndSeconds(schema)
+    }
+
     @Test func whatStringWritesReadsBack() throws {
         let project = try CLI.exampleProject()
-        let schema = "t_" + UUID().uuidString.prefix(8).lowercased()
-        let url = PostgresTestServer.url(schema: schema)
-        #expect(try CLI.run(["migrate", "--create", "--store", url], in: project).status == 0)
-        _ = try PostgresTestServer.psql(#"INSERT INTO \#(schema)."Recipe" ("name", "lastUsed", "rating", "favorite") VALUES "#
-                                        + GregorianDateCLITests.values({ "to_timestamp(\($0))" }, "false"))
+        let (url, schema) = try Self.store(project)
         try GregorianDateCLITests.readBack(project, store: url)
-        let notes = try PostgresTestServer.psql(#"SELECT string_agg("notes", ',' ORDER BY "_pk") FROM \#(schema)."Recipe""#)
-        #expect(notes == GregorianDateCLITests.seconds.map(\.text).joined(separator: ","), "\(notes)")
-        #expect(try PostgresTestServer.psql(#"SELECT string_agg(CAST(extract(epoch FROM "lastUsed") AS bigint)::text, ',' ORDER BY "_pk") FROM \#(schema)."Recipe""#)
-                == GregorianDateCLITests.seconds.map { String($0.seconds) }.joined(separator: ","))
+        try Self.expectNotesAndSeconds(schema)
     }
 }
