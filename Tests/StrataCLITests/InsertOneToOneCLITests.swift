@@ -30,7 +30,7 @@ import Testing
         """
 
     /// A project at v1 whose store (`store`: a path or a PostgreSQL URL) is created; `hook` runs after v2.
-    static func project(_ hook: String, store: String) throws -> String {
+    static func project(_ hook: String, store: String, model: (Int) -> String = model) throws -> String {
         let dir = Temporary.directory("insert-one-to-one")
         try FileManager.default.createDirectory(atPath: dir + "/models", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: dir + "/migrations", withIntermediateDirectories: true)

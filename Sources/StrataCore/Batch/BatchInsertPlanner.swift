@@ -60,13 +60,15 @@ public struct BatchInsertPlanner: Sendable {
     /// The unlinking of the one-to-ones the insert set on its rows, run after it: an object a written row now links
     /// to leaves its earlier partner, whose key becomes NULL, as `setRelationship` does (SPEC §11.4). The written
     /// rows are the new ones (above `before`) and the existing ones an `onConflict: update` changed (`updated`,
-    /// bound); they keep their links.
+    /// bound as one JSON array: a parameter per key would pass the engine's limit, 65,535 on PostgreSQL, with tens
+    /// of thousands of updated rows); they keep their links.
     public func unlinks(_ plan: BatchInsertPlan, above before: Int64, updated: [Int64]) -> [RelationshipLinkPlan.Unlink] {
         guard !plan.unlinkColumns.isEmpty, let storage = layout.storage(of: plan.entity) else { return [] }
         let pk = ColumnName("_pk", qualifier: "n"), table = TableName(plan.table)
         var written: SQLText = "\(pk) > \(before)"
         if !updated.isEmpty {
-            written = (written + " OR \(pk) IN (" + updated.map { "\($0)" as SQLText }.joined(separator: ", ") + ")").parenthesized
+            let keys: SQLText = .bind(.text("[" + updated.map(String.init).joined(separator: ",") + "]"))
+            written = (written + " OR \(pk) IN (SELECT value FROM " + .function(.jsonEach(.int64), [keys]) + ")").parenthesized
         }
         return plan.unlinkColumns.map { column in
             let key = ColumnName(column, qualifier: "n")
