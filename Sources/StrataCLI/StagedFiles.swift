@@ -99,18 +99,12 @@ struct StagedFiles {
     private static func write(_ text: String, to path: String) -> String? {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
         guard fd >= 0 else { return String(cString: strerror(errno)) }
-        let bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { Foundation.write(fd, $0.baseAddress!, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else {
-                let reason = String(cString: strerror(errno))
-                close(fd)
-                unlink(path)
-                return reason
-            }
-            offset += n
+        do throws(OutputFileError) {
+            try OutputFile.writeAll(Data(text.utf8), to: fd, path: path)
+        } catch {
+            close(fd)
+            unlink(path)
+            return error.reason
         }
         guard close(fd) == 0 else {
             let reason = String(cString: strerror(errno))

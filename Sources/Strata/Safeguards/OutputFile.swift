@@ -69,16 +69,20 @@ public enum OutputFile {
         try writeAll(data, to: fd, path: path)
     }
 
-    private static func writeAll(_ data: Data, to fd: Int32, path: String) throws {
-        try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+    /// `data` written to the open file `fd` to the end (retrying interrupted writes).
+    /// - Throws: ``OutputFileError`` naming `path`, with the system's reason.
+    package static func writeAll(_ data: Data, to fd: Int32, path: String) throws(OutputFileError) {
+        let failure: OutputFileError? = data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
             var offset = 0
             while offset < buffer.count {
                 let n = Foundation.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
                 if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { throw OutputFileError(path: path, reason: String(cString: strerror(errno))) }
+                guard n > 0 else { return OutputFileError(path: path, reason: String(cString: strerror(errno))) }
                 offset += n
             }
+            return nil
         }
+        if let failure { throw failure }
     }
 }
 
