@@ -12,8 +12,10 @@ import Strata
 /// with it, 15.7 ms without, the model files loaded on one thread in both.
 final class ModelPrefetch: @unchecked Sendable {
     /// The subcommands whose models are loaded through `CommandLineHints.loadModels(directory:)` before any
-    /// other work; another subcommand (`init`, `import` writing the directory, `history`) starts nothing.
-    static let commands: Set<String> = ["migrate", "status", "lint", "diff", "batch", "repair", "adopt"]
+    /// other work; another subcommand starts nothing: `init`, `import` (which write the directory), `history`,
+    /// and `batch`, which on an SQLite store works from the model the store records, so that a load beside its
+    /// parse would only slow it.
+    static let commands: Set<String> = ["migrate", "status", "lint", "diff", "repair", "adopt"]
 
     /// The directory as the command will name it (`GlobalOptions.models`).
     let directory: String

@@ -11,7 +11,7 @@ import Testing
     @Test func theDirectoryIsTheLastModelsOptionBeforeDoubleDash() throws {
         let last = try #require(ModelPrefetch.start(["migrate", "--models", "a", "--store", "s", "--models=b"]))
         #expect(last.directory == "b")
-        let spaced = try #require(ModelPrefetch.start(["batch", "update", "--models=a", "--models", "c d"]))
+        let spaced = try #require(ModelPrefetch.start(["repair", "--skip", "h", "--models=a", "--models", "c d"]))
         #expect(spaced.directory == "c d")
         let afterDashes = try #require(ModelPrefetch.start(["status", "--models", "a", "--", "--models", "b"]))
         #expect(afterDashes.directory == "a")
@@ -19,7 +19,8 @@ import Testing
         #expect(none.directory == GlobalOptions.modelsDirectory(nil))
     }
 
-    @Test(arguments: [["init", "--models", "m"], ["import", "coredata", "A.xcdatamodeld"], ["history"], ["--version"], []])
+    @Test(arguments: [["init", "--models", "m"], ["import", "coredata", "A.xcdatamodeld"], ["history"], ["--version"], [],
+                      ["batch", "update", "--entity", "Recipe", "--set", "rating=1"]])
     func aCommandThatDoesNotLoadModelsStartsNothing(_ arguments: [String]) {
         #expect(ModelPrefetch.start(arguments) == nil)
     }

@@ -75,6 +75,9 @@ import Testing
         let f = try Self.foods.get()
         let statement = try f.compiler.compile("calories == 9007199254740993", entity: "Food", context: PredicateContext(now: Self.now))
         #expect(statement.arguments == [.integer(9_007_199_254_740_993)])
+        // The largest int64 is a duration's largest count.
+        let longest = try f.compiler.compile("lastUsed > $NOW - 9223372036854775807 seconds", entity: "Food", context: PredicateContext(now: Self.now))
+        #expect(longest.arguments == [.real(Self.now - 9_223_372_036_854_775_807)])
     }
 
     @Test(arguments: [
@@ -85,6 +88,10 @@ import Testing
         ("calories == 4611686018427387904 * 2", "predicate:1:33: error: integer overflow: 4611686018427387904 * 2 is outside the 64-bit range"),
         ("calories == -(-9223372036854775808)", "predicate:1:13: error: integer overflow: -(-9223372036854775808) is outside the 64-bit range"),
         ("calories IN {1, 9223372036854775808}", "predicate:1:17: error: integer 9223372036854775808 is out of the 64-bit range"),
+        // A duration's count: 2^63 days was taken (a double), where every other integer literal is refused.
+        ("lastUsed > $NOW - 9223372036854775808 days", "predicate:1:19: error: integer 9223372036854775808 is out of the 64-bit range"),
+        ("lastUsed > $NOW + 9223372036854775808 seconds", "predicate:1:19: error: integer 9223372036854775808 is out of the 64-bit range"),
+        ("lastUsed > $NOW - -9223372036854775808 days", "predicate:1:20: error: integer 9223372036854775808 is out of the 64-bit range"),
     ])
     func int64OverflowIsLocated(_ predicate: String, _ expected: String) throws {
         #expect(headline(try Self.foods.get(), predicate, entity: "Food") == expected)

@@ -61,11 +61,12 @@ extension PredicateParser {
         switch token.kind {
         case .integer(let magnitude, let text):
             _ = advance()
-            if let unit = durationUnit() { return .duration(Double(magnitude) * unit, offset: token.offset) }
+            // A duration's count is an int64 too (its sign, if any, applies to the duration).
             guard let i = Int64(exactly: magnitude) else {
                 throw PredicateSyntaxError("integer \(text) is out of the 64-bit range", offset: token.offset, length: token.length,
                                            hint: "the largest int64 is 9223372036854775807; -9223372036854775808 is the smallest")
             }
+            if let unit = durationUnit() { return .duration(Double(magnitude) * unit, offset: token.offset) }
             return .integer(i, offset: token.offset)
         case .real(let d, let text):
             _ = advance()
