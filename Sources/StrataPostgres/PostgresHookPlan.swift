@@ -147,7 +147,7 @@ extension PostgresHookPlan.Step {
                 + (plan.rowByRow.map { [$0.create, $0.fill(above: 0), $0.loop, $0.updated] } ?? [])
         case .link(let plan, _):
             [plan.link, plan.selectKeys, plan.linkKeyed] + plan.ambiguities.flatMap { [$0.candidates, $0.query] }
-                + [plan.unlinkReturning].compactMap { $0 }
+                + [plan.unlinking?.returning].compactMap { $0 }
         case .update(let plan, _): [plan.update(returning: true)]
         case .delete(let plan, _):
             [plan.directDeleteReturning, plan.seed] + plan.cascades.map(\.statement) + plan.denyChecks.map(\.query)

@@ -25,11 +25,7 @@ extension PostgresHookRunner {
         changes.hasObjectIDs = wantIDs
         // A one-to-one stored on the new rows: an object one of them links to leaves its earlier partner, as on SQLite.
         for unlink in planner.unlinks(plan, above: before, updated: updated.map(\.key)) {
-            if recordsTouched { try await run(unlink.touched) }
-            for (entity, pk, n) in try await changed(unlink.returning, discriminated: unlink.returnsEntity, root: unlink.root, ids: wantIDs) {
-                if let pk { changes.add(updated: ObjectID(storeUUID: storeUUID, entity: entity, primaryKey: pk)) }
-                else { changes.updatedCounts[entity, default: 0] += n }
-            }
+            try await run(unlink, wantIDs: wantIDs, into: &changes)
         }
         if recordsTouched { try await recordTouched(plan, above: before, updated: updated.map(\.key)) }
         var ids: [ObjectID] = []
@@ -68,19 +64,9 @@ extension PostgresHookRunner {
         let wantIDs = options.collectObjectIDs || listsIDs
         var changes = ChangeSet()
         changes.hasObjectIDs = wantIDs
-        if let unlink = plan.unlink, let unlinkReturning = plan.unlinkReturning {
+        if let unlink = plan.unlinking {
             // A one-to-one: the objects linked anew leave their old partners, recorded first under `touched`.
-            if recordsTouched, let touched = plan.unlinkTouched { try await run(touched) }
-            if !wantIDs && !plan.unlinkReturnsEntity {
-                let n = try await run(unlink).affected
-                if n > 0 { changes.updatedCounts[plan.unlinkRoot, default: 0] += n }
-            } else {
-                for (entity, pk, n) in try await changed(unlinkReturning, discriminated: plan.unlinkReturnsEntity,
-                                                          root: plan.unlinkRoot, ids: wantIDs) {
-                    if let pk { changes.add(updated: ObjectID(storeUUID: storeUUID, entity: entity, primaryKey: pk)) }
-                    else { changes.updatedCounts[entity, default: 0] += n }
-                }
-            }
+            try await run(unlink, wantIDs: wantIDs, into: &changes)
         }
         // Keyed when the links must be listed (touched rows, IDs) or ranked (an ordered relationship appends
         // after its existing links in `_pk` order): as SQLite runs it.
@@ -107,5 +93,20 @@ extension PostgresHookRunner {
         try await run("DELETE FROM \(keys)")
         changes.normalize()
         return BatchResult(kind: .link, entity: request.entity, count: count, objectIDs: listsIDs ? ids.sorted() : nil, changes: changes)
+    }
+
+    /// Runs a one-to-one's unlinking (`setRelationship`, a batch insert that sets one), as on SQLite: its rows
+    /// recorded as touched first when asked, then the update, the changed rows counted (or listed) as updated.
+    func run(_ unlink: RelationshipLinkPlan.Unlink, wantIDs: Bool, into changes: inout ChangeSet) async throws {
+        if recordsTouched { try await run(unlink.touched) }
+        if !wantIDs && !unlink.returnsEntity {
+            let n = try await run(unlink.update).affected
+            if n > 0 { changes.updatedCounts[unlink.root, default: 0] += n }
+            return
+        }
+        for (entity, pk, n) in try await changed(unlink.returning, discriminated: unlink.returnsEntity, root: unlink.root, ids: wantIDs) {
+            if let pk { changes.add(updated: ObjectID(storeUUID: storeUUID, entity: entity, primaryKey: pk)) }
+            else { changes.updatedCounts[entity, default: 0] += n }
+        }
     }
 }

@@ -6,13 +6,14 @@ import Testing
 /// leaves its earlier partner, as with `setRelationship`, and the audit finds a key two rows hold (1590), however
 /// the rows came to share it.
 @Suite struct InsertOneToOneCLITests {
-    static func model(_ version: Int) -> String {
+    /// `uniqueUID`: a profile's `uid` is unique (what an `onConflict: update` matches on).
+    static func model(_ version: Int, uniqueUID: Bool = false) -> String {
         """
         version: \(version)
         entities:
           Profile:
             attributes: { uid: { type: int64 } }
-            relationships: { user: { destination: User, inverse: profile } }
+            relationships: { user: { destination: User, inverse: profile } }\(uniqueUID ? "\n    uniqueness: [[uid]]" : "")
           User:
             attributes: { userID: { type: int64 } }
             relationships: { profile: { destination: Profile, inverse: user } }
@@ -30,7 +31,7 @@ import Testing
         """
 
     /// A project at v1 whose store (`store`: a path or a PostgreSQL URL) is created; `hook` runs after v2.
-    static func project(_ hook: String, store: String, model: (Int) -> String = model) throws -> String {
+    static func project(_ hook: String, store: String, model: (Int) -> String = { model($0) }) throws -> String {
         let dir = Temporary.directory("insert-one-to-one")
         try FileManager.default.createDirectory(atPath: dir + "/models", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: dir + "/migrations", withIntermediateDirectories: true)

@@ -7,20 +7,8 @@ import Testing
 /// it names them all (`BatchInsertPlanner.unlinks`). It bound one parameter per updated row, twice per statement:
 /// more than Debian's SQLite allows (250,000) at 130,000 rows, more than PostgreSQL's protocol (65,535) at 70,000.
 @Suite struct InsertOneToOneUpsertCLITests {
-    /// ``InsertOneToOneCLITests/model(_:)`` with a profile's `uid` unique.
-    static func model(_ version: Int) -> String {
-        """
-        version: \(version)
-        entities:
-          Profile:
-            attributes: { uid: { type: int64 } }
-            relationships: { user: { destination: User, inverse: profile } }
-            uniqueness: [[uid]]
-          User:
-            attributes: { userID: { type: int64 } }
-            relationships: { profile: { destination: Profile, inverse: user } }
-        """
-    }
+    /// ``InsertOneToOneCLITests/model(_:uniqueUID:)`` with a profile's `uid` unique.
+    static func model(_ version: Int) -> String { InsertOneToOneCLITests.model(version, uniqueUID: true) }
 
     static let upsertFromUsers = InsertOneToOneCLITests.fromUsers + "\n      onConflict: update\n"
 

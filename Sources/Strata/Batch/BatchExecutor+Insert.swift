@@ -61,13 +61,7 @@ extension BatchExecutor {
             // A one-to-one stored on the new rows: an object one of them links to leaves its earlier partner.
             var unlinked: [ObjectID] = []   // in the change set, not in the result's IDs (which lists the new objects)
             for unlink in planner.unlinks(plan, above: before, updated: updated.map(\.0)) {
-                if recordTouched { try execute(unlink.touched, db) }
-                let (sql, arguments) = unlink.returning.rendered()
-                let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(arguments.map(\.databaseValue)))
-                while let row = try rows.next() {
-                    let entity: String = unlink.returnsEntity ? row[1] : unlink.root
-                    collect(entity, row[0], storeUUID: storeUUID, into: &changes, ids: &unlinked, keepIDs: wantIDs, updated: true)
-                }
+                try run(unlink, db, recordTouched: recordTouched, storeUUID: storeUUID, into: &changes, ids: &unlinked, keepIDs: wantIDs)
             }
             if let dangling = planner.danglingReferences(plan, above: updates ? nil : before) {
                 try checkReferences(dangling, entity: request.entity, db)

@@ -25,15 +25,9 @@ extension BatchExecutor {
                     return
                 }
             }
-            if let unlink = plan.unlinkReturning {
+            if let unlink = plan.unlinking {
                 // A one-to-one: the objects linked anew leave their old partners (SPEC §11.4: a match overwrites).
-                if recordTouched, let touched = plan.unlinkTouched { try execute(touched, db) }
-                let (sql, arguments) = unlink.rendered()
-                let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(arguments.map(\.databaseValue)))
-                while let row = try rows.next() {
-                    let entity: String = plan.unlinkReturnsEntity ? row[1] : plan.unlinkRoot
-                    collect(entity, row[0], storeUUID: storeUUID, into: &changes, ids: &unlinked, keepIDs: wantIDs, updated: true)
-                }
+                try run(unlink, db, recordTouched: recordTouched, storeUUID: storeUUID, into: &changes, ids: &unlinked, keepIDs: wantIDs)
             }
             guard recordTouched || wantIDs || plan.needsKeys else {
                 try execute(plan.link, db)

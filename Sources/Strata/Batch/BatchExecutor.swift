@@ -71,6 +71,19 @@ enum BatchExecutor {
         try db.execute("DELETE FROM \(BatchPlanner.keysTable)")
     }
 
+    /// Runs a one-to-one's unlinking (`setRelationship`, a batch insert that sets one): its rows recorded as touched
+    /// first when asked, then the update, each changed row collected as updated.
+    static func run(_ unlink: RelationshipLinkPlan.Unlink, _ db: Database, recordTouched: Bool, storeUUID: String,
+                    into changes: inout ChangeSet, ids: inout [ObjectID], keepIDs: Bool) throws {
+        if recordTouched { try execute(unlink.touched, db) }
+        let (sql, arguments) = unlink.returning.rendered()
+        let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(arguments.map(\.databaseValue)))
+        while let row = try rows.next() {
+            let entity: String = unlink.returnsEntity ? row[1] : unlink.root
+            collect(entity, row[0], storeUUID: storeUUID, into: &changes, ids: &ids, keepIDs: keepIDs, updated: true)
+        }
+    }
+
     static func collect(_ entity: String, _ pk: Int64, storeUUID: String, into changes: inout ChangeSet, ids: inout [ObjectID],
                         keepIDs: Bool, updated: Bool) {
         if keepIDs {

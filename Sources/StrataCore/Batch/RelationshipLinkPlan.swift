@@ -24,13 +24,9 @@ public struct RelationshipLinkPlan: Sendable, Hashable {
     public var roots: (source: String, destination: String, sourceDiscriminated: Bool, destinationDiscriminated: Bool) = ("", "", false, false)
     /// A one-to-one only: clears the links of the stored side's rows that point at an object the step links to
     /// another one (that object moves to its new partner), run before the link.
-    public var unlink: SQLText?
-    /// `unlink` with `RETURNING "_pk"[, "_entity"]`.
-    public var unlinkReturning: SQLText?
-    /// Records the rows `unlink` changes as touched (run before it).
-    public var unlinkTouched: SQLText?
-    /// The root entity of the rows `unlink` changes, and whether `unlinkReturning` returns their `_entity`.
-    public var unlinkRoot = "", unlinkReturnsEntity = false
+    public var unlinking: Unlink?
+    /// `unlinking`'s statement.
+    public var unlink: SQLText? { unlinking?.update }
 
     /// One way a match can be ambiguous (SPEC §11.4).
     public struct Ambiguity: Sendable, Hashable {
@@ -76,16 +72,6 @@ public struct RelationshipLinkPlan: Sendable, Hashable {
     public var changedRoot: String = ""
     /// Whether the keyed run is needed even without touched rows or IDs (ordered links).
     public var needsKeys = false
-
-    /// Sets `unlink`: rows of `storage`'s table whose `column` holds one of `partners` and that are not among `kept`.
-    mutating func unlinking(_ storage: EntityStorage, column: String, from partners: SQLText, keeping kept: SQLText) {
-        let u = Unlink(storage, column: column, from: partners, keeping: kept)
-        unlink = u.update
-        unlinkReturning = u.returning
-        unlinkTouched = u.touched
-        unlinkRoot = u.root
-        unlinkReturnsEntity = u.returnsEntity
-    }
 
     /// A one-to-one's unlinking (SPEC §11.4: a match overwrites): the rows of a table whose key `column` holds
     /// one of `partners` and that are not among `kept` lose their link, in one statement. `setRelationship` and a
