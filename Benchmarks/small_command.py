@@ -2,8 +2,10 @@
 """Where a small command's time goes: `strata migrate` of the add-column case on a 1,000-row v3 store.
 
 Prints medians of the whole process (strata --version, the migrate, the same DDL in the sqlite3 shell)
-and, for a binary built with Benchmarks/small-command-timing.patch applied, the median of each interval
-between its timing points (Docs/performance.md, "Where a small command's time goes").
+and, for a binary that prints `PHASE <name> <CLOCK_MONOTONIC seconds>` lines on stderr when STRATA_PHASES is set
+(a local timing build; the patch of the first one is `git show e86688c:Benchmarks/small-command-timing.patch`,
+which no longer applies), the median of each interval between its timing points (Docs/performance.md,
+"Where a small command's time goes").
 
     scripts/build-release.sh
     Benchmarks/small_command.py [--strata PATH [--strata PATH2]] [--reps 31]
