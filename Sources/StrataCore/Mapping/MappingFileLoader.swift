@@ -79,9 +79,16 @@ public enum MappingFileLoader {
         return file
     }
 
+    /// Whether `node` is a `TODO` marker: an unquoted value that is the word `TODO`, alone or followed by a space
+    /// or a colon and a note (`TODO`, `TODO: check the cast`). A quoted `"TODO"` is an expression (it names a
+    /// property called TODO, as the skeleton writes it), and `TODO` inside an expression (`'TODO: review'`,
+    /// `trim(TODO)`) is text or a name like any other.
     static func isTodo(_ node: Node) -> Bool {
-        guard case .scalar(let s) = node else { return false }
-        return s.string.range(of: "TODO") != nil
+        guard case .scalar(let s) = node, s.style == .plain || s.style == .any else { return false }
+        let text = s.string
+        guard text.hasPrefix("TODO") else { return false }
+        let rest = text.dropFirst(4)
+        return rest.isEmpty || rest.first == " " || rest.first == ":"
     }
 
     /// The names `source:` gives (nil when it is absent or not a name or a list of names).
