@@ -63,7 +63,7 @@ struct StagedFiles {
             // A directory in the way is never replaced: its rename fails below, and everything is put back.
             let exists = lstat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFDIR
             let name = PathText.components(path).last ?? path
-            let stem = (directory == "." && !path.hasPrefix("./") ? "" : directory + "/") + ".\(name).import-\(getpid())-\(index)"
+            let stem = (directory == "." && !path.hasPrefix("./") ? "" : directory + "/") + ".\(PathText.temporaryStem(name)).import-\(getpid())-\(index)"
             var step = Step(path: path, temporary: stem + ".tmp")
             // Names of this process's own: one a crashed run with the same pid left is stale.
             _ = unlink(step.temporary)

@@ -1,4 +1,5 @@
 import Foundation
+import StrataCore
 
 /// Names, cleanup and permissions of the files a run creates before it moves them into place (a new
 /// store, a backup) or throws them away (a dry run's snapshot).
@@ -10,11 +11,15 @@ enum TemporaryFiles {
     /// SQLite's companion files of a database file.
     static let companionSuffixes = ["-journal", "-wal", "-shm"]
 
-    /// `.<name>.strata-<kind>-<pid>-<uuid>` next to `path`.
+    /// `.<name>.strata-<kind>-<pid>-<uuid>` next to `path` (the name cut to ``PathText/temporaryStem(_:)``).
     static func path(next path: String, kind: String) -> String {
-        let name = (path as NSString).lastPathComponent
-        return (StorePath.directoryOf(path) as NSString)
-            .appendingPathComponent(".\(name).strata-\(kind)-\(getpid())-\(UUID().uuidString.lowercased())")
+        (StorePath.directoryOf(path) as NSString)
+            .appendingPathComponent(prefix(of: path, kind: kind) + "\(getpid())-\(UUID().uuidString.lowercased())")
+    }
+
+    /// `.<name>.strata-<kind>-`: how the temporaries of `kind` beside `path` start.
+    static func prefix(of path: String, kind: String) -> String {
+        ".\(PathText.temporaryStem((path as NSString).lastPathComponent)).strata-\(kind)-"
     }
 
     /// A database file and its companions, files first (the order ``SignalCleanup`` removes them in).
@@ -42,7 +47,7 @@ enum TemporaryFiles {
 
     /// Leftovers of dead runs next to `path` (temporary stores and backups of `kind`).
     static func removeLeftovers(next path: String, kind: String) {
-        removeLeftovers(in: StorePath.directoryOf(path), prefix: ".\((path as NSString).lastPathComponent).strata-\(kind)-")
+        removeLeftovers(in: StorePath.directoryOf(path), prefix: prefix(of: path, kind: kind))
     }
 
     static func isAlive(_ pid: Int32) -> Bool {

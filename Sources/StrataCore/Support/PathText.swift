@@ -57,6 +57,26 @@ public enum PathText {
         return text
     }
 
+    /// The longest file name a temporary's name may start with: a name of at most 255 bytes (`NAME_MAX`), the
+    /// limit of Linux's file systems, leaves 80 bytes for what a temporary adds (`.`, `.strata-backup-<pid>-<uuid>`,
+    /// then SQLite's `-journal`).
+    public static let temporaryStemBytes = 255 - 80
+
+    /// `name` as the start of a temporary file's name beside it: whole when it is at most ``temporaryStemBytes``
+    /// long, else its first scalars that fit (a legal name near the limit must not make its temporary illegal,
+    /// which failed a write after the work it records had committed). The same name gives the same stem, so the
+    /// leftovers of a killed run are found by it.
+    public static func temporaryStem(_ name: String) -> String {
+        guard name.utf8.count > temporaryStemBytes else { return name }
+        var stem = "", bytes = 0
+        for scalar in name.unicodeScalars {
+            bytes += UTF8.width(scalar)
+            if bytes > temporaryStemBytes { break }
+            stem.unicodeScalars.append(scalar)
+        }
+        return stem
+    }
+
     /// The absolute path without links, `.` or `..` (`realpath(3)`); nil when it does not exist.
     public static func resolved(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
