@@ -64,7 +64,8 @@ public enum StoreError: StrataError, Sendable {
     static let pathHint = "check the store's path"
     static let notAdoptedHint = "baseline it first, at the version its schema matches (StoreAdoption.adopt)"
 
-    /// Maps a GRDB error to the store error a person can act on (`SQLITE_FULL`: `PipelineError.diskFull`).
+    /// Maps a GRDB error to the store error a person can act on (`SQLITE_FULL`: `PipelineError.diskFull`;
+    /// `SQLITE_BUSY`: `PipelineError.databaseBusy`).
     static func from(_ error: Error, path: String) -> Error {
         guard let db = error as? DatabaseError else { return error }
         switch db.resultCode {
@@ -72,6 +73,10 @@ public enum StoreError: StrataError, Sendable {
         case .SQLITE_CORRUPT: return StoreError.corrupt(path: path, detail: db.message ?? "database disk image is malformed")
         case .SQLITE_READONLY: return StoreError.readOnly(path: path)
         case .SQLITE_CANTOPEN: return StoreError.missingDirectory(path: path)
+        case .SQLITE_BUSY:
+            // Another connection kept its lock past the busy timeout, whichever statement met it: a read meets an
+            // application's EXCLUSIVE lock, a write its RESERVED one. Busy, exit 5, the same condition either way.
+            return PipelineError.databaseBusy(path: path)
         case .SQLITE_FULL:
             // Every write path says the same thing about a full disk (or `max_page_count`): the transaction
             // rolled back, the store is unchanged, free space.
