@@ -63,7 +63,7 @@ import Testing
         #expect(try E2E.rows(path, #"SELECT "_pk", "uid", "user" FROM "Profile" ORDER BY 1"#) == ["1|1|NULL", "2|2|NULL", "3|1|1", "4|2|2"])
         let audit = try CLI.run(["audit", "--store", "app.sqlite"], in: dir)
         #expect(audit.status == 0, "\(audit.stdout)")
-        #expect(audit.stdout.contains("1 rule checked, 0 violated, 0 violations"), "\(audit.stdout)")
+        #expect(audit.stdout.contains("5 rules checked, 0 violated, 0 violations"), "\(audit.stdout)")   // the one-to-one, int64 ranges
     }
 
     @Test func twoNewProfilesForOneUserAreExit3() throws {
@@ -86,7 +86,8 @@ import Testing
         let uuid = try E2E.rows(path, #"SELECT "value" FROM "strata_metadata" WHERE "key" = 'strata.uuid'"#).first ?? ""
         let audit = try CLI.run(["audit", "--store", "app.sqlite"], in: dir)
         #expect(audit.status == 3)
-        #expect(audit.stdout.contains("Audit: 1 rule checked, 1 violated, 1 violation"), "\(audit.stdout)")
+        // The one-to-one, and the range of each of the two int64 attributes (max and min).
+        #expect(audit.stdout.contains("Audit: 5 rules checked, 1 violated, 1 violation"), "\(audit.stdout)")
         #expect(audit.stdout.contains("""
               profile one-to-one (at most 1): 1 violation [1590 too many related objects]
                 x-strata://\(uuid)/User/p1 = "2"
@@ -116,7 +117,7 @@ struct PostgresInsertOneToOneCLITests {
                 == "1|1|NULL\n2|2|NULL\n3|1|1\n4|2|2")
         let audit = try CLI.run(["audit", "--store", url], in: dir)
         #expect(audit.status == 0, "\(audit.stdout)")
-        #expect(audit.stdout.contains("1 rule checked, 0 violated, 0 violations"), "\(audit.stdout)")
+        #expect(audit.stdout.contains("5 rules checked, 0 violated, 0 violations"), "\(audit.stdout)")   // the one-to-one, int64 ranges
     }
 
     @Test func theAuditFindsAKeyTwoRowsHold() throws {

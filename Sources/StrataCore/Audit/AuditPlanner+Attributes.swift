@@ -63,10 +63,12 @@ extension AuditPlanner {
         return rules
     }
 
-    /// The value above which the attribute is too large (or too late), bound in the column's comparison form.
+    /// The value above which the attribute is too large (or too late), bound in the column's comparison form. An
+    /// integer type's range is a bound of its own, int64's too: on SQLite a statement (a hook's `sql:`, an app)
+    /// can leave a REAL past it in the column, `9223372036854775807 + 1` for one, which SQLite compares exactly.
     private func upperBound(_ a: Attribute) -> (Value, String)? {
         let declared = a.maxValue.flatMap { comparable($0, a.type) }
-        if let range = a.type.integerRange, a.type != .int64 {
+        if let range = a.type.integerRange {
             if let declared, let d = declared.doubleValue, d <= Double(range.upperBound) {
                 return (declared, "max \(display(declared, a.type))")
             }
@@ -77,7 +79,7 @@ extension AuditPlanner {
 
     private func lowerBound(_ a: Attribute) -> (Value, String)? {
         let declared = a.minValue.flatMap { comparable($0, a.type) }
-        if let range = a.type.integerRange, a.type != .int64 {
+        if let range = a.type.integerRange {
             if let declared, let d = declared.doubleValue, d >= Double(range.lowerBound) {
                 return (declared, "min \(display(declared, a.type))")
             }
