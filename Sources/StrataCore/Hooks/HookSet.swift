@@ -136,39 +136,81 @@ public enum HookChecker {
                 catch { diagnostics.append(error.withSource(hook.source)) }
                 continue
             }
-            do {
-                switch step {
-                case .batchUpdate(let request):
-                    context.arguments = request.arguments
-                    _ = try planner.planUpdate(request, context: context)
-                    guard warnings else { continue }
+            var found = checkStep(step, index: index, of: hook, planner: planner, context: &context, warnings: warnings)
+            // A step stops at its first bad value; its parts alone show the others (each located), so that lint
+            // reports every error at once.
+            if found.contains(where: { $0.severity == .error }) {
+                for part in parts(of: step) {
+                    for d in checkStep(part, index: index, of: hook, planner: planner, context: &context, warnings: false)
+                    where d.severity == .error && !found.contains(d) { found.append(d) }
+                }
+            }
+            diagnostics += found
+        }
+        return diagnostics
+    }
+
+    /// The diagnostics of one step against `planner`'s model: its first error, and its warnings when asked.
+    static func checkStep(_ step: HookStep, index: Int, of hook: Hook, planner: BatchPlanner, context: inout PredicateContext,
+                          warnings: Bool) -> [Diagnostic] {
+        let model = planner.model
+        var diagnostics: [Diagnostic] = []
+        do {
+            switch step {
+            case .batchUpdate(let request):
+                context.arguments = request.arguments
+                _ = try planner.planUpdate(request, context: context)
+                if warnings {
                     diagnostics += literalWarnings(request, plain: hook.plainLiterals[index] ?? [], planner: planner, context: context)
                         .map { $0.withSource(hook.source) }
-                case .batchDelete(let request):
-                    context.arguments = request.arguments
-                    _ = try planner.planDelete(request, context: context)
-                case .sql: break
-                case .swiftStage(let declaration):
-                    diagnostics += checkWrites(declaration, against: model).map { $0.withSource(hook.source) }
-                case .batchInsert(let request):
-                    _ = try BatchInsertPlanner(model: model, layout: planner.layout).plan(request, context: context)
-                case .setRelationship(let request):
-                    _ = try RelationshipLinkPlanner(model: model, layout: planner.layout).plan(request, context: context)
                 }
-            } catch {
-                if case .invalid(var diagnostic) = error {
-                    if diagnostic.location == nil, index < hook.stepLocations.count { diagnostic.location = hook.stepLocations[index] }
-                    if case .batchUpdate(let request) = step {
-                        diagnostic.hint = expressionHint(for: diagnostic, request, plain: hook.plainLiterals[index] ?? [],
-                                                         planner: planner, context: context) ?? diagnostic.hint
-                    }
-                    diagnostics.append(diagnostic.withSource(hook.source))
-                } else {
-                    diagnostics.append(Diagnostic(.error, "\(step.kind) on \(step.entity): \(error)", at: hook.afterLocation))
+            case .batchDelete(let request):
+                context.arguments = request.arguments
+                _ = try planner.planDelete(request, context: context)
+            case .sql: break
+            case .swiftStage(let declaration):
+                diagnostics += checkWrites(declaration, against: model).map { $0.withSource(hook.source) }
+            case .batchInsert(let request):
+                _ = try BatchInsertPlanner(model: model, layout: planner.layout).plan(request, context: context)
+            case .setRelationship(let request):
+                _ = try RelationshipLinkPlanner(model: model, layout: planner.layout).plan(request, context: context)
+            }
+        } catch {
+            if case .invalid(var diagnostic) = error {
+                if diagnostic.location == nil, index < hook.stepLocations.count { diagnostic.location = hook.stepLocations[index] }
+                if case .batchUpdate(let request) = step {
+                    diagnostic.hint = expressionHint(for: diagnostic, request, plain: hook.plainLiterals[index] ?? [],
+                                                     planner: planner, context: context) ?? diagnostic.hint
                 }
+                diagnostics.append(diagnostic.withSource(hook.source))
+            } else {
+                diagnostics.append(Diagnostic(.error, "\(step.kind) on \(step.entity): \(error)", at: hook.afterLocation))
             }
         }
         return diagnostics
+    }
+
+    /// The parts of a step checked alone once the whole has an error: each object of a literal insert, each
+    /// property of an update (without its predicate, whose error the whole step reports).
+    static func parts(of step: HookStep) -> [HookStep] {
+        switch step {
+        case .batchInsert(let request) where request.source == nil && request.objects.count > 1:
+            return request.objects.indices.map { i in
+                var one = request
+                one.objects = [request.objects[i]]
+                one.objectOrigins = i < request.objectOrigins.count ? [request.objectOrigins[i]] : []
+                return .batchInsert(one)
+            }
+        case .batchUpdate(let request) where request.propertiesToUpdate.count > 1 || request.predicate != nil:
+            return request.propertiesToUpdate.keys.sorted().map { key in
+                var one = request
+                one.predicate = nil
+                one.propertiesToUpdate = [key: request.propertiesToUpdate[key]!]
+                return .batchUpdate(one)
+            }
+        default:
+            return []
+        }
     }
 
     /// A Swift stage's `writes:` must name entities of the model it runs against.
