@@ -125,6 +125,7 @@ extension PostgresHookPlan.Step {
                 plan.statements.append(statement)
                 plan.rowLinks.append(links)
                 plan.upserts.append(upsert)
+                plan.rowUnlinkColumns.append(planner.unlinkColumns(plan, setBy: row.keys))
             }
         }
         return .insert(plan, request)

@@ -10,7 +10,7 @@ extension PostgresHookRunner {
         let table = TableName(plan.table), pk = ColumnName("_pk")
         let highest: SQLText = "SELECT coalesce(max(\(pk)), 0) FROM \(table)"
         let before = try await session.value(highest, as: Int64.self) ?? 0
-        let (count, updated) = try await insertRows(plan, request, planner: planner, above: before)
+        let (count, updated, setting) = try await insertRows(plan, request, planner: planner, above: before)
         let updates = request.onConflict == .update
         if let dangling = planner.danglingReferences(plan, above: updates ? nil : before), let row = try await run(dangling).rows.first {
             let key = try PostgresSession.decode(row[0], as: Int64.self, statement: dangling)
@@ -23,8 +23,8 @@ extension PostgresHookRunner {
         var changes = ChangeSet()
         let wantIDs = request.resultType == .objectIDs || options.collectObjectIDs
         changes.hasObjectIDs = wantIDs
-        // A one-to-one stored on the new rows: an object one of them links to leaves its earlier partner, as on SQLite.
-        for unlink in planner.unlinks(plan, above: before, updated: updated.map(\.key)) {
+        // A one-to-one stored on the rows: an object a row that set it links to leaves its earlier partner, as on SQLite.
+        for unlink in planner.unlinks(plan, above: before, updated: setting) {
             try await run(unlink, wantIDs: wantIDs, into: &changes)
         }
         if recordsTouched { try await recordTouched(plan, above: before, updated: updated.map(\.key)) }

@@ -14,15 +14,18 @@ extension PostgresHookRunner {
     /// rows of its key (an existing row counts that many updates, as SQLite's `RETURNING` lists it); into a table
     /// with several uniqueness constraints, as `BatchInsertPlan.rowByRow` plans it: its source rows written to a
     /// work table, then a PL/pgSQL block inserts or updates them one by one in source order, as SQLite does.
-    /// - Returns: the rows inserted, and the existing rows an `onConflict: update` changed (`_pk`, entity, and the
-    ///   number of source rows that updated it: SQLite's `RETURNING` lists a row once per source row that wrote it).
+    /// - Returns: the rows inserted, the existing rows an `onConflict: update` changed (`_pk`, entity, and the
+    ///   number of source rows that updated it: SQLite's `RETURNING` lists a row once per source row that wrote it),
+    ///   and per key column of a one-to-one stored on the rows, those of them a statement that sets it updated.
     func insertRows(_ plan: BatchInsertPlan, _ request: BatchInsertRequest, planner: BatchInsertPlanner,
-                    above before: Int64) async throws -> (count: Int, updated: [Updated]) {
+                    above before: Int64) async throws -> (count: Int, updated: [Updated], setting: [String: [Int64]]) {
         let pk = ColumnName("_pk")
         let updates = request.onConflict == .update
         var count = 0
         var updated: [Updated] = []
+        var setting: [String: [Int64]] = [:]
         for (i, statement) in plan.statements.enumerated() {
+            let first = updated.count
             guard updates else {
                 count += try await run(statement).affected
                 for link in i < plan.rowLinks.count ? plan.rowLinks[i] : [] { try await run(link) }
@@ -50,6 +53,9 @@ extension PostgresHookRunner {
                 let written = statement + " RETURNING \(pk)" + (plan.isDiscriminated ? ", \(ColumnName("_entity"))" : "")
                 try collect(try await run(written).rows, into: &updated, plan: plan, request: request, above: before, statement: written)
             }
+            for column in i < plan.rowUnlinkColumns.count ? plan.rowUnlinkColumns[i] : [] {
+                setting[column, default: []] += updated[first...].map(\.key)
+            }
             for link in i < plan.rowLinks.count ? plan.rowLinks[i] : [] { try await run(link) }
         }
         for link in plan.sourceLinks { try await run(planner.linkStatement(link, table: plan.table, above: before)) }
@@ -57,7 +63,7 @@ extension PostgresHookRunner {
             let inserted: SQLText = "SELECT count(*) FROM \(TableName(plan.table)) WHERE \(pk) > \(before)"
             count = Int(try await session.value(inserted, as: Int64.self) ?? 0)
         }
-        return (count, updated)
+        return (count, updated, setting)
     }
 
     /// Runs `write` with `base`, the identity sequence's value before it, then moves the sequence past

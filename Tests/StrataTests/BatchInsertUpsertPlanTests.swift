@@ -204,27 +204,30 @@ import Testing
         #expect(try PostgresRenderer().rendering(block).sql == #"DO E'BEGIN PERFORM "it''s \\ odd" FROM "T"; END'"#)
     }
 
+    /// A profile's `user` is a one-to-one stored on its row, `uid` unique.
+    static let oneToOne = try! ModelLoader.load(yaml: """
+        version: 1
+        entities:
+          Profile:
+            attributes: { uid: { type: int64 } }
+            relationships: { user: { destination: User, inverse: profile } }
+            uniqueness: [[uid]]
+          User:
+            attributes: { userID: { type: int64 } }
+            relationships: { profile: { destination: Profile, inverse: user } }
+        """, file: "models/1.yaml")
+
     /// The unlinking after an upsert that sets a one-to-one stored on its rows (`BatchInsertPlanner.unlinks`): the
-    /// existing rows it updated are bound as one JSON array, whatever their number. One parameter per key passed
-    /// PostgreSQL's 65,535 (and SQLite's variable limit) with tens of thousands of updated rows.
+    /// existing rows it updated with a statement that sets the key are bound as one JSON array, whatever their
+    /// number. One parameter per key passed PostgreSQL's 65,535 (and SQLite's variable limit) with tens of
+    /// thousands of updated rows.
     @Test func theUpdatedRowsOfAnUnlinkAreOneBoundArray() throws {
-        let model = try ModelLoader.load(yaml: """
-            version: 1
-            entities:
-              Profile:
-                attributes: { uid: { type: int64 } }
-                relationships: { user: { destination: User, inverse: profile } }
-                uniqueness: [[uid]]
-              User:
-                attributes: { userID: { type: int64 } }
-                relationships: { profile: { destination: Profile, inverse: user } }
-            """, file: "models/1.yaml")
-        let planner = BatchInsertPlanner(model: model, layout: LayoutBuilder.layout(for: model))
+        let planner = BatchInsertPlanner(model: Self.oneToOne, layout: LayoutBuilder.layout(for: Self.oneToOne))
         var request = BatchInsertRequest(entity: "Profile", objects: [["uid": .literal("1"), "user": .literal("1")]])
         request.onConflict = .update
         let plan = try planner.plan(request, context: PredicateContext(now: 0))
         #expect(plan.unlinkColumns == ["user"])
-        let unlink = try #require(planner.unlinks(plan, above: 7, updated: [3, 5]).first)
+        let unlink = try #require(planner.unlinks(plan, above: 7, updated: ["user": [3, 5]]).first)
         let written = #"(n."_pk" > ? OR n."_pk" IN (SELECT value FROM json_each(?)))"#
         #expect(unlink.update.rendered().sql == #"UPDATE "Profile" AS o SET "user" = NULL WHERE o."user" IN (SELECT n."user" FROM "Profile" AS n WHERE "#
                 + written + #" AND n."user" IS NOT NULL) AND o."_pk" NOT IN (SELECT n."_pk" FROM "Profile" AS n WHERE "# + written + ")")
@@ -234,14 +237,35 @@ import Testing
                                       + #"jsonb_array_elements_text(CAST($2 AS jsonb)) AS e) AS strata_list))"#), "\(postgres.sql)")
         #expect(postgres.arguments == [.integer(7), .text("[3,5]"), .integer(7), .text("[3,5]")])
         // 100,000 updated rows: the same statements, as many parameters.
-        let many = try #require(planner.unlinks(plan, above: 7, updated: Array(1...100_000)).first)
+        let many = try #require(planner.unlinks(plan, above: 7, updated: ["user": Array(1...100_000)]).first)
         for (statement, few) in [(many.update, unlink.update), (many.returning, unlink.returning), (many.touched, unlink.touched)] {
             #expect(statement.rendered().sql == few.rendered().sql)
             #expect(statement.rendered().arguments.count == few.rendered().arguments.count)
             #expect(try PostgresRenderer().rendering(statement).sql == PostgresRenderer().rendering(few).sql)
         }
         // No key updated: the new rows only.
-        let none = try #require(planner.unlinks(plan, above: 7, updated: []).first)
+        let none = try #require(planner.unlinks(plan, above: 7, updated: [:]).first)
         #expect(none.update.rendered().sql.contains(#"WHERE n."_pk" > ? AND n."user" IS NOT NULL"#), "\(none.update.rendered().sql)")
+    }
+
+    /// Literal objects set the key or not, each its own (nil sets it): an existing row the upsert updated keeps its
+    /// link only where an object that sets the key wrote it, so one that did not set it loses a partner another row
+    /// took. It kept it, and the audit stopped the hook (1590).
+    @Test func onlyTheObjectsThatSetTheKeyKeepTheirLinks() throws {
+        let planner = BatchInsertPlanner(model: Self.oneToOne, layout: LayoutBuilder.layout(for: Self.oneToOne))
+        var request = BatchInsertRequest(entity: "Profile", objects: [["uid": .literal("3"), "user": .literal("1")], ["uid": .literal("1")],
+                                                                      ["uid": .literal("2"), "user": .value(.null)]])
+        request.onConflict = .update
+        let plan = try planner.plan(request, context: PredicateContext(now: 0))
+        #expect(plan.rowUnlinkColumns == [["user"], [], ["user"]])
+        #expect(planner.unlinkColumns(plan, setBy: ["uid", "user"]) == ["user"])
+        #expect(planner.unlinkColumns(plan, setBy: ["uid"]) == [])
+        // Rows 3 and 2 set the key: only they are kept, and only their partners are freed.
+        let unlink = try #require(planner.unlinks(plan, above: 7, updated: ["user": [3, 2]]).first)
+        #expect(unlink.update.rendered().arguments == [.integer(7), .text("[3,2]"), .integer(7), .text("[3,2]")])
+        // A `from:` insert sets its values' keys on every row.
+        var from = BatchInsertRequest(entity: "Profile", from: BatchInsertSource(entity: "User"), values: ["uid": "userID", "user": "$source"])
+        from.onConflict = .update
+        #expect(try planner.plan(from, context: PredicateContext(now: 0)).rowUnlinkColumns == [["user"]])
     }
 }

@@ -30,37 +30,44 @@ extension BatchExecutor {
             let before = recordTouched || wantIDs || updates || linksOthers || checksReferences || unlinks ? try fetchOne(Int64.self, highWater, db) ?? 0 : 0
             // Existing rows an `onConflict: update` changed: listed by RETURNING (the new rows are above `before`).
             var updated: [(Int64, String)] = []
-            func insert(_ statement: SQLText, links: [SQLText] = []) throws {
-                try insertOne(statement)
+            // Per key column of a one-to-one stored on the rows, the existing rows a statement that sets it updated.
+            var setting: [String: [Int64]] = [:]
+            func insert(_ statement: SQLText, links: [SQLText] = [], unlinkColumns: [String]) throws {
+                try insertOne(statement, unlinkColumns: unlinkColumns)
                 for link in links { try execute(link, db) }
             }
-            func insertOne(_ statement: SQLText) throws {
+            func insertOne(_ statement: SQLText, unlinkColumns: [String]) throws {
                 if updates {
                     let returning: SQLText = statement + " RETURNING \(pk)" + (plan.isDiscriminated ? ", \(ColumnName("_entity"))" : "")
                     let (sql, arguments) = returning.rendered()
                     let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(arguments.map(\.databaseValue)))
                     while let row = try rows.next() {
                         let key: Int64 = row[0]
-                        if key <= before { updated.append((key, plan.isDiscriminated ? row[1] : layout.storage(of: request.entity)!.root)) }
+                        guard key <= before else { continue }
+                        updated.append((key, plan.isDiscriminated ? row[1] : layout.storage(of: request.entity)!.root))
+                        for column in unlinkColumns { setting[column, default: []].append(key) }
                     }
                 } else {
                     try execute(statement, db)
                     count += db.changesCount
                 }
             }
-            for (i, statement) in plan.statements.enumerated() { try insert(statement, links: i < plan.rowLinks.count ? plan.rowLinks[i] : []) }
+            for (i, statement) in plan.statements.enumerated() {
+                try insert(statement, links: i < plan.rowLinks.count ? plan.rowLinks[i] : [],
+                           unlinkColumns: i < plan.rowUnlinkColumns.count ? plan.rowUnlinkColumns[i] : [])
+            }
             if let handler = request.dictionaryHandler {
                 while true {
                     var row: [String: Value] = [:]
                     if handler(&row) { break }
                     let (statement, links, _) = try planner.insertRow(row.mapValues(UpdateValue.value), request: request, context: context)
-                    try insert(statement, links: links)
+                    try insert(statement, links: links, unlinkColumns: planner.unlinkColumns(plan, setBy: row.keys))
                 }
             }
             for link in plan.sourceLinks { try execute(planner.linkStatement(link, table: plan.table, above: before), db) }
-            // A one-to-one stored on the new rows: an object one of them links to leaves its earlier partner.
+            // A one-to-one stored on the rows: an object a row that set it links to leaves its earlier partner.
             var unlinked: [ObjectID] = []   // in the change set, not in the result's IDs (which lists the new objects)
-            for unlink in planner.unlinks(plan, above: before, updated: updated.map(\.0)) {
+            for unlink in planner.unlinks(plan, above: before, updated: setting) {
                 try run(unlink, db, recordTouched: recordTouched, storeUUID: storeUUID, into: &changes, ids: &unlinked, keepIDs: wantIDs)
             }
             if let dangling = planner.danglingReferences(plan, above: updates ? nil : before) {

@@ -10,9 +10,12 @@ public struct BatchInsertPlan: Sendable, Hashable {
     public var rowLinks: [[SQLText]] = []
     /// For `from:`: the one-to-ones stored on the destination's side that the insert sets (`linkStatement`).
     public var sourceLinks: [SourceLink] = []
-    /// The key columns of one-to-ones stored on the new rows that the insert may set: an object a new row links
-    /// to leaves its earlier partner (`BatchInsertPlanner.unlinks`), as with `setRelationship`.
+    /// The key columns of one-to-ones stored on the new rows that the insert may set: an object a row that sets
+    /// one links to leaves its earlier partner (`BatchInsertPlanner.unlinks`), as with `setRelationship`.
     public var unlinkColumns: [String] = []
+    /// Per statement of `statements`, the columns of `unlinkColumns` it sets (each of them for `from:`): an existing
+    /// row an `onConflict: update` wrote keeps its link only if a statement that sets the column wrote it.
+    public var rowUnlinkColumns: [[String]] = []
     /// Every column of another table that holds a one-to-one to this entity (destination rows a link may change).
     public var linkColumns: [LinkColumn] = []
     /// Foreign keys of the new rows whose values may name no object (literal primary keys, key paths), checked

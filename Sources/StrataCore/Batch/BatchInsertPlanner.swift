@@ -54,27 +54,37 @@ public struct BatchInsertPlanner: Sendable {
         plan.unlinkColumns = storage.relationships.filter { name, link in
             link.kind == .foreignKey && !link.isToMany && given?.contains(name) != false && links.isOneToOne(name, of: request.entity)
         }.map(\.value.column).sorted()
+        plan.rowUnlinkColumns = request.source != nil ? [plan.unlinkColumns] : request.objects.map { unlinkColumns(plan, setBy: $0.keys) }
         return plan
     }
 
-    /// The unlinking of the one-to-ones the insert set on its rows, run after it: an object a written row now links
-    /// to leaves its earlier partner, whose key becomes NULL, as `setRelationship` does (SPEC §11.4). The written
-    /// rows are the new ones (above `before`) and the existing ones an `onConflict: update` changed (`updated`,
+    /// The columns of `plan`'s `unlinkColumns` that a row naming `properties` sets (a literal object, a handler's row).
+    public func unlinkColumns(_ plan: BatchInsertPlan, setBy properties: some Sequence<String>) -> [String] {
+        guard let storage = layout.storage(of: plan.entity) else { return [] }
+        let named = Set(properties.compactMap { name in storage.relationships[name].flatMap { $0.kind == .foreignKey ? $0.column : nil } })
+        return plan.unlinkColumns.filter(named.contains)
+    }
+
+    /// The unlinking of the one-to-ones the insert set on its rows, run after it: an object a row that set the key
+    /// now links to leaves its earlier partner, whose key becomes NULL, as `setRelationship` does (SPEC §11.4). The
+    /// rows that set a key are the new ones (above `before`: one that did not set it holds none) and the existing
+    /// ones an `onConflict: update` wrote with a statement that sets it (`updated`, per column of `unlinkColumns`,
     /// bound as one JSON array: a parameter per key would pass the engine's limit, 65,535 on PostgreSQL, with tens
-    /// of thousands of updated rows); they keep their links.
-    public func unlinks(_ plan: BatchInsertPlan, above before: Int64, updated: [Int64]) -> [RelationshipLinkPlan.Unlink] {
+    /// of thousands of updated rows); they keep their links. An existing row the insert wrote without setting the
+    /// key is not among them: it loses a partner another row took.
+    public func unlinks(_ plan: BatchInsertPlan, above before: Int64, updated: [String: [Int64]]) -> [RelationshipLinkPlan.Unlink] {
         guard !plan.unlinkColumns.isEmpty, let storage = layout.storage(of: plan.entity) else { return [] }
         let pk = ColumnName("_pk", qualifier: "n"), table = TableName(plan.table)
-        var written: SQLText = "\(pk) > \(before)"
-        if !updated.isEmpty {
-            let keys: SQLText = .bind(.text("[" + updated.map(String.init).joined(separator: ",") + "]"))
-            written = (written + " OR \(pk) IN (SELECT value FROM " + .function(.jsonEach(.int64), [keys]) + ")").parenthesized
-        }
         return plan.unlinkColumns.map { column in
+            var setting: SQLText = "\(pk) > \(before)"
+            if let rows = updated[column], !rows.isEmpty {
+                let keys: SQLText = .bind(.text("[" + rows.map(String.init).joined(separator: ",") + "]"))
+                setting = (setting + " OR \(pk) IN (SELECT value FROM " + .function(.jsonEach(.int64), [keys]) + ")").parenthesized
+            }
             let key = ColumnName(column, qualifier: "n")
             return RelationshipLinkPlan.Unlink(storage, column: column,
-                                               from: "SELECT \(key) FROM \(table) AS n WHERE " + written + " AND \(key) IS NOT NULL",
-                                               keeping: "SELECT \(pk) FROM \(table) AS n WHERE " + written)
+                                               from: "SELECT \(key) FROM \(table) AS n WHERE " + setting + " AND \(key) IS NOT NULL",
+                                               keeping: "SELECT \(pk) FROM \(table) AS n WHERE " + setting)
         }
     }
 
