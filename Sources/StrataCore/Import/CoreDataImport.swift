@@ -52,7 +52,9 @@ public enum CoreDataImport {
     ///   - path: an `.xcdatamodeld` bundle, one `.xcdatamodel`, or a `contents` file.
     ///   - orderFile: version names, oldest first (`--order`), instead of the names' trailing numbers.
     /// - Throws: `DiagnosticList` (exit 2): colliding numbers, an `.xccurrentversion` that does not name the newest,
-    ///   malformed model or mapping-model XML (at `file:line:column`), an unreadable bundle.
+    ///   malformed model or mapping-model XML (at `file:line:column`), a model Xcode's compiler refuses (an entity
+    ///   without a name, two entities or properties of one name, a destination or parent not in the model, an
+    ///   unknown attribute type; at the element), an unreadable bundle.
     public static func read(path: String, orderFile: String? = nil) throws(DiagnosticList) -> Result {
         let bundle = try CoreDataBundle.open(path: path, orderFile: orderFile)
         let versions = bundle.versions
@@ -71,6 +73,13 @@ public enum CoreDataImport {
                 }
                 var reader = CoreDataModelReader()
                 let model = reader.read(root)
+                if !reader.problems.isEmpty {
+                    throw DiagnosticList(reader.problems.map {
+                        let at = CoreDataXML.elementStart(in: data, line: $0.line, column: $0.column)
+                        return .error("invalid model: \($0.message)", at: SourceLocation(file: file, line: at.line, column: at.column),
+                                      hint: "Xcode's model compiler refuses it too: fix the model in Xcode, or fix the XML by hand")
+                    })
+                }
                 return .success((model, reader.notes, file))
             } catch { return .failure(error) }
         }
@@ -91,7 +100,8 @@ public enum CoreDataImport {
         }
         if !errors.isEmpty { throw DiagnosticList(errors) }
         for i in models.indices.dropFirst() {
-            resolveRenames(&models[i].1.model, previous: models[i - 1].1.model)
+            models[i].1.notes += resolveRenames(&models[i].1.model, previous: models[i - 1].1.model,
+                                                from: models[i - 1].0.number, to: models[i].0.number)
         }
         let mappingModels = try readMappingModels(bundle.mappingModels)
         var result = Result(versions: [], skipped: skipped, notCarried: skipped)
@@ -104,44 +114,5 @@ public enum CoreDataImport {
         }
         translate(mappingModels, bundle: bundle.name, into: &result)
         return result
-    }
-
-    /// Renaming identifiers → `renamedFrom`, as Core Data matches them: an entity (property) of `model` comes from the
-    /// entity (property) of `previous` with the same identifier (its renaming identifier, else its name). Written only
-    /// where that name differs and `previous` has nothing under the current name.
-    static func resolveRenames(_ model: inout ImportedModel, previous: ImportedModel) {
-        var previousByIdentifier: [String: ImportedEntity] = [:]
-        var previousByName: [String: ImportedEntity] = [:]
-        for e in previous.entities {
-            if previousByIdentifier[e.identifier] == nil { previousByIdentifier[e.identifier] = e }
-            previousByName[e.name] = e
-        }
-        for i in model.entities.indices {
-            let e = model.entities[i]
-            let source: ImportedEntity?
-            if let match = previousByIdentifier[e.identifier], match.name != e.name, previousByName[e.name] == nil {
-                model.entities[i].renamedFrom = match.name
-                source = match
-            } else {
-                source = previousByName[e.name]
-            }
-            guard let source else { continue }
-            let sourceNames = Set(source.propertyNames())
-            renameProperties(&model.entities[i].attributes, from: source.attributes, taken: sourceNames)
-            renameProperties(&model.entities[i].relationships, from: source.relationships, taken: sourceNames)
-        }
-    }
-
-    /// Sets `renamedFrom` on each property whose identifier names a differently named property of `previous`, when
-    /// `taken` (the previous entity's property names) has nothing under its current name.
-    private static func renameProperties<P: ImportedElement>(_ properties: inout [P], from previous: [P], taken: Set<String>) {
-        var byIdentifier: [String: String] = [:]
-        for p in previous where byIdentifier[p.identifier] == nil { byIdentifier[p.identifier] = p.name }
-        for j in properties.indices {
-            let p = properties[j]
-            if let match = byIdentifier[p.identifier], match != p.name, !taken.contains(p.name) {
-                properties[j].renamedFrom = match
-            }
-        }
     }
 }

@@ -7,7 +7,7 @@ extension CoreDataModelReader {
 
     mutating func readAttribute(_ node: XMLNode, entity: String) -> ImportedAttribute? {
         guard let name = nonEmpty(node["name"]) else {
-            note(entity, nil, "an <attribute> without a name at line \(node.line): skipped")
+            refuse(node, "an <attribute> of entity '\(entity)' has no name")
             return nil
         }
         unknownAttributes(node, known: Self.attributeAttributes, entity, name, what: "<attribute>")
@@ -26,7 +26,13 @@ extension CoreDataModelReader {
             return nil
         }
         guard let type = Self.types[typeName] else {
-            note(entity, name, "attribute type '\(typeName)' is not carried (Strata has no such stored type)")
+            // Undefined (only valid on transients) and ObjectID (fetched ObjectIDs) are types Core Data has; any other
+            // name is one Xcode's model compiler refuses, or a newer Xcode's that Strata does not know.
+            if typeName == "Undefined" || typeName == "ObjectID" {
+                note(entity, name, "attribute type '\(typeName)' is not carried (Strata has no such stored type)")
+            } else {
+                refuse(node, "attribute '\(entity).\(name)' has an unknown attributeType '\(typeName)'")
+            }
             return nil
         }
         var a = ImportedAttribute(name: name, type: type)
@@ -152,7 +158,7 @@ extension CoreDataModelReader {
 
     mutating func readRelationship(_ node: XMLNode, entity: String) -> ImportedRelationship? {
         guard let name = nonEmpty(node["name"]) else {
-            note(entity, nil, "a <relationship> without a name at line \(node.line): skipped")
+            refuse(node, "a <relationship> of entity '\(entity)' has no name")
             return nil
         }
         unknownAttributes(node, known: Self.relationshipAttributes, entity, name, what: "<relationship>")
@@ -161,10 +167,12 @@ extension CoreDataModelReader {
             return nil
         }
         guard let destination = nonEmpty(node["destinationEntity"]) else {
-            note(entity, name, "relationship without a destination entity is not carried")
+            refuse(node, "relationship '\(entity).\(name)' has no destinationEntity")
             return nil
         }
         var r = ImportedRelationship(name: name, destination: destination)
+        r.xmlLine = node.line
+        r.xmlColumn = node.column
         r.inverse = nonEmpty(node["inverseName"])
         r.isToMany = flag(node, "toMany", entity, name)
         let isOrdered = flag(node, "ordered", entity, name)

@@ -13,7 +13,16 @@ struct CoreDataModelReader {
         var reason: String
     }
 
+    /// What Xcode's model compiler refuses (an entity without a name, two properties of one name, a destination
+    /// that is not in the model, …): exit 2 at the element, nothing written.
+    struct Problem: Sendable {
+        var line: Int
+        var column: Int
+        var message: String
+    }
+
     private(set) var notes: [Note] = []
+    private(set) var problems: [Problem] = []
 
     static let modelAttributes: Set<String> = [
         "name", "type", "documentVersion", "lastSavedToolsVersion", "systemVersion", "minimumToolsVersion",
@@ -49,14 +58,17 @@ struct CoreDataModelReader {
     mutating func read(_ root: XMLNode) -> ImportedModel {
         var model = ImportedModel()
         unknownAttributes(root, known: Self.modelAttributes, nil, nil, what: "<model>")
-        var entityNames: Set<String> = []
+        var entityLines: [String: Int] = [:]
         for child in root.children {
             switch child.name {
             case "entity":
                 if let entity = readEntity(child) {
-                    if !entityNames.insert(entity.name).inserted {
-                        note(entity.name, nil, "a second entity named '\(entity.name)' at line \(child.line): skipped")
-                    } else { model.entities.append(entity) }
+                    if let first = entityLines[entity.name] {
+                        refuse(child, "a second entity named '\(entity.name)' (the first is at line \(first))")
+                    } else {
+                        entityLines[entity.name] = child.line
+                        model.entities.append(entity)
+                    }
                 }
             case "elements": break   // Xcode's diagram layout
             case "fetchRequest":
@@ -104,28 +116,32 @@ struct CoreDataModelReader {
 
     mutating func readEntity(_ node: XMLNode) -> ImportedEntity? {
         guard let name = node["name"], !name.isEmpty else {
-            note(nil, nil, "an <entity> without a name at line \(node.line): skipped")
+            refuse(node, "an <entity> has no name")
             return nil
         }
         unknownAttributes(node, known: Self.entityAttributes, name, nil, what: "<entity>")
         var entity = ImportedEntity(name: name)
+        entity.xmlLine = node.line
+        entity.xmlColumn = node.column
         entity.parent = node["parentEntity"].flatMap { $0.isEmpty ? nil : $0 }
         entity.isAbstract = flag(node, "isAbstract", name, nil)
         entity.renamingIdentifier = renamingIdentifier(node)
         entity.versionHashModifier = nonEmpty(node["versionHashModifier"])
-        var names: Set<String> = []
+        var propertyLines: [String: Int] = [:]
         for child in node.children {
+            // Two properties of one name are refused whatever they are (transient ones too), as Xcode does.
+            if child.name == "attribute" || child.name == "relationship", let property = nonEmpty(child["name"]) {
+                if let first = propertyLines[property] {
+                    refuse(child, "a second property named '\(property)' in entity '\(name)' (the first is at line \(first))")
+                    continue
+                }
+                propertyLines[property] = child.line
+            }
             switch child.name {
             case "attribute":
-                guard let a = readAttribute(child, entity: name) else { continue }
-                if !names.insert(a.name).inserted {
-                    note(name, a.name, "a second property named '\(a.name)' at line \(child.line): skipped")
-                } else { entity.attributes.append(a) }
+                if let a = readAttribute(child, entity: name) { entity.attributes.append(a) }
             case "relationship":
-                guard let r = readRelationship(child, entity: name) else { continue }
-                if !names.insert(r.name).inserted {
-                    note(name, r.name, "a second property named '\(r.name)' at line \(child.line): skipped")
-                } else { entity.relationships.append(r) }
+                if let r = readRelationship(child, entity: name) { entity.relationships.append(r) }
             case "fetchedProperty":
                 note(name, child["name"], "fetched property is not carried (it is a stored fetch request, not data)")
             case "fetchIndex":
@@ -179,18 +195,18 @@ struct CoreDataModelReader {
 
     /// Indexes and uniqueness constraints keep only lists Strata can declare (stored attributes and to-one
     /// relationships of the entity or its ancestors); abstract entities need sub-entities; destinations and
-    /// parents must exist.
+    /// parents must exist (else a `Problem`).
     mutating func resolveConstraints(_ model: inout ImportedModel) {
         let byName = Dictionary(model.entities.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         for i in model.entities.indices {
             var e = model.entities[i]
             if let parent = e.parent, byName[parent] == nil {
-                note(e.name, nil, "parent entity '\(parent)' is not in the model: imported without a parent")
+                refuse(line: e.xmlLine, column: e.xmlColumn, "the parent entity '\(parent)' of '\(e.name)' is not in the model")
                 e.parent = nil
             }
             e.relationships.removeAll { r in
                 guard byName[r.destination] == nil else { return false }
-                note(e.name, r.name, "destination entity '\(r.destination)' is not in the model: relationship not carried")
+                refuse(line: r.xmlLine, column: r.xmlColumn, "the destination entity '\(r.destination)' of relationship '\(e.name).\(r.name)' is not in the model")
                 return true
             }
             model.entities[i] = e
@@ -261,6 +277,12 @@ struct CoreDataModelReader {
 
     mutating func note(_ entity: String?, _ property: String?, _ reason: String) {
         notes.append(Note(entity: entity, property: property, reason: reason))
+    }
+
+    mutating func refuse(_ node: XMLNode, _ message: String) { refuse(line: node.line, column: node.column, message) }
+
+    mutating func refuse(line: Int, column: Int, _ message: String) {
+        problems.append(Problem(line: line, column: column, message: message))
     }
 
     /// Xcode writes the inspector's "Renaming ID" as `elementID`; `renamingIdentifier` (the API's name) is read too.

@@ -52,6 +52,23 @@ enum CoreDataXML {
         return root
     }
 
+    /// Where the element whose start tag the parser reported at `line`:`column` begins (its `<`). The parser gives
+    /// a position inside or at the end of the start tag (`<entity name="A"/>` is reported at its `/`), so a refusal
+    /// located at the element points at its `<` instead: the start tag is searched backwards, across lines (an
+    /// attribute value cannot hold a `<`). Positions outside `data` come back unchanged.
+    static func elementStart(in data: Data, line: Int, column: Int) -> (line: Int, column: Int) {
+        let bytes = [UInt8](data)
+        var starts = [0]
+        for (i, b) in bytes.enumerated() where b == UInt8(ascii: "\n") { starts.append(i + 1) }
+        guard line >= 1, line <= starts.count else { return (line, column) }
+        var offset = min(starts[line - 1] + max(column - 1, 0), bytes.count - 1)
+        while offset >= 0, bytes[offset] != UInt8(ascii: "<") { offset -= 1 }
+        guard offset >= 0 else { return (line, column) }
+        let startLine = starts.lastIndex { $0 <= offset }!
+        let prefix = bytes[starts[startLine]..<offset]
+        return (startLine + 1, String(decoding: prefix, as: UTF8.self).count + 1)
+    }
+
     /// The parser's error codes (libxml2's) in words.
     static func describe(_ error: Error) -> String {
         let code = (error as NSError).code

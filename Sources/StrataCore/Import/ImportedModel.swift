@@ -30,6 +30,9 @@ struct ImportedEntity: Sendable, ImportedElement {
     var uniqueness: [[String]] = []
     var indexes: [[String]] = []
     var userInfo: [(key: String, value: String)] = []
+    /// Where the `<entity>` is in the XML, for a `CoreDataModelReader.Problem`.
+    var xmlLine = 1
+    var xmlColumn = 1
 
     func propertyNames() -> [String] { attributes.map(\.name) + relationships.map(\.name) }
 }
@@ -68,6 +71,9 @@ struct ImportedRelationship: Sendable, ImportedElement {
     var renamedFrom: String?
     var versionHashModifier: String?
     var userInfo: [(key: String, value: String)] = []
+    /// Where the `<relationship>` is in the XML, for a `CoreDataModelReader.Problem`.
+    var xmlLine = 1
+    var xmlColumn = 1
 }
 
 /// Something a Core Data model holds that Strata's YAML does not carry, and why.

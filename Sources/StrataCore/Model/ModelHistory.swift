@@ -71,7 +71,8 @@ public struct ModelHistory: Sendable {
     /// `strata lint` on the 117-version history keeps its parallel speed-up (see `Parallel`).
     static let parallelBytes = 64 << 10
 
-    /// The history of loaded files (in file order): every error, a version declared twice at the later file.
+    /// The history of loaded files (in file order): every error, a version declared twice at the later file, a
+    /// `renamedFrom` that swaps names (`swappedRenames`).
     typealias Loaded = (model: Model, createdLayout: StoreLayout)
 
     static func assemble(_ results: [Result<Loaded, DiagnosticList>]) throws(DiagnosticList) -> ModelHistory {
@@ -97,6 +98,8 @@ public struct ModelHistory: Sendable {
         }
         if diagnostics.contains(where: { $0.severity == .error }) { throw DiagnosticList(diagnostics) }
         var history = ModelHistory(models: Array(byVersion.values))
+        let swapped = swappedRenames(history.models)
+        if !swapped.isEmpty { throw DiagnosticList(swapped) }
         history.createdLayouts = layouts
         return history
     }
