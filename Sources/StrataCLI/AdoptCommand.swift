@@ -25,7 +25,7 @@ struct AdoptCommand: StrataSubcommand {
             throw Diagnostic.error("--version \(version): there is no model version \(version)",
                                    hint: "versions: \(models.versions.map(String.init).joined(separator: ", "))")
         }
-        let hooks = try HookSet.load(directory: global.migrations, models: models, variables: global.variableValues)
+        let hooks = try HookSet.load(directory: try global.hooksDirectory(), models: models, variables: global.variableValues)
         if let url = try global.postgresStore() { return try await runPostgres(url, model: model, hooks: hooks, output: output) }
         let path = try global.storePath()
         let (store, lock) = try global.openLocked(lockTimeout: locking.lockTimeout, output: output)

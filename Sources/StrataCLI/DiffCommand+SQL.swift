@@ -15,7 +15,7 @@ extension DiffCommand {
     /// Prints each step's SQL in run order, placeholders expanded for the store's recorded layout (the store is
     /// opened read-only) or a new store's.
     func printSQL(history: ModelHistory, output: Output) throws {
-        let hooks = try HookSet.load(directory: global.migrations, models: history, variables: global.variableValues)
+        let hooks = try HookSet.load(directory: try global.hooksDirectory(), models: history, variables: global.variableValues)
         let storePath = try? global.storePath()
         var sourceLayout: StoreLayout?
         if let storePath {

@@ -58,6 +58,25 @@ struct GlobalOptions: ParsableArguments {
     /// The hooks directory: `--migrations`, else `STRATA_MIGRATIONS`, else `migrations`.
     var migrations: String { Self.directory(migrationsOption, environment: "STRATA_MIGRATIONS", default: "migrations") }
 
+    /// The hooks directory, checked: one that `--migrations` or `STRATA_MIGRATIONS` names must be a directory (a
+    /// typo there ran no hooks, exit 0, and left them late for the next run); the default `migrations` may be
+    /// missing (a project without hooks), not a file.
+    /// - Throws: exit 2 naming the directory.
+    func hooksDirectory() throws -> String {
+        let directory = migrations
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory)
+        if exists && !isDirectory.boolValue {
+            throw Diagnostic.error("migrations directory '\(directory)' is not a directory", hint: "--migrations names the folder of hook files")
+        }
+        let given = !(migrationsOption ?? "").isEmpty || !(ProcessInfo.processInfo.environment["STRATA_MIGRATIONS"] ?? "").isEmpty
+        if !exists && given {
+            throw Diagnostic.error("migrations directory '\(directory)' does not exist",
+                                   hint: "check the path (a relative one starts at the current directory); without hooks, leave out --migrations")
+        }
+        return directory
+    }
+
     private static func directory(_ option: String?, environment name: String, default fallback: String) -> String {
         if let option, !option.isEmpty { return option }
         if let value = ProcessInfo.processInfo.environment[name], !value.isEmpty { return value }

@@ -76,7 +76,7 @@ struct LintCommand: StrataSubcommand {
     }
 
     func run(output: Output) async throws {
-        let outcome = Self.lint(models: global.models, migrations: global.migrations, variables: global.variableValues,
+        let outcome = Self.lint(models: global.models, migrations: try global.hooksDirectory(), variables: global.variableValues,
                                 stages: StrataMain.stages, engine: engine)
         let (diagnostics, versions, hookCount) = (outcome.diagnostics, outcome.versions, outcome.hooks)
         for d in diagnostics { output.diagnostic(d) }

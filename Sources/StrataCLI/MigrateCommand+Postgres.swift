@@ -11,7 +11,7 @@ extension MigrateCommand {
         if backup != nil { throw Self.postgresBackupRefused }
         try global.checkOutputs([("--report", report), ("--changes-out", changesOut)], storePath: nil)
         let models = try global.loadModels(output)
-        let hooks = try HookSet.load(directory: global.migrations, models: models, variables: global.variableValues)
+        let hooks = try HookSet.load(directory: try global.hooksDirectory(), models: models, variables: global.variableValues)
         var options = PostgresMigration.Options(target: to, create: create, lockTimeout: lockTimeout,
                                                 ddlLockTimeout: postgres.ddlLockTimeout,
                                                 now: now.flatMap(DateText.parse).map { Date(timeIntervalSince1970: $0) },

@@ -80,7 +80,7 @@ struct MigrateCommand: StrataSubcommand {
         let path = try global.storePath()
         try global.checkOutputs([("--report", report), ("--changes-out", changesOut), ("--backup", backup)], storePath: path)
         let models = try global.loadModels(output)
-        let hooks = try HookSet.load(directory: global.migrations, models: models, variables: global.variableValues)
+        let hooks = try HookSet.load(directory: try global.hooksDirectory(), models: models, variables: global.variableValues)
         var options = runOptions()
         options.collectObjectIDs = changesOut != nil
         options.backupPath = backup
@@ -121,7 +121,7 @@ struct MigrateCommand: StrataSubcommand {
     func runFleet(output: Output) async throws {
         if fleet.isPostgresGlob && backupDir != nil { throw Self.postgresBackupRefused }   // before connecting
         let models = try global.loadModels(output)
-        let hooks = try HookSet.load(directory: global.migrations, models: models, variables: global.variableValues)
+        let hooks = try HookSet.load(directory: try global.hooksDirectory(), models: models, variables: global.variableValues)
         let stores = try await fleet.storeList(excluding: backupDir.map { [$0] } ?? [])
         try fleet.checkReport(report, stores: stores, global: global)
         let summary = try migrateFleet(fleet.runner(stores, global: global, output: output), models: models, hooks: hooks)
@@ -144,7 +144,9 @@ struct MigrateCommand: StrataSubcommand {
                 output.setExitCode(.runtimeFailure)
             }
         }
-        if let changesOut, !dryRun { try result.changes.write(toFile: changesOut, noWiderThan: global.storeFile) }
+        // A dry run writes the change set it made on the snapshot: what the real run would change (it left an
+        // older file as it was, exit 0, so an app read a stale set).
+        if let changesOut { try result.changes.write(toFile: changesOut, noWiderThan: global.storeFile) }
         output.jsonText(document.render(as: .json))
         if output.isJSON { return }
         if !output.isQuiet { print(document.render(as: .text), terminator: "") }

@@ -23,7 +23,7 @@ struct RepairCommand: StrataSubcommand {
 
     func run(output: Output) async throws {
         let models = try global.loadModels(output)
-        let hooks = try HookSet.load(directory: global.migrations, models: models, variables: global.variableValues)
+        let hooks = try HookSet.load(directory: try global.hooksDirectory(), models: models, variables: global.variableValues)
         if let url = try global.postgresStore() { return try await runPostgres(url, models: models, hooks: hooks, output: output) }
         let (store, lock) = try global.openLocked(lockTimeout: locking.lockTimeout, output: output)
         defer { lock.release() }

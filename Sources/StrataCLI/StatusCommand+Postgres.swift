@@ -7,7 +7,7 @@ extension StatusCommand {
     /// cannot be inferred, 7 for other pending work.
     func runPostgres(_ url: PostgresStoreURL, output: Output) async throws {
         let history = try global.loadModels(output)
-        let hooks = try HookSet.load(directory: global.migrations, models: history, variables: global.variableValues)
+        let hooks = try HookSet.load(directory: try global.hooksDirectory(), models: history, variables: global.variableValues)
         let status = try await PostgresStatus.read(url, models: history, hooks: hooks)
         output.json(status)
         let lateBefore = status.lateHooks.filter { hooks.hook(id: $0)?.timing == .before }

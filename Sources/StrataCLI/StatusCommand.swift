@@ -30,7 +30,7 @@ struct StatusCommand: StrataSubcommand {
         if !fleet.isFleet, let url = try global.postgresStore() { return try await runPostgres(url, output: output) }
         let history = try global.loadModels(output)
         if fleet.isFleet {
-            let hooks = try HookSet.load(directory: global.migrations, models: history, variables: global.variableValues)
+            let hooks = try HookSet.load(directory: try global.hooksDirectory(), models: history, variables: global.variableValues)
             let stores = try await fleet.storeList()
             try fleet.checkReport(report, stores: stores, global: global)
             let summary = try statusFleet(fleet.runner(stores, global: global, output: output), history: history, hooks: hooks)
@@ -38,7 +38,7 @@ struct StatusCommand: StrataSubcommand {
         }
         let path = try global.storePath()
         let store = try Store.open(path: path, readOnly: true)
-        let hooks = try HookSet.load(directory: global.migrations, models: history, variables: global.variableValues)
+        let hooks = try HookSet.load(directory: try global.hooksDirectory(), models: history, variables: global.variableValues)
         let status = try StoreStatus.read(store: store, history: history, hooks: hooks)
         output.json(status)
         let lateBefore = status.lateHooks.filter { hooks.hook(id: $0)?.timing == .before }

@@ -68,7 +68,7 @@ enum StrataMain {
         // so that an error in them is still one JSON document with `--format json`.
         var output = scannedOutput(arguments)
         do {
-            if let error = notUTF8Argument() { throw error }
+            if let error = notUTF8Argument() ?? notUTF8Environment() { throw error }
             let prefetch = ModelPrefetch.start(arguments)
             var command = try StrataCommand.parseAsRoot(arguments)
             if let subcommand = command as? StrataSubcommand {
@@ -105,6 +105,20 @@ enum StrataMain {
             let after = previous.map { $0.hasPrefix("-") ? " (after \($0))" : "" } ?? ""
             return .error("the argument '\(PathText.escaped(bytes))'\(after) is not UTF-8 text",
                           hint: "Strata reads every argument as UTF-8 text: rename the file or folder to a UTF-8 name")
+        }
+        return nil
+    }
+
+    /// The first of Strata's environment variables that is set to bytes that are not UTF-8 text, as an error
+    /// (exit 2): `ProcessInfo` repairs them to U+FFFD as it does arguments, so `STRATA_STORE=caf\xE9.sqlite` named
+    /// `caf�.sqlite`, which `migrate --create` made beside the real store.
+    static func notUTF8Environment() -> Diagnostic? {
+        for name in ["STRATA_STORE", "STRATA_MODELS", "STRATA_MIGRATIONS"] {
+            guard let pointer = getenv(name) else { continue }
+            let bytes = UnsafeRawBufferPointer(start: pointer, count: strlen(pointer))
+            if String(validating: bytes, as: UTF8.self) != nil { continue }
+            return .error("the environment variable \(name) ('\(PathText.escaped(bytes))') is not UTF-8 text",
+                          hint: "Strata reads every path as UTF-8 text: rename the file or folder to a UTF-8 name")
         }
         return nil
     }

@@ -39,6 +39,20 @@ import Testing
         #expect(r.stdout.contains("5 error(s)"), "\(r.stdout)")
     }
 
+    /// A malformed value is its own error, not also "batchUpdate needs 'propertiesToUpdate'" at the step.
+    @Test func aMalformedValueIsOneError() throws {
+        let dir = Temporary.directory("lint-one")
+        try FileManager.default.createDirectory(atPath: dir + "/models", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: dir + "/migrations", withIntermediateDirectories: true)
+        try Self.model.write(toFile: dir + "/models/1.yaml", atomically: true, encoding: .utf8)
+        try "id: h\nafter: 1\nsteps:\n  - batchUpdate:\n      entity: Rec\n      propertiesToUpdate: { s: [1] }\n"
+            .write(toFile: dir + "/migrations/h.yaml", atomically: true, encoding: .utf8)
+        let r = try CLI.run(["lint"], in: dir)
+        #expect(r.status == 2, "\(r.stderr)")
+        let located = r.stderr.split(separator: "\n").filter { $0.hasPrefix("migrations/h.yaml:") }.map { String($0) }
+        #expect(located == ["migrations/h.yaml:6:32: error: the value of 's' must be a literal or { expression: … }"], "\(r.stderr)")
+    }
+
     /// A valid step is still checked once: no error, no repeat.
     @Test func aValidStepHasNoError() throws {
         let dir = Temporary.directory("lint-every-ok")

@@ -78,7 +78,7 @@ public struct StoreMetadata: Sendable, Hashable {
         guard let text = try value(db, key: Key.version) else {
             throw StoreError.corrupt(path: db.description, detail: "metadata key '\(Key.version)' is missing")
         }
-        guard let version = Int(text) else {
+        guard let version = Int(text), version >= 1 else {
             throw StoreError.corrupt(path: db.description, detail: "metadata key '\(Key.version)' does not hold a version number")
         }
         return version
@@ -97,7 +97,8 @@ public struct StoreMetadata: Sendable, Hashable {
         func unreadable(_ key: String, _ what: String) -> StoreError {
             StoreError.corrupt(path: store, detail: "metadata key '\(key)' does not hold \(what)")
         }
-        guard let version = Int(try require(Key.version)) else { throw unreadable(Key.version, "a version number") }
+        // Model versions start at 1: a 0 or -1 typed by hand is damage, not drift to a version no file can have.
+        guard let version = Int(try require(Key.version)), version >= 1 else { throw unreadable(Key.version, "a version number") }
         guard let createdAt = Int(try require(Key.createdAtVersion)) else { throw unreadable(Key.createdAtVersion, "a version number") }
         guard let hashes = try? JSONDecoder().decode([String: String].self, from: Data(try require(Key.entityHashes).utf8)) else {
             throw unreadable(Key.entityHashes, "entity hashes (JSON)")

@@ -137,6 +137,7 @@ public enum HookLoader {
         var predicate: String?, predicateOrigin: SourceLocation?
         var arguments: [PredicateArgument] = []
         var properties: [String: UpdateValue] = [:]
+        var namesProperties = false   // propertiesToUpdate names one (a bad value is its own error)
         var valueOrigins: [String: SourceLocation] = [:]
         var keyOrigins: [String: SourceLocation] = [:]
         var plainLiterals: Set<String> = []
@@ -155,6 +156,7 @@ public enum HookLoader {
                 arguments += parseArguments(value, &r)
             case "propertiesToUpdate":
                 guard let list = r.entries(of: value, what: "propertiesToUpdate", allowed: []) else { continue }
+                namesProperties = namesProperties || !list.isEmpty
                 for (name, keyNode, v) in list {
                     keyOrigins[name] = r.location(keyNode)
                     switch v {
@@ -198,7 +200,7 @@ public enum HookLoader {
             return nil
         }
         if kind == "batchUpdate" {
-            if properties.isEmpty { r.error("batchUpdate needs 'propertiesToUpdate'", at: body) }
+            if properties.isEmpty && !namesProperties { r.error("batchUpdate needs 'propertiesToUpdate'", at: body) }
             var request = BatchUpdateRequest(entity: entity, predicate: predicate, arguments: arguments, propertiesToUpdate: properties)
             request.includesSubentities = includes
             request.predicateOrigin = predicateOrigin
