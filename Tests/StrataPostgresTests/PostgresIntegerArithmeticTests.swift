@@ -53,6 +53,25 @@ struct PostgresIntegerArithmeticTests {
         }
     }
 
+    /// `int64(x / y)` of integers truncates exactly toward zero on both engines, past 2^53 too (through a double
+    /// 9007205692997629 was …628); a zero divisor is nil. The items' counts: 3, -7, 2147483647, 0 and 1.
+    @Test(arguments: [
+        ("string(int64(count / 2))", [Value.text("1"), .text("-3"), .text("1073741823"), .text("0"), .text("0")]),
+        ("string(int64(count * 4194307 / 1))", [.text("12582921"), .text("-29360149"), .text("9007205692997629"), .text("0"), .text("4194307")]),
+        ("string(int64((count * 4194307) / (count - count)))", [.null, .null, .null, .null, .null]),
+    ])
+    func anIntegerQuotientIsExactOnBothEngines(expression: String, expected: [Value]) async throws {
+        try await PostgresLibraryTests.withStores { sqlite, postgres in
+            let request = BatchUpdateRequest(entity: "Item", predicate: nil, propertiesToUpdate: ["tag": .expression(expression)])
+            _ = try await sqlite.execute(request, context: Self.context)
+            _ = try await postgres.execute(request, context: Self.context)
+            let onSQLite = try sqlite.fetchAll("Item").map { $0.values["tag"] }
+            let onPostgres = try await postgres.fetchAll("Item").map { $0.values["tag"] }
+            #expect(onSQLite == expected, "\(onSQLite)")
+            #expect(onPostgres == expected, "\(onPostgres)")
+        }
+    }
+
     /// A result an `integer` column cannot hold: SQLite stores it and its audit reports 1610 (exit 3); PostgreSQL
     /// refuses the statement, which is exit 3 too, with nothing written.
     @Test func aValueItsColumnCannotHoldIsExit3() async throws {

@@ -105,7 +105,7 @@ import Testing
         ("-calories", ["-9223372036854775807", "-9007199254740992", "-9007199254740993", nil, "-5"]),
         ("calories - 9223372036854775807 - 9223372036854775807", ["-9223372036854775807", nil, nil, nil, nil]),
         ("abs(calories)", ["9223372036854775807", "9007199254740992", "9007199254740993", nil, "5"]),
-        ("int64(calories * 2 / 2)", [nil, "9007199254740992", "9007199254740992", nil, "5"]),
+        ("int64(calories * 2 / 2)", [nil, "9007199254740992", "9007199254740993", nil, "5"]),   // exact, not through a double
     ] as [(String, [String?])])
     func int64AssignmentThatOverflowsGivesNil(_ expression: String, _ expected: [String?]) async throws {
         let f = try PredicateFixture.make(yaml: Self.int64Yaml, rows: Self.int64Rows)

@@ -96,7 +96,12 @@ extension PredicateTranslator {
     /// `int16(x)` … `date(x)`: the value converted; nil where it does not convert.
     mutating func cast(_ argument: PredicateExpression, to target: AttributeType, offset: Int,
                        in scope: Position) throws(PredicateSyntaxError) -> Operand {
-        let value = try scalar(try operand(argument, in: scope), purpose: "as a function argument")
+        let value: Operand
+        if let quotient = try integerQuotient(argument, for: target, in: scope) {
+            value = quotient
+        } else {
+            value = try scalar(try operand(argument, in: scope), purpose: "as a function argument")
+        }
         guard let t = try typedArgument(value) else { return .literal(.null, offset: offset) }
         let label = "\(target.rawValue)(\(t.label))"
         guard t.type != .binary else {
@@ -110,6 +115,25 @@ extension PredicateTranslator {
             sql = .function(.integerText, [t.fragment, sql])
         }
         return .typed(Typed(fragment: sql, type: target, nullable: true, constant: nil, offset: offset, label: label))
+    }
+
+    /// `int64(x / y)` (or int16, int32) of two integers: the quotient truncated toward zero, exact (the documented way
+    /// to truncate; `x / y` alone is a double, which rounded it past 2^53: 9007199254740993 / 1 was …992, and
+    /// int64's maximum / 1 nil). nil when `argument` is not one such division.
+    mutating func integerQuotient(_ argument: PredicateExpression, for target: AttributeType,
+                                  in scope: Position) throws(PredicateSyntaxError) -> Operand? {
+        guard target.isInteger, case .arithmetic(let first, let steps) = argument, let last = steps.last, last.op == .divide else { return nil }
+        // `a * b / c` is one left-associative chain: the dividend is everything before the last `/`.
+        let dividend: PredicateExpression = steps.count == 1 ? first : .arithmetic(first, Array(steps.dropLast()))
+        let lhs = try scalar(try operand(dividend, in: scope), purpose: "in arithmetic")
+        let rhs = try scalar(try operand(last.operand, in: scope), purpose: "in arithmetic")
+        if case .literal(.number, _) = lhs, case .literal(.number, _) = rhs { return nil }   // folded as before
+        let l = try arithmeticOperand(lhs, other: rhs), r = try arithmeticOperand(rhs, other: lhs)
+        guard l.type.isInteger, r.type.isInteger, l.constant == nil || r.constant == nil else { return nil }
+        let settledL = Self.settled(l), settledR = Self.settled(r)
+        return .typed(Self.settled(Typed(fragment: .function(.integerQuotient, [settledL.fragment, settledR.fragment]), type: .int64,
+                                         nullable: true, constant: nil, offset: l.offset,
+                                         label: SQLComplexity.label("\(l.label) / \(r.label)"), mayOverflow: true, mayBeInfinite: false)))
     }
 
     // MARK: Shared types

@@ -39,6 +39,8 @@ extension PostgresRenderer {
             parts = [.text("CAST("), .argument(0), .text(" AS double precision)")]
         case .integerOperand(let mayOverflow):
             parts = [.text("CAST("), .argument(0), .text(mayOverflow ? " AS numeric)" : " AS bigint)")]
+        case .integerQuotient:
+            parts = [.text("div(CAST("), .argument(0), .text(" AS numeric), NULLIF(CAST("), .argument(1), .text(" AS numeric), 0))")]
         case .realArithmetic(let op):
             parts = Self.realArithmetic(op, a)
         case .finiteReal:

@@ -35,6 +35,11 @@ public enum SQLFunction: Hashable, Sendable {
     /// suffices: a 1,000,000-row `UPDATE … SET x = x + 1` took 6.0–6.8 s through numeric against
     /// 4.4–5.1 s in bigint (PostgreSQL 15, this project's benchmark host).
     case integerOperand(mayOverflow: Bool)
+    /// `int64(a / b)` of two integers: the quotient truncated toward zero, computed exactly, where `a / b` is a
+    /// double (rounded past 2^53). nil for a zero divisor; the one quotient past int64 (its minimum / -1) is
+    /// settled to nil by `strata_int64` where it is used. SQLite divides integers so: `(a / b)`; PostgreSQL
+    /// `div(CAST(a AS numeric), NULLIF(CAST(b AS numeric), 0))`.
+    case integerQuotient
     /// `a op b` computed as doubles (`/` divides any two numbers), nil where IEEE arithmetic gives no finite
     /// number (SPEC §11.4, as an integer overflow gives nil). On SQLite `(a op b)`, `(CAST(a AS REAL) / b)`:
     /// SQLite gives NULL for `x / 0` and for a NaN, and an infinity, which it carries on, is settled to nil
@@ -116,6 +121,7 @@ public enum SQLFunction: Hashable, Sendable {
         case .native, .storage, .comparedDate: return arguments[0]
         case .castReal: return "CAST(" + arguments[0] + " AS REAL)"
         case .integerOperand: return arguments[0]
+        case .integerQuotient: return "(" + arguments[0] + " / " + arguments[1] + ")"
         case .realArithmetic(.divide): return "(CAST(" + arguments[0] + " AS REAL) / " + arguments[1] + ")"
         case .realArithmetic(let op): return "(" + arguments[0] + " \(keyword: op.rawValue) " + arguments[1] + ")"
         case .finiteReal: return "NULLIF(NULLIF(" + arguments[0] + ", 9e999), -9e999)"
