@@ -125,7 +125,8 @@ import Testing
         let r = try CLI.run(["migrate", "--store", "app.sqlite", "--changes-out", "changes.json"], in: dir)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("  mapped Company from Author: 2 carried, 2 dropped by filter, 2 with new IDs, 1 link to them dropped (Invoice.author 1)\n"
-                                  + "  mapped Person from Author: 2 carried, 2 dropped by filter, 2 with new IDs, 1 link to them dropped (Order.author 1)\n"), "\(r.stdout)")
+                                  + "  mapped Person from Author: 2 carried, 2 dropped by filter, 2 with new IDs, 3 links to them dropped (Order.author 1, _Book_authors.target 2)\n"),
+                "\(r.stdout)")
         // Company's part first (the hierarchy's order), each in old ID order, above 4.
         #expect(try E2E.rows(store, #"SELECT "_pk", "_entity", "name" FROM "Party" ORDER BY "_pk""#) == ["5|Company|Acme", "6|Company|Zed", "7|Person|Ann", "8|Person|Bob"])
         #expect(try E2E.rows(store, Self.orders) == ["1|o1|7", "2|o2|NULL", "3|o3|8"])

@@ -1,23 +1,23 @@
 /// Join tables of a step: copied from the source's join table, or filled from links held elsewhere (a to-many
 /// that becomes many-to-many); links to objects with new IDs re-linked.
 extension TablePlanner {
+    typealias Side = (entity: String, relationship: Relationship)
+
+    /// The relationships stored in join table `table`: the side that owns the `source` column, the inverse side,
+    /// and the owner's end of each link. A many-to-many that is its own inverse (`friends` ↔ `friends`) has one
+    /// side, which holds `target`: it is the owner, its links in `target`.
+    func joinSides(_ table: TableSpec) -> (owner: Side?, inverseSide: Side?, ownEnd: String) {
+        let owner = joinSources[table.name], inverseSide = joinTargets[table.name]
+        if owner == nil, let side = inverseSide, destination.isOwnInverse(side.relationship, in: side.entity) { return (side, nil, "target") }
+        return (owner, inverseSide, "source")
+    }
+
     mutating func planJoinTable(_ table: TableSpec) -> Plan? {
-        // The side that owns the `source` column. A many-to-many that is its own inverse (`friends` ↔ `friends`)
-        // has one side, which holds `target`: it is the owner, its links in `target`.
-        var owner: (entity: String, relationship: Relationship)?
-        var inverseSide: (entity: String, relationship: Relationship)?
-        for e in destination.entities {
-            for r in e.relationships {
-                guard let s = dst.storage(of: e.name)?.relationships[r.name], s.kind == .joinTable, s.table == table.name else { continue }
-                if s.column == "source" { owner = (e.name, r) } else { inverseSide = (e.name, r) }
-            }
-        }
-        var ownEnd = "source"   // the owner's end of each link
-        if owner == nil, let side = inverseSide, destination.isOwnInverse(side.relationship, in: side.entity) {
-            (owner, inverseSide, ownEnd) = (side, nil, "target")
-        }
+        let (owner, inverseSide, ownEnd) = joinSides(table)
         guard let owner else { return Plan(spec: table, sourceTable: nil, filter: nil, columns: [], kind: .create, reasons: ["new table"]) }
         let otherEnd = ownEnd == "source" ? "target" : "source"
+        let all = allSourceLinks(owner.relationship, owner: owner.entity)
+        if all.count > 1 { return mergedLinks(table, owner: owner, ownEnd: ownEnd, from: all) }
         guard let found = sourceLinks(owner.relationship, owner: owner.entity, kind: owner.entity) else {
             return Plan(spec: table, sourceTable: nil, filter: nil, columns: [], kind: .create, reasons: ["new table"])
         }

@@ -205,7 +205,7 @@ extension TablePlanner {
         var drops: [MigrationOperation] = []
         for table in src.tables where !keptInPlace.contains(table.name) {
             drops.append(.execute("DROP TABLE \(TableName(table.name))"))
-            if !plans.contains(where: { $0.sourceTable == table.name || $0.parts.contains { $0.sourceTable == table.name } }) {
+            if !plans.contains(where: { $0.sourceTable == table.name || $0.parts.contains { $0.sourceTable == table.name } || $0.fillSources.contains(table.name) }) {
                 actions.append(TableAction(table: table.name, sourceTable: table.name, kind: .drop, reasons: ["no longer in the model"]))
             }
         }

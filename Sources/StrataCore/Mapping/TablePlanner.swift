@@ -14,6 +14,8 @@ struct TablePlanner: Sendable {
         var columns: [(spec: ColumnSpec, source: ColumnSource)]
         /// For a new join table filled from links held elsewhere: `SELECT own, other FROM …`.
         var linkFill: SQLText?
+        /// The source tables `linkFill` reads when they are join tables merged into this one (not "no longer in the model").
+        var fillSources: [String] = []
         var kind: TableAction.Kind = .rebuild
         var reasons: [String] = []
         /// Source column → destination column, for columns carried unchanged.
@@ -71,8 +73,10 @@ struct TablePlanner: Sendable {
         if let mapping, table.kind == .entity, let root = table.rootEntity,
            (corr.destinationKinds[root] ?? []).contains(where: { mapping.entities[$0] != nil || isCompanionTarget($0) }) { return false }
         guard table.kind == .entity, let root = table.rootEntity else {
-            // A join table: unchanged when both sides are unchanged entities (their names are in its spec).
-            return true
+            // A join table: unchanged when both sides are unchanged entities (their names are in its spec) and its
+            // links come from this one table (not also from another relationship merged into it).
+            guard let owner = joinSides(table).owner else { return true }
+            return allSourceLinks(owner.relationship, owner: owner.entity).allSatisfy { $0.storage.table == table.name }
         }
         let members = (corr.destinationKinds[root] ?? []).compactMap { destination.entity($0) }
         let sourceMembers = src.entityNames(inTable: table.name)
@@ -90,6 +94,9 @@ struct TablePlanner: Sendable {
 
     /// Table → order columns of ordered to-many relationships stored there (column, owning entity, relationship).
     var orderColumns: [String: [(String, String, Relationship)]] = [:]
+    /// Join table → the relationship holding its `source` column, and the one holding `target` (its inverse).
+    var joinSources: [String: (entity: String, relationship: Relationship)] = [:]
+    var joinTargets: [String: (entity: String, relationship: Relationship)] = [:]
 
     init(_ corr: ModelCorrespondence, source: StoreLayout, destination: StoreLayout, mapping: CompiledMapping? = nil) {
         self.corr = corr
@@ -102,6 +109,9 @@ struct TablePlanner: Sendable {
                 if let s = storage.relationships[r.name], s.kind == .inverseForeignKey, let order = s.orderColumn {
                     orderColumns[s.table, default: []].append((order, e.name, r))
                 }
+                if let s = storage.relationships[r.name], s.kind == .joinTable {
+                    if s.column == "source" { joinSources[s.table] = (e.name, r) } else { joinTargets[s.table] = (e.name, r) }
+                }
             }
         }
         newIDTables = findNewIDTables()
@@ -112,7 +122,7 @@ struct TablePlanner: Sendable {
         guard refusals.isEmpty else { return }
         classify()
         emit()
-        droppedLinks = droppedLinkProbes() + newIDLinkProbes()
+        droppedLinks = droppedLinkProbes() + newIDLinkProbes() + newIDJoinLinkProbes()
     }
 
     mutating func refuse(_ entity: String, _ change: String, hint: String) {
