@@ -65,9 +65,11 @@ struct PostgresSession: Sendable {
                 PostgresConnection.Configuration(host: endpoint.host, port: endpoint.port, username: url.user, password: endpoint.password,
                                                  database: url.database, tls: tls)
             }
-            // The server applies `options` first and the other startup parameters after: Strata's name wins.
+            // The server applies `options` first and the other startup parameters after: Strata's name wins, and
+            // `extra_float_digits` 1 (PostgreSQL 12+: a double's shortest exact text, which `string()` and `round()`
+            // of a double read, as SQLite's) whatever the server's or the role's setting.
             configuration.options.additionalStartupParameters = (url.options.isEmpty ? [] : [("options", PostgresStoreURL.Setting.optionsText(url.options))])
-                + [("application_name", applicationName)]
+                + [("application_name", applicationName), ("extra_float_digits", "1")]
             configuration.options.connectTimeout = .seconds(Int64(timeout))
             return try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
         }

@@ -64,8 +64,8 @@ extension PostgresStoreError: StrataError {
     static func hint(forSQLState state: String) -> String? {
         switch state {
         case lockNotAvailable: "another session holds a lock on a table; retry, or raise the lock timeout"
-        case valueOutOfRange: "a value is outside its attribute's range (int16 -32768…32767, int32 -2147483648…2147483647), which a "
-            + "PostgreSQL column cannot hold (1610/1620 on SQLite); its transaction was rolled back"
+        case valueOutOfRange: "a value is outside the range of its PostgreSQL column's type (int16 -32768…32767, int32 -2147483648…2147483647, "
+            + "a double's ±1.7976931348623157e308), which an SQLite column holds (1610/1620 on SQLite); its transaction was rolled back"
         case dateOutOfRange: "a date is outside PostgreSQL's range (4713 BC to 294276 AD); its transaction was rolled back"
         default: nil
         }

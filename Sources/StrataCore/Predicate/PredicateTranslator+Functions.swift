@@ -306,7 +306,7 @@ extension PredicateTranslator {
             places = digits.fragment
         }
         let type: AttributeType = x.type.isInteger ? .int64 : x.type == .decimal ? .decimal : .double
-        let sql = SQLText.strata(.round, [type == .double ? .function(.castReal, [x.fragment]) : x.fragment, places])
+        let sql = SQLText.function(.round(type), [type == .double ? .function(.castReal, [x.fragment]) : x.fragment, places])
         return .typed(Typed(fragment: sql, type: type, nullable: true, constant: nil,
                             offset: offset, label: "round(\(x.label))"))
     }

@@ -47,6 +47,8 @@ extension PostgresRenderer {
             parts = [.argument(0)]
         case .extreme(let isMinimum):
             parts = Self.extreme(isMinimum ? "least" : "greatest", count: a.count, numeric: false)
+        case .round(let type):
+            parts = Self.round(type)
         case .jsonEach(let type):
             // A FROM item with one column `value` of the storage form's type, as SQLite's json_each gives.
             parts = [.text("(SELECT CAST(e AS " + Self.storageType(type) + ") AS value FROM jsonb_array_elements_text(CAST("),
@@ -142,6 +144,28 @@ extension PostgresRenderer {
     static func withinDecimalDigits(_ value: [Part]) -> [Part] {
         [.text("(SELECT CASE WHEN length(btrim(replace(CAST(trim_scale(abs(v)) AS text), '.', ''), '0')) <= "
                + "\(DecimalArithmetic.maxSignificantDigits) THEN v END FROM (SELECT ")] + value + [.text(" AS v OFFSET 0) AS strata_decimal)")]
+    }
+
+    /// `round(x, places)` of a value of `type` as `ExpressionRuntime.round` (``SQLFunction/round(_:)``): an
+    /// integer or a decimal as numeric; a double
+    /// through its shortest text (PostgreSQL's output, ``shortestText(_:from:)``), where `CAST(x AS numeric)`
+    /// kept 15 significant digits (round(1.2345678901234567, 16) was 1.23456789012346) and made 1.7976931348623157e308
+    /// a numeric above the largest double, which stopped the statement; a result above the largest double is an
+    /// infinity of its sign and one below the smallest 0, as Swift's `Double(text)`; `places` outside -999…999
+    /// (and a double that is not finite) gives nil, as `DecimalArithmetic.round`.
+    static func round(_ type: AttributeType) -> [Part] {
+        switch type {
+        case .double, .float:
+            // x and places are read once, r (computed once) several times: `OFFSET 0` keeps each sub-select.
+            let rounded = "CASE WHEN abs(strata_x) < 'Infinity' AND strata_p > -1000 AND strata_p < 1000 THEN round(CAST("
+                + shortestText("strata_x", from: .double) + " AS numeric), CAST(strata_p AS integer)) END"
+            return [.text("(SELECT CASE WHEN abs(r) > 1.7976931348623157e308 THEN CAST(sign(r) AS double precision) * CAST('Infinity' AS double precision) "
+                          + "WHEN abs(r) < 2.4703282292062328e-324 THEN CAST(0 AS double precision) ELSE CAST(r AS double precision) END "
+                          + "FROM (SELECT " + rounded + " AS r FROM (SELECT "), .argument(0), .text(" AS strata_x, "), .argument(1),
+                    .text(" AS strata_p OFFSET 0) AS strata_value OFFSET 0) AS strata_round)")]
+        default:
+            return [.text("round(CAST("), .argument(0), .text(" AS numeric), CAST("), .argument(1), .text(" AS integer))")]
+        }
     }
 
     /// `a / b` rounded half-even to 20 fractional digits, nil for `b` = 0, as `DecimalArithmetic.divide`: the

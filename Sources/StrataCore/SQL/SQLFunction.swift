@@ -55,6 +55,12 @@ public enum SQLFunction: Hashable, Sendable {
     case finiteReal
     /// `min(a, b, …)` / `max(a, b, …)` as SQLite's scalar functions: nil when any argument is nil.
     case extreme(isMinimum: Bool)
+    /// `round(x, places)` of a value of the type (`int64`, `double` or `decimal`), half away from zero:
+    /// `strata_round(x, places)` on SQLite (`ExpressionRuntime.round`). On PostgreSQL a double is rounded
+    /// through its shortest text, as SQLite's (`CAST(x AS numeric)` keeps 15 significant digits, and near the
+    /// largest double gave a numeric no double holds), a result past the doubles is an infinity, and `places`
+    /// outside -999…999 gives nil, as on SQLite.
+    case round(AttributeType)
     /// `json_each(x)`: the elements of a bound JSON array (long `IN` lists), as a `FROM` item with one column
     /// `value`; the elements are values of the attribute type's storage form (PostgreSQL casts them to it).
     case jsonEach(AttributeType)
@@ -126,6 +132,7 @@ public enum SQLFunction: Hashable, Sendable {
         case .realArithmetic(let op): return "(" + arguments[0] + " \(keyword: op.rawValue) " + arguments[1] + ")"
         case .finiteReal: return "NULLIF(NULLIF(" + arguments[0] + ", 9e999), -9e999)"
         case .extreme(let isMinimum): return .call(isMinimum ? "min" : "max", arguments)
+        case .round: return .call("strata_round", arguments)
         case .jsonEach: return .call("json_each", arguments)
         case .lastInsertedKey: return .call("last_insert_rowid", [])
         case .integerText:
