@@ -77,4 +77,31 @@ struct PostgresRoundTests {
             #expect(onPostgres == expected)
         }
     }
+
+    /// `round()` and `abs()` of a decimal with more than 38 significant digits are nil, as its `+ - * /` are
+    /// (Docs/predicates.md); PostgreSQL's numeric gave the value. Places outside -999…999 give nil.
+    @Test(arguments: [
+        ("string(round(price, 2))", [.null, .text("0.1"), .null, .text("99999999999999.99"), .null] as [Value]),
+        ("string(abs(price))", [.null, .text("0.1"), .null, .text("99999999999999.99"), .null]),
+        ("string(round(price * -1, 1))", [.null, .text("-0.1"), .null, .text("-100000000000000"), .null]),
+        ("string(round(price, 999))", [.null, .text("0.1"), .null, .text("99999999999999.99"), .null]),
+        ("string(round(price, 1000))", [.null, .null, .null, .null, .null]),
+        ("string(round(price, -1000))", [.null, .null, .null, .null, .null]),
+    ])
+    func aDecimalPast38DigitsIsNilAsOnSQLite(expression: String, expected: [Value]) async throws {
+        try await PostgresLibraryTests.withStores { sqlite, postgres in
+            // Émile's price: 39 significant digits.
+            let wide = BatchUpdateRequest(entity: "Item", predicate: "count == 3",
+                                          propertiesToUpdate: ["price": .literal("123456789012345678901234567890123456789")])
+            let request = BatchUpdateRequest(entity: "Item", propertiesToUpdate: ["tag": .expression(expression)])
+            for r in [wide, request] {
+                _ = try await sqlite.execute(r, context: Self.context)
+                _ = try await postgres.execute(r, context: Self.context)
+            }
+            let onPostgres = try await postgres.fetchAll("Item").map { $0.values["tag"] ?? .null }
+            let onSQLite = try sqlite.fetchAll("Item").map { $0.values["tag"] ?? .null }
+            #expect(onSQLite == expected)
+            #expect(onPostgres == expected)
+        }
+    }
 }

@@ -147,14 +147,18 @@ extension PostgresRenderer {
     }
 
     /// `round(x, places)` of a value of `type` as `ExpressionRuntime.round` (``SQLFunction/round(_:)``): an
-    /// integer or a decimal as numeric; a double
+    /// integer as numeric; a decimal nil past 38 significant digits (``withinDecimalDigits(_:)``); a double
     /// through its shortest text (PostgreSQL's output, ``shortestText(_:from:)``), where `CAST(x AS numeric)`
     /// kept 15 significant digits (round(1.2345678901234567, 16) was 1.23456789012346) and made 1.7976931348623157e308
     /// a numeric above the largest double, which stopped the statement; a result above the largest double is an
     /// infinity of its sign and one below the smallest 0, as Swift's `Double(text)`; `places` outside -999…999
     /// (and a double that is not finite) gives nil, as `DecimalArithmetic.round`.
     static func round(_ type: AttributeType) -> [Part] {
+        let places: [Part] = [.argument(1), .text(" > -1000 AND "), .argument(1), .text(" < 1000")]
         switch type {
+        case .decimal:
+            return withinDecimalDigits([.text("CASE WHEN ")] + places + [.text(" THEN round(")] + numeric(0)
+                                           + [.text(", CAST("), .argument(1), .text(" AS integer)) END")])
         case .double, .float:
             // x and places are read once, r (computed once) several times: `OFFSET 0` keeps each sub-select.
             let rounded = "CASE WHEN abs(strata_x) < 'Infinity' AND strata_p > -1000 AND strata_p < 1000 THEN round(CAST("
@@ -232,7 +236,7 @@ extension PostgresRenderer {
         case .decimalDiv:
             return Self.withinDecimalDigits(Self.decimalQuotient)
         case .decimalAbs:
-            return [.text("abs(")] + Self.numeric(0) + [.text(")")]
+            return Self.withinDecimalDigits([.text("abs(")] + Self.numeric(0) + [.text(")")])
         case .decimalMin, .decimalMax:
             return Self.extreme(function == .decimalMin ? "least" : "greatest", count: a.count, numeric: true)
         case .substring:

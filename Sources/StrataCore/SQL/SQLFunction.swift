@@ -58,8 +58,8 @@ public enum SQLFunction: Hashable, Sendable {
     /// `round(x, places)` of a value of the type (`int64`, `double` or `decimal`), half away from zero:
     /// `strata_round(x, places)` on SQLite (`ExpressionRuntime.round`). On PostgreSQL a double is rounded
     /// through its shortest text, as SQLite's (`CAST(x AS numeric)` keeps 15 significant digits, and near the
-    /// largest double gave a numeric no double holds), a result past the doubles is an infinity, and `places`
-    /// outside -999…999 gives nil, as on SQLite.
+    /// largest double gave a numeric no double holds), a result past the doubles is an infinity, a decimal with
+    /// more than 38 significant digits is nil, and `places` outside -999…999 gives nil, as on SQLite.
     case round(AttributeType)
     /// `json_each(x)`: the elements of a bound JSON array (long `IN` lists), as a `FROM` item with one column
     /// `value`; the elements are values of the attribute type's storage form (PostgreSQL casts them to it).
