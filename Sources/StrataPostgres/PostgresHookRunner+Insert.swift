@@ -3,7 +3,7 @@ import StrataCore
 extension PostgresHookRunner {
     /// A batch insert: its statements as planned (one `INSERT … SELECT`, or one `INSERT … VALUES` per object).
     /// The identity `_pk` only grows, so the new rows are those above the table's highest key read before:
-    /// that range is checked for dangling to-one keys (1700, exit 3), listed for `objectIDs` and, under the
+    /// that range is checked for dangling to-one keys (`BatchError.violation` 1700, exit 3, as on SQLite), listed for `objectIDs` and, under the
     /// `touched` audit, recorded in `pg_temp."strata_touched"` in one `INSERT … SELECT`, as on SQLite, with the
     /// existing rows an `onConflict: update` changed.
     func run(_ plan: BatchInsertPlan, _ request: BatchInsertRequest, planner: BatchInsertPlanner) async throws -> BatchResult {
@@ -12,13 +12,19 @@ extension PostgresHookRunner {
         let before = try await session.value(highest, as: Int64.self) ?? 0
         let (count, updated, setting) = try await insertRows(plan, request, planner: planner, above: before)
         let updates = request.onConflict == .update
-        if let dangling = planner.danglingReferences(plan, above: updates ? nil : before), let row = try await run(dangling).rows.first {
-            let key = try PostgresSession.decode(row[0], as: Int64.self, statement: dangling)
-            let column = try PostgresSession.decode(row[1], as: String.self, statement: dangling)
-            let value = try PostgresSession.decode(row[2], as: Int64.self, statement: dangling)
-            throw PostgresStoreError.violations(
-                message: "the batch insert into \(request.entity) would leave a dangling reference (1700): \(column) = \(value) names no object",
-                objects: [ObjectID(storeUUID: storeUUID, entity: request.entity, primaryKey: key).uri])
+        if let dangling = planner.danglingReferences(plan, above: updates ? nil : before) {
+            // SQLite's 1700 (`BatchExecutor.checkReferences`): the same words and rows, located at a hook's step by its runner.
+            let rows = try await run(dangling).rows
+            if !rows.isEmpty {
+                let listed = try rows.map { row -> String in
+                    let key = try PostgresSession.decode(row[0], as: Int64.self, statement: dangling)
+                    let column = try PostgresSession.decode(row[1], as: String.self, statement: dangling)
+                    let value = try PostgresSession.decode(row[2], as: Int64.self, statement: dangling)
+                    return "\(request.entity) \(key) \(column) = \(Value.integer(value))"
+                }
+                throw BatchError.violation(code: 1700, message: "the batch would leave a dangling reference (no object has that primary key): "
+                                           + listed.joined(separator: ", ") + (rows.count == 20 ? ", …" : ""))
+            }
         }
         var changes = ChangeSet()
         let wantIDs = request.resultType == .objectIDs || options.collectObjectIDs

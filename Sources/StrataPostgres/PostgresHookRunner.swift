@@ -68,6 +68,12 @@ struct PostgresHookRunner {
             let result: BatchResult
             do {
                 result = try await run(step, model: plan.model, layout: plan.layout, hook: hook.id)
+            } catch BatchError.violation(let code, let message) {
+                // A check of Strata's own (a dangling reference, 1700): located at the hook's step, as `HookRunner.located`.
+                var located = SQLStepError(.violation(code: code), "hook '\(hook.id)' step \(index + 1): \(message)",
+                                           at: index < hook.stepLocations.count ? hook.stepLocations[index] : hook.afterLocation)
+                located.source = hook.source
+                throw located
             } catch let error as PostgresStoreError {
                 // A constraint the step broke: exit 3 located at the hook's step, as on SQLite; the step rolls back. A
                 // uniqueness constraint is reported in SQLite's words (`HookRunner.located`), its table and columns named.

@@ -55,8 +55,8 @@ extension PostgresStore {
     /// ```
     /// A `dictionaryHandler`'s rows are asked for and planned (one `INSERT` each) before the transaction begins.
     /// - Throws: as for updates; `BatchError.invalid` (nothing written), `BatchError.violation` 1551 for a
-    ///   uniqueness conflict without `onConflict`, `PostgresStoreError.violations` (1700) for a to-one key that
-    ///   names no object. With `onConflict: .update` into a table with several uniqueness constraints, a `from:`
+    ///   uniqueness conflict without `onConflict`, `BatchError.violation` 1700 for a to-one key that
+    ///   names no object, as on SQLite. With `onConflict: .update` into a table with several uniqueness constraints, a `from:`
     ///   insert runs row by row on the server, as SQLite runs it (`BatchInsertPlan.rowByRow`).
     public func execute(_ request: BatchInsertRequest, context: PredicateContext? = nil, audit: AuditMode = .touched,
                         onViolation: ViolationPolicy = .rollback, maxSamples: Int = 20, lockTimeout: Double = 60) async throws -> BatchResult {
