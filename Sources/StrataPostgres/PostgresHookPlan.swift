@@ -28,13 +28,13 @@ struct PostgresHookPlan: Sendable {
     /// Plans every step of `hook` against `model` and `layout` (the layout of the version it runs on).
     /// - Throws: `BatchError.invalid` (a predicate or value that does not check, exit 2), `PostgresRenderError`
     ///   (exit 2) for what PostgreSQL cannot run, a `Diagnostic` (exit 2) for a Swift stage declared for
-    ///   other engines only (`engines: [sqlite]`).
+    ///   other engines only (`engines: [sqlite]`) and for a value holding U+0000 (``checkNoNUL(_:step:index:hook:)``).
     static func plan(_ hook: Hook, model: Model, layout: StoreLayout, context: PredicateContext,
                      schema: String) throws -> PostgresHookPlan {
         var context = context
         context.variables = hook.variables.merging(context.variables) { _, given in given }
         var steps: [Step] = []
-        var statements: [SQLText] = []
+        var statements: [(index: Int, step: HookStep, statements: [SQLText])] = []
         for step in hook.steps {
             let planned: Step
             switch step {
@@ -56,14 +56,23 @@ struct PostgresHookPlan: Sendable {
                 steps.append(.stage(declaration))
                 continue
             }
+            statements.append((steps.count, step, planned.statements))
             steps.append(planned)
-            statements += planned.statements
         }
         var requirements: Set<PostgresRenderer.Requirement> = []
+        var renderings: [[PostgresRenderer.Rendering]] = []
         do {
-            for statement in statements { requirements.formUnion(try PostgresRenderer().rendering(statement).requirements) }
+            for planned in statements {
+                var rendered: [PostgresRenderer.Rendering] = []
+                for statement in planned.statements { rendered.append(try PostgresRenderer().rendering(statement)) }
+                renderings.append(rendered)
+            }
         } catch {
             throw PostgresRenderError("hook '\(hook.id)' (\(hook.file)): " + error.message, hint: error.hint)
+        }
+        for (planned, rendered) in zip(statements, renderings) {
+            try checkNoNUL(rendered, step: planned.step, index: planned.index, hook: hook)
+            for rendering in rendered { requirements.formUnion(rendering.requirements) }
         }
         return PostgresHookPlan(hook: hook, model: model, layout: layout, steps: steps, context: context, requirements: requirements)
     }
