@@ -6,9 +6,9 @@ import StrataCore
 /// 0/1, a date as seconds since 1970, a decimal as its canonical text, a uuid as text. Reports display
 /// values from this form, so they read the same on both engines.
 enum PostgresCellValue {
-    static func value(_ cell: PostgresCell, statement: SQLText) throws -> Value {
+    static func value(_ cell: PostgresCell, statement: SQLText) throws(PostgresStoreError) -> Value {
         guard cell.bytes != nil else { return .null }
-        func decode<T: PostgresDecodable>(_ type: T.Type) throws -> T { try PostgresSession.decode(cell, as: T.self, statement: statement) }
+        func decode<T: PostgresDecodable>(_ type: T.Type) throws(PostgresStoreError) -> T { try PostgresSession.decode(cell, as: T.self, statement: statement) }
         switch cell.dataType {
         case .int2: return .integer(Int64(try decode(Int16.self)))
         case .int4: return .integer(Int64(try decode(Int32.self)))

@@ -127,7 +127,7 @@ extension PostgresMigration {
             try await runHooks(hooks.hooks(.before, plan.toVersion), store: store, renderer: hooks.renderer,
                                storeUUID: metadata.storeUUID, options: options, into: &progress.ran)
             progress.step = try await PostgresStepReport.make(plan, session: session)
-            let mapping = try await PostgresMappingReport.make(plan, session: session)
+            let mapping = try await PostgresMappingReport.make(plan, session: session, storeUUID: metadata.storeUUID, maxSamples: options.maxSamples)
             progress.step?.mapping = mapping
             for operation in plan.operations {
                 switch operation {
