@@ -80,7 +80,6 @@ extension PostgresMigration {
             }
             // The objects the step gave new IDs, then what its hooks changed.
             report.changes.merge(progress.remapped)
-            report.warnings += progress.warnings
             for (_, changes) in progress.ran { report.changes.merge(changes) }
         }
         report.toVersion = try await store.metadata().version
@@ -95,7 +94,7 @@ extension PostgresMigration {
         var ran: [(result: HookRunResult, changes: ChangeSet)] = []
         /// The objects the step gave new IDs (`remapped`, with their IDs when collected).
         var remapped = ChangeSet()
-        /// A mapping file's violations committed under `onViolation: warn`.
+        /// A mapping file's violations committed under `onViolation: warn`, in the step's report.
         var warnings: [String] = []
     }
 
@@ -148,6 +147,8 @@ extension PostgresMigration {
                                                   warnings: &progress.warnings) {
                 progress.step?.mappingAudit = audit
             }
+            // In the step's block (stdout, the step's JSON), as SQLite's `stepReport.warnings`; not the run's (stderr).
+            progress.step?.warnings = progress.warnings
             try await store.write(StoreMetadata(storeUUID: metadata.storeUUID, model: model, layout: plan.destinationLayout,
                                                 createdAtVersion: metadata.createdAtVersion))
             try await store.recordHistory(kind: "migrate", from: plan.fromVersion, to: plan.toVersion, started: started, finished: Date(),

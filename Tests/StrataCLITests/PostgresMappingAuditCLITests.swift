@@ -64,4 +64,22 @@ struct PostgresMappingAuditCLITests {
                     == "11,1,41")
         #expect(try CLI.run(["migrate", "--store", url, "--audit", "none"], in: dir).status == 0)
     }
+
+    /// The `warn` warning is the step's: in its block on stdout (before its SQL count) and in its JSON, never on
+    /// stderr, on both engines. PostgreSQL printed it after the report, on stderr (in JSON too).
+    @Test func underWarnTheWarningIsInTheStepsBlockOnBothEngines() throws {
+        let (dir, _, url, _) = try Self.stores(mapping: AuthorBookMapping.mapping + "\nonViolation: warn\n", name: "pgmapaudit-warnblock")
+        let warning = "  warning: mapping migrations/v2.yaml broke v2's rules (1 violation(s)); committed (onViolation: warn)"
+        for store in ["app.sqlite", url] {
+            let text = try CLI.run(["migrate", "--store", store, "--dry-run"], in: dir)
+            #expect(text.status == 0 && text.stderr.isEmpty, "\(store): \(text.stderr)")
+            let lines = text.stdout.components(separatedBy: "\n")
+            let at = lines.firstIndex(of: warning)
+            #expect(at != nil, "\(store): \(text.stdout)")
+            if let at { #expect(lines[at + 1].hasPrefix("  ") && lines[at + 1].contains("SQL statement"), "\(store): \(text.stdout)") }
+            let json = try CLI.run(["migrate", "--store", store, "--dry-run", "--format", "json"], in: dir)
+            #expect(json.status == 0 && json.stderr.isEmpty, "\(store): \(json.stderr)")
+            #expect(json.stdout.contains("broke v2's rules (1 violation(s)); committed (onViolation: warn)"), "\(store): \(json.stdout)")
+        }
+    }
 }
