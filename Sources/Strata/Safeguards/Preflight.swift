@@ -27,8 +27,9 @@ public enum Preflight {
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw StoreError.missingDirectory(path: path)
         }
+        // A FIFO would block the first read forever; a link loop "does not exist" to fileExists.
+        try StorePath.checkRegularFile(path)
         guard FileManager.default.fileExists(atPath: path) else { throw StoreError.missing(path: path) }
-        try StorePath.checkRegularFile(path)   // a FIFO would block the first read forever
         guard access(path, R_OK) == 0 else { throw StoreError.other("cannot read '\(path)': \(String(cString: strerror(errno)))") }
         if HotJournal.fileSize(path) > 0 {
             guard let prefix = HotJournal.readPrefix(path, count: header.count), prefix == header else {

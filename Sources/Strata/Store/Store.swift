@@ -34,8 +34,8 @@ public final class Store: Sendable {
     /// - Throws: `StoreError` (missing file, not SQLite, corrupt, read-only), `StorePathError.notARegularFile`
     ///   (a FIFO, directory or device: exit 2 before SQLite touches it).
     public static func open(path: String, readOnly: Bool = false, busyTimeout: TimeInterval = 5) throws -> Store {
+        try StorePath.checkRegularFile(path)   // first: a link loop "does not exist" to fileExists
         guard FileManager.default.fileExists(atPath: path) else { throw StoreError.missing(path: path) }
-        try StorePath.checkRegularFile(path)
         do {
             return try openChecked(path: path, readOnly: readOnly, busyTimeout: busyTimeout)
         } catch let error as DatabaseError where readOnly && error.extendedResultCode == .SQLITE_READONLY_ROLLBACK {

@@ -17,7 +17,8 @@ public enum StoreCreator {
     ///   - path: where to create the file; it must not exist yet.
     ///   - model: the version to create the store at.
     /// - Returns: the open store.
-    /// - Throws: `StoreError` when the directory is missing or not writable, the file appeared meanwhile,
+    /// - Throws: `StorePathError.notARegularFile` when `path` is a symbolic link loop (exit 2);
+    ///   `StoreError` when the directory is missing or not writable, the file appeared meanwhile,
     ///   or SQLite fails (disk full: `PipelineError.diskFull`).
     @discardableResult
     public static func create(at path: String, model: Model) throws -> Store {
@@ -31,6 +32,7 @@ public enum StoreCreator {
         let given = path
         var path = path
         var info = stat()
+        if StorePath.isLinkLoop(path) { throw StorePathError.notARegularFile(path: path, kind: "symbolic link loop") }
         if lstat(path, &info) == 0 {
             // A symlink to a store that does not exist yet (`current.sqlite` → `releases/7/app.sqlite`):
             // create its target. Anything else at the path is an existing file.

@@ -16,11 +16,15 @@ public enum StorePath {
     }
 
     /// Refuses a store path that exists but is not a regular file (after following links): a FIFO would
-    /// block every reader, a directory or device is no store.
+    /// block every reader, a directory or device is no store, and a symbolic link loop leads to no file at all
+    /// (it is no missing store that `--create` could make: creating it would replace a link).
     /// - Throws: ``StorePathError/notARegularFile(path:kind:)`` (exit 2). A missing path passes.
     public static func checkRegularFile(_ path: String) throws {
         var info = stat()
-        guard stat(path, &info) == 0 else { return }
+        guard stat(path, &info) == 0 else {
+            if isLinkLoop(path) { throw StorePathError.notARegularFile(path: path, kind: "symbolic link loop") }
+            return
+        }
         let kind = kindName(info.st_mode)
         if kind != "regular file" { throw StorePathError.notARegularFile(path: path, kind: kind) }
     }
@@ -111,6 +115,13 @@ public enum StorePath {
     public static func files(in directory: String) -> [String] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
         return names.sorted().map { (directory as NSString).appendingPathComponent($0) }
+    }
+
+    /// Whether `path` is a symbolic link that following never ends (`a -> b`, `b -> a`): `stat` fails with
+    /// `ELOOP`. A dangling link is no loop.
+    public static func isLinkLoop(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) != 0 && errno == ELOOP
     }
 
     static func kindName(_ mode: mode_t) -> String {
