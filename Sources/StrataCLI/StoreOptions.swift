@@ -30,7 +30,7 @@ extension GlobalOptions {
     /// Refuses, before any work (exit 2): output paths that name the store, its companion files, or a model or
     /// hook file; a new YAML file in the models or hooks directory (the next run would read it as a model or a
     /// hook); two options naming one file (the later write would replace the earlier, a backup by a report);
-    /// and a `--changes-out` that is a directory or whose directory does not exist, also behind a link.
+    /// a `--report` or `--changes-out` that is a symbolic link loop; and a `--changes-out` that is a directory or whose directory does not exist, also behind a link.
     func checkOutputs(_ outputs: [(option: String, path: String?)], storePath: String?) throws {
         let named = outputs.compactMap { output in output.path.map { (option: output.option, path: $0) } }
         guard !named.isEmpty else { return }   // no directory to list
@@ -38,6 +38,12 @@ extension GlobalOptions {
             + StorePath.files(in: migrations).map { (path: $0, what: "a hook file") }
         var seen: [StorePath.Identity: String] = [:]
         for (option, path) in named {
+            // A report or change set is written through a link (Docs/operations.md); a loop leads to no file, and
+            // writing "it" would replace a link. (`--backup` refuses any link, exit 1, in Backup.checkDestination.)
+            if option != "--backup", StorePath.isLinkLoop(path) {
+                throw Diagnostic.error("\(option) '\(path)' is a symbolic link loop: following it never reaches a file",
+                                       hint: "fix the link or choose another \(option) path; nothing was written")
+            }
             try StorePath.checkOutput(path, option: option, storePath: storePath, protectedFiles: protected)
             let location = StorePath.resolvedLocation(path)
             for (directory, what) in [(models, "models"), (migrations, "hooks")]

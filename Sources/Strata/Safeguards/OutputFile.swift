@@ -4,9 +4,10 @@ import Foundation
 ///
 /// A new or regular file is replaced atomically (a temporary file beside it, renamed over it), so a reader
 /// never sees half a report. A symbolic link is followed and its target written, never replaced by a
-/// regular file. A path that names a device or a pipe (`/dev/stdout`, `/dev/null`, a FIFO), directly or
-/// through links, is written in place. The path is taken as the system takes it: `app.sqlite/` or
-/// `report.md/.` name a directory, never the file `app.sqlite`.
+/// regular file (a dangling link's target is created; a link loop is an error, nothing written). A path that
+/// names a device or a pipe (`/dev/stdout`, `/dev/null`, a FIFO), directly or through links, is written in
+/// place. The path is taken as the system takes it: `app.sqlite/` or `report.md/.` name a directory, never
+/// the file `app.sqlite`.
 /// ```swift
 /// try OutputFile.write(Data(report.utf8), to: "/dev/stdout")
 /// ```
@@ -18,6 +19,8 @@ public enum OutputFile {
     public static func write(_ data: Data, to path: String, noWiderThan store: String? = nil) throws {
         let last = PathText.components(path, keepingEmpty: true).last ?? ""
         guard !last.isEmpty, last != ".", last != ".." else { throw OutputFileError(path: path, reason: "a directory path, not a file name") }
+        // A link that following never ends names no file: writing "it" would replace the link.
+        if StorePath.isLinkLoop(path) { throw OutputFileError(path: path, reason: "a symbolic link loop (\(String(cString: strerror(ELOOP))))") }
         var info = stat()
         if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
             guard (info.st_mode & S_IFMT) != S_IFDIR else { throw OutputFileError(path: path, reason: "Is a directory") }
