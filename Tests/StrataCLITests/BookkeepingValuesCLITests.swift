@@ -4,6 +4,7 @@ import Testing
 /// Strata's own tables edited by hand or by another tool (a value of the wrong storage class) make the store
 /// corrupt, exit 1, named and located by table and column, with the store unchanged: they stopped the process
 /// (SIGILL, exit 132) in GRDB's row subscripts, with no JSON document and, in a fleet, no other store's outcome.
+/// A missing `strata_history` or `strata_hooks` is a corrupt store too.
 @Suite struct BookkeepingValuesCLITests {
     static let now = ["--now", ExampleData.now, "--no-progress"]
 
@@ -49,6 +50,32 @@ import Testing
             #expect(diagnostics?.map { $0["message"] as? String } == [message], "\(command): \(json.stdout)")
         }
         #expect(E2E.storeHashes(path) == before)
+    }
+
+    /// A dropped `strata_history` read as "drift: none" in `status` and failed `migrate` and `history` on SQLite's
+    /// raw "no such table" (exit 1, after `migrate` had started its step); a dropped `strata_hooks` likewise.
+    /// Every command now says the store is corrupt, naming the table, and changes nothing.
+    @Test(arguments: ["strata_history", "strata_hooks"])
+    func aMissingBookkeepingTableIsACorruptStoreForEveryCommand(_ table: String) throws {
+        let dir = try CLI.exampleProject()
+        let path = try ExampleData.v1Store(in: dir, recipes: 20)
+        let upTo2 = try CLI.run(["migrate", "--store", "app.sqlite", "--to", "2"] + Self.now, in: dir)
+        #expect(upTo2.status == 0, "\(upTo2.stderr)")
+        try E2E.execute(path, "DROP TABLE \"\(table)\"")
+        let before = E2E.storeHashes(path)
+        let message = "the store 'app.sqlite' is corrupt: Strata's table '\(table)' is missing"
+        let commands: [[String]] = [
+            ["status"], ["status", "--check"], ["migrate"], ["migrate", "--dry-run"], ["history"], ["repair"], ["audit"],
+            ["meta", "list"], ["meta", "get", "strata.version"], ["meta", "set", "k", "v"],
+            ["batch", "update", "--entity", "Recipe", "--set", "rating=1"], ["adopt", "--version", "2"],
+        ]
+        for command in commands {
+            let options = ["--store", "app.sqlite"] + (["migrate", "batch"].contains(command[0]) ? Self.now : ["--no-progress"])
+            let r = try CLI.run(command + options, in: dir)
+            #expect(r.status == 1, "\(command): \(r.stderr)")
+            #expect(r.stderr == "error: \(message)\nhint: restore it from a backup; Strata will not migrate a corrupt store\n", "\(command)")
+            #expect(E2E.storeHashes(path) == before, "\(command)")
+        }
     }
 
     /// One damaged store no longer ends the fleet: the others run, and the summary gives each its own code.

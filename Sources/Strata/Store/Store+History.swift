@@ -11,7 +11,7 @@ extension Store {
     /// - Throws: `StoreError.notAdopted` when the file carries no Strata metadata; `StoreError` for SQLite's errors.
     public func history() throws -> (migrations: [HistoryEntry], hooks: [HookRecord]) {
         try read { db in
-            guard try db.tableExists(StoreMetadata.table) else { throw StoreError.notAdopted(path: path) }
+            guard try StoreMetadata.exists(db) else { throw StoreError.notAdopted(path: path) }
             return (try History.entries(db), try History.hooks(db))
         }
     }

@@ -12,7 +12,7 @@ extension Store {
     /// - Throws: `StoreError.notAdopted` when the file carries no Strata metadata; `StoreError` for SQLite's errors.
     public func metadataValue(forKey key: String) throws -> String? {
         try read { db in
-            guard try db.tableExists(StoreMetadata.table) else { throw StoreError.notAdopted(path: path) }
+            guard try StoreMetadata.exists(db) else { throw StoreError.notAdopted(path: path) }
             return try StoreMetadata.value(db, key: key)
         }
     }
@@ -25,7 +25,7 @@ extension Store {
     /// - Throws: `StoreError.notAdopted` when the file carries no Strata metadata; `StoreError` for SQLite's errors.
     public func userMetadata() throws -> [(key: String, value: String)] {
         try read { db in
-            guard try db.tableExists(StoreMetadata.table) else { throw StoreError.notAdopted(path: path) }
+            guard try StoreMetadata.exists(db) else { throw StoreError.notAdopted(path: path) }
             return try StoreMetadata.userValues(db)
         }
     }
@@ -42,7 +42,7 @@ extension Store {
     ///   Strata metadata; the errors of ``write(_:)``.
     public func setUserMetadata(_ value: String, forKey key: String) throws {
         try write { db in
-            guard try db.tableExists(StoreMetadata.table) else { throw StoreError.notAdopted(path: path) }
+            guard try StoreMetadata.exists(db) else { throw StoreError.notAdopted(path: path) }
             try StoreMetadata.setUserValue(db, key: key, value: value)
         }
     }

@@ -16,7 +16,7 @@ public enum StoreAdoption {
         try store.wrap {
             try store.queue.inDatabase { db in
                 try db.inTransaction(.immediate) {
-                    if try db.tableExists(StoreMetadata.table) {
+                    if try StoreMetadata.exists(db) {
                         throw StoreError.other("'\(store.path)' already has Strata metadata (version \(try StoreMetadata.read(db)?.version ?? 0))")
                     }
                     let report = try DriftDetector.check(db, metadata: metadata, model: model)

@@ -61,9 +61,22 @@ public struct StoreMetadata: Sendable, Hashable {
             """)
     }
 
+    /// Whether the file holds a store: false without `strata_metadata`. With it, Strata's other tables must be
+    /// there too: a store whose `strata_history` or `strata_hooks` was dropped would read as consistent and then
+    /// fail on SQLite's "no such table" at the first write.
+    /// - Throws: `StoreError.corrupt` naming the missing table.
+    static func exists(_ db: Database) throws -> Bool {
+        guard try db.tableExists(table) else { return false }
+        for other in ["strata_history", "strata_hooks"] where try !db.tableExists(other) {
+            throw StoreError.corrupt(path: db.description, detail: "Strata's table '\(other)' is missing")
+        }
+        return true
+    }
+
     /// Reads the metadata, or nil when the file has no Strata tables.
+    /// - Throws: `StoreError.corrupt` when a key, a value or one of Strata's tables is missing or unreadable.
     static func read(_ db: Database) throws -> StoreMetadata? {
-        guard try db.tableExists(table) else { return nil }
+        guard try exists(db) else { return nil }
         let rows = try Row.fetchAll(db, sql: #"SELECT "key", "value" FROM "strata_metadata" WHERE "key" LIKE 'strata.%'"#)
         var values: [String: String] = [:]
         for row in rows { values[try row.bookkeeping("key", of: table, in: db)] = try row.bookkeeping("value", of: table, in: db) }
@@ -72,9 +85,9 @@ public struct StoreMetadata: Sendable, Hashable {
 
     /// The recorded version alone (one row, no JSON to decode), or nil when the file has no Strata tables: what a
     /// run re-reads under the write lock before each step, and after its last.
-    /// - Throws: `StoreError.corrupt` when the version is missing or not a number.
+    /// - Throws: `StoreError.corrupt` when the version or one of Strata's tables is missing, or the version is not a number.
     static func version(_ db: Database) throws -> Int? {
-        guard try db.tableExists(table) else { return nil }
+        guard try exists(db) else { return nil }
         guard let text = try value(db, key: Key.version) else {
             throw StoreError.corrupt(path: db.description, detail: "metadata key '\(Key.version)' is missing")
         }
