@@ -213,6 +213,42 @@ final class XMLCollector: NSObject, XMLParserDelegate {
         #expect(widths.max() == 400)
     }
 
+    /// The page of a small result, exactly: a table without the Also column, one with it, the chart. (Whether a
+    /// table has the column is decided once per table; it was decided per row, quadratic in `--max-samples`.)
+    @Test func htmlReportOfASmallResult() {
+        let html = Report(title: "Strata audit", audit: Self.small, failOn: [.tooShort]).render(as: .html)
+        #expect(html.hasPrefix("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<title>Strata audit</title>\n<style>"))
+        #expect(html.components(separatedBy: "</style>\n</head>\n<body>\n").last == """
+            <h1>Strata audit</h1>
+            <h2>Validation audit</h2>
+            <p class="failure"><strong>3 rules checked, 2 violated (1 failing), 4 violations</strong></p>
+            <p>scope full, store u, model version 4</p>
+            <svg width="800" height="58" role="img" aria-label="Violations per rule">
+            <text x="314" y="20" text-anchor="end">Recipe.name minLength 2</text>
+            <rect x="320" y="7" width="400" height="18" fill="#d1242f"><title>3 × 1670</title></rect>
+            <text x="726" y="20">3</text>
+            <text x="314" y="44" text-anchor="end">Recipe.unique (name)</text>
+            <rect x="320" y="31" width="133" height="18" fill="#bf8700"><title>1 × 1551</title></rect>
+            <text x="459" y="44">1</text>
+            </svg>
+            <h3>Recipe · name minLength 2 <span class="failure">1670 string too short · 3 (failure)</span></h3>
+            <table>
+            <tr><th>Object</th><th>Value</th></tr>
+            <tr><td><code>x-strata://u/Recipe/p3</code></td><td>A|b</td></tr>
+            <tr><td><code>x-strata://u/Recipe/p5</code></td><td><em>nil</em></td></tr>
+            </table>
+            <p>… and 1 more</p>
+            <h3>Recipe · unique (name) <span class="warning">1551 duplicate values · 1 (warning)</span></h3>
+            <table>
+            <tr><th>Object</th><th>Value</th><th>Also</th></tr>
+            <tr><td><code>x-strata://u/Recipe/p1</code></td><td>Ab</td><td><code>x-strata://u/Dessert/p7</code></td></tr>
+            </table>
+            </body>
+            </html>
+
+            """)
+    }
+
     @Test func cleanReportsPass() throws {
         let clean = AuditResult(storeUUID: "u", modelVersion: 1, scope: "full", maxSamples: 20, rules: [
             AuditRuleResult(entity: "Recipe", property: "rating", rule: "max", code: .tooLarge, constraint: "max 5", count: 0, samples: []),

@@ -70,14 +70,16 @@ public struct HTMLReport: ReportRenderer {
 
     func ruleTable(_ rule: AuditRuleResult, _ report: Report) -> [String] {
         let status = report.isFailure(rule) ? "failure" : "warning"
+        // Once per table, not per row: per row it made the page quadratic in --max-samples (80,000 samples: 22 s).
+        let hasAlso = rule.samples.contains { !$0.related.isEmpty }
         var lines = [
             "<h3>\(esc(rule.entity)) · \(esc(ReportText.ruleName(rule))) <span class=\"\(status)\">\(rule.code.rawValue) \(esc(rule.code.summary)) · \(rule.count) (\(status))</span></h3>",
             "<table>",
-            "<tr><th>Object</th><th>Value</th>\(rule.samples.contains { !$0.related.isEmpty } ? "<th>Also</th>" : "")</tr>",
+            "<tr><th>Object</th><th>Value</th>\(hasAlso ? "<th>Also</th>" : "")</tr>",
         ]
         for sample in rule.samples {
             var row = "<tr><td><code>\(esc(sample.objectID))</code></td><td>\(sample.value.map(esc) ?? "<em>nil</em>")</td>"
-            if rule.samples.contains(where: { !$0.related.isEmpty }) {
+            if hasAlso {
                 row += "<td>" + sample.related.map { "<code>\(esc($0))</code>" }.joined(separator: "<br/>") + "</td>"
             }
             lines.append(row + "</tr>")
