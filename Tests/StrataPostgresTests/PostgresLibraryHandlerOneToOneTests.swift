@@ -26,32 +26,13 @@ struct PostgresLibraryHandlerOneToOneTests {
     /// The handler's rows, in order: profile 1 is updated without its user, which new profile 4 takes.
     static let proposed: [[String: Value]] = [["uid": .integer(1)], ["uid": .integer(4), "user": .integer(1)], ["uid": .integer(3)]]
 
-    static func handler(_ counter: HandlerCounter) -> BatchInsertRequest {
-        var request = BatchInsertRequest(entity: "Profile") { row in
-            let n = counter.next()
-            guard n <= proposed.count else { return true }
-            row = proposed[n - 1]
-            return false
-        }
-        request.onConflict = .update
-        return request
-    }
-
     @Test func aHandlerRowThatDoesNotNameTheKeyLosesThePartnerAnotherTookAsOnSQLite() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("strata-pgonetoone-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let url = try PostgresStoreURL(parsing: PostgresTestServer.url())
-        let postgres = try await PostgresStore.open(url, models: .yaml(Self.models))
-        do {
-            let sqlite = try await Store.open(at: directory.appendingPathComponent("store.sqlite").path, models: .yaml(Self.models))
-            let seed = #"INSERT INTO "User" ("userID") VALUES (1), (2), (3); INSERT INTO "Profile" ("uid", "user") VALUES (1, 1), (2, 2), (3, 3)"#
-            _ = try PostgresStoreTests.psql(#"SET search_path TO "\#(url.schema)"; "# + seed)
-            try await sqlite.queue.write { db in try db.execute(sql: seed) }
+        let seed = #"INSERT INTO "User" ("userID") VALUES (1), (2), (3); INSERT INTO "Profile" ("uid", "user") VALUES (1, 1), (2, 2), (3, 3)"#
+        try await HandlerCounter.withSeededStores(Self.models, seed: seed) { sqlite, postgres, url in
             let counter = HandlerCounter()
-            let onSQLite = try await sqlite.execute(Self.handler(counter), context: PostgresLibraryInsertLinkTests.context)
+            let onSQLite = try await sqlite.execute(counter.upsert(into: "Profile", Self.proposed), context: PostgresLibraryInsertLinkTests.context)
             counter.reset()
-            let onPostgres = try await postgres.execute(Self.handler(counter), context: PostgresLibraryInsertLinkTests.context)
+            let onPostgres = try await postgres.execute(counter.upsert(into: "Profile", Self.proposed), context: PostgresLibraryInsertLinkTests.context)
             for result in [onSQLite, onPostgres] {
                 #expect(result.count == 1)
                 // Profiles 1 and 3 updated by the upsert, profile 1 again by the unlinking.
@@ -65,10 +46,6 @@ struct PostgresLibraryHandlerOneToOneTests {
             #expect(rows == ["1|NULL", "2|2", "3|3", "4|1"])
             let onServer = try PostgresStoreTests.psql(query.replacingOccurrences(of: #"FROM "Profile""#, with: #"FROM "\#(url.schema)"."Profile""#))
             #expect(onServer == rows, "\(onServer)")
-            await postgres.close()
-        } catch {
-            await postgres.close()
-            throw error
         }
     }
 }

@@ -26,29 +26,16 @@ struct PostgresLibraryHandlerUpsertTests {
         ["a": .text("a9"), "c": .text("n")],                     // a: row 2; b is not named, so it stays
     ]
 
+    /// The handler's request: object IDs wanted.
     static func handler(_ counter: HandlerCounter) -> BatchInsertRequest {
-        var request = BatchInsertRequest(entity: "T") { row in
-            let n = counter.next()
-            guard n <= proposed.count else { return true }
-            row = proposed[n - 1]
-            return false
-        }
-        request.onConflict = .update
+        var request = counter.upsert(into: "T", proposed)
         request.resultType = .objectIDs
         return request
     }
 
     @Test func handlerRowsUpsertIntoTwoUniquenessConstraintsAsOnSQLite() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("strata-pgupsert-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let url = try PostgresStoreURL(parsing: PostgresTestServer.url())
-        let postgres = try await PostgresStore.open(url, models: .yaml(Self.models))
-        do {
-            let sqlite = try await Store.open(at: directory.appendingPathComponent("store.sqlite").path, models: .yaml(Self.models))
-            let seed = #"INSERT INTO "T" ("a", "b", "c") VALUES ('a1', 'b1', 'A'), ('a2', 'b2', 'B')"#
-            _ = try PostgresStoreTests.psql(#"SET search_path TO "\#(url.schema)"; "# + seed)
-            try await sqlite.queue.write { db in try db.execute(sql: seed) }
+        let seed = #"INSERT INTO "T" ("a", "b", "c") VALUES ('a1', 'b1', 'A'), ('a2', 'b2', 'B')"#
+        try await HandlerCounter.withSeededStores(Self.models, seed: seed) { sqlite, postgres, _ in
             let stores = PostgresLibraryInsertLinkTests.Stores(
                 sqlite: sqlite, postgres: postgres, sqliteUUID: try sqlite.metadata().storeUUID,
                 postgresUUID: try await postgres.metadata().storeUUID, sqliteChanges: sqlite.changes(), postgresChanges: postgres.changes())
@@ -72,10 +59,6 @@ struct PostgresLibraryHandlerUpsertTests {
             let objects = try await stores.objects("T")
             #expect(objects.postgres == objects.sqlite)
             #expect(objects.sqlite == [#"T/p1 a="a1" b="b7" c="y""#, #"T/p2 a="a9" b="b2" c="n""#, #"T/p5 a="a3" b="b1" c="w""#])
-            await postgres.close()
-        } catch {
-            await postgres.close()
-            throw error
         }
     }
 }

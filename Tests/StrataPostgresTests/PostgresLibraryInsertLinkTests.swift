@@ -331,4 +331,37 @@ final class HandlerCounter: @unchecked Sendable {
         lock.lock(); defer { lock.unlock() }
         n = 0
     }
+
+    /// An upsert (`onConflict: .update`) into `entity` whose handler proposes `rows` in order, then stops.
+    func upsert(into entity: String, _ rows: [[String: Value]]) -> BatchInsertRequest {
+        var request = BatchInsertRequest(entity: entity) { row in
+            let n = self.next()
+            guard n <= rows.count else { return true }
+            row = rows[n - 1]
+            return false
+        }
+        request.onConflict = .update
+        return request
+    }
+
+    /// Runs `body` with an SQLite store and a PostgreSQL store of `models`, each seeded with the `seed` SQL,
+    /// closing them after.
+    static func withSeededStores(_ models: [String: String], seed: String,
+                                 _ body: (Store, PostgresStore, PostgresStoreURL) async throws -> Void) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("strata-pghandler-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = try PostgresStoreURL(parsing: PostgresTestServer.url())
+        let postgres = try await PostgresStore.open(url, models: .yaml(models))
+        do {
+            let sqlite = try await Store.open(at: directory.appendingPathComponent("store.sqlite").path, models: .yaml(models))
+            _ = try PostgresStoreTests.psql(#"SET search_path TO "\#(url.schema)"; "# + seed)
+            try await sqlite.queue.write { db in try db.execute(sql: seed) }
+            try await body(sqlite, postgres, url)
+            await postgres.close()
+        } catch {
+            await postgres.close()
+            throw error
+        }
+    }
 }
