@@ -29,7 +29,8 @@ public enum HookLoader {
             throw DiagnosticList([.error("cannot read hook file", at: SourceLocation(file: path, line: 1, column: 1))])
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            throw DiagnosticList([.error("hook file is not UTF-8 text", at: SourceLocation(file: path, line: 1, column: 1),
+            throw DiagnosticList([.error("hook file is not UTF-8 text", at: SourceLocation.firstInvalidUTF8(in: data, file: path)
+                                            ?? SourceLocation(file: path, line: 1, column: 1),
                                          hint: "save the file as UTF-8")])
         }
         var hook = try load(yaml: text, file: path)

@@ -21,8 +21,12 @@ public enum MappingFileLoader {
 
     /// A mapping file's bytes as read from `path` (nil: it could not be read).
     static func load(data: Data?, path: String) throws(DiagnosticList) -> MappingFile {
-        guard let data, let text = String(data: data, encoding: .utf8) else {
-            throw DiagnosticList([.error("cannot read mapping file (missing or not UTF-8)", at: SourceLocation(file: path, line: 1, column: 1))])
+        guard let data else {
+            throw DiagnosticList([.error("cannot read mapping file", at: SourceLocation(file: path, line: 1, column: 1))])
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw DiagnosticList([.error("mapping file is not UTF-8 text", at: SourceLocation.firstInvalidUTF8(in: data, file: path)
+                                            ?? SourceLocation(file: path, line: 1, column: 1), hint: "save the file as UTF-8")])
         }
         var mapping = try load(yaml: text, file: path)
         mapping.checksum = SHA256.hex(Array(data))

@@ -65,7 +65,8 @@ public enum ModelLoader {
             throw DiagnosticList([.error("cannot read model file", at: SourceLocation(file: file.path, line: 1, column: 1))])
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            throw DiagnosticList([.error("model file is not UTF-8 text", at: SourceLocation(file: file.path, line: 1, column: 1))])
+            throw DiagnosticList([.error("model file is not UTF-8 text", at: SourceLocation.firstInvalidUTF8(in: data, file: file.path)
+                                            ?? SourceLocation(file: file.path, line: 1, column: 1), hint: "save the file as UTF-8")])
         }
         return try loadChecked(yaml: text, file: file.path)
     }

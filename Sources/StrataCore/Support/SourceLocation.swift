@@ -52,4 +52,28 @@ public struct SourceLocation: Hashable, Sendable, Codable, CustomStringConvertib
         }
         return SourceLocation(file: file, line: line, column: column)
     }
+
+    /// Where the first byte of `bytes` that is not part of valid UTF-8 stands in `file` (line, and column in the
+    /// scalars before it), or nil when all of it is UTF-8: a file that is not UTF-8 text is an error there, not
+    /// at 1:1.
+    public static func firstInvalidUTF8(in bytes: some Collection<UInt8>, file: String) -> SourceLocation? {
+        var iterator = bytes.makeIterator()
+        var parser = Unicode.UTF8.ForwardParser()
+        var line = 1, column = 1
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let encoded):
+                if encoded.count == 1, encoded.first == UInt8(ascii: "\n") { line += 1; column = 1 } else { column += 1 }
+            case .emptyInput:
+                return nil
+            case .error:
+                return SourceLocation(file: file, line: line, column: column)
+            }
+        }
+    }
+
+    /// Where the Unicode scalar `offset` into the whole of `text` stands in `file`.
+    public static func atScalarOffset(_ offset: Int, in text: String, file: String) -> SourceLocation {
+        SourceLocation(file: file, line: 1, column: 1).location(atScalarOffset: offset, in: text)
+    }
 }

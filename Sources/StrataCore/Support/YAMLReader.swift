@@ -162,8 +162,10 @@ struct YAMLReader {
             let name = duplicates.first ?? "?"
             return .error("duplicate key '\(name)'", at: laterOccurrence(of: name, after: context.mark) ?? at(context.mark),
                           hint: "each name may appear once in a mapping; rename or remove one of them")
-        case .reader(let problem, _, _, _):
-            return .error("cannot read YAML: \(problem)", at: SourceLocation(file: file, line: 1, column: 1))
+        case .reader(let problem, let offset, _, _):
+            // libyaml's reader stops at a character YAML does not allow (a NUL, another control character): at it.
+            let location = offset.map { SourceLocation.atScalarOffset($0, in: text, file: file) } ?? SourceLocation(file: file, line: 1, column: 1)
+            return .error("cannot read YAML: \(problem)", at: location)
         default:
             return .error("cannot read YAML: \(error)", at: SourceLocation(file: file, line: 1, column: 1))
         }
