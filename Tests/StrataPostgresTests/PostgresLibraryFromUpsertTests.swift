@@ -28,26 +28,11 @@ struct PostgresLibraryFromUpsertTests {
     /// (sa, sb, sc; nil is NULL) in `_pk` order, then `body`.
     static func withStores(_ sources: [(String?, String?, String?)], models: [String: String] = Self.models, seed: String = Self.seed,
                            _ body: (PostgresLibraryInsertLinkTests.Stores) async throws -> Void) async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("strata-pgfromupsert-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let url = try PostgresStoreURL(parsing: PostgresTestServer.url())
-        let postgres = try await PostgresStore.open(url, models: .yaml(models))
-        do {
-            let sqlite = try await Store.open(at: directory.appendingPathComponent("store.sqlite").path, models: .yaml(models))
-            let quoted = { (value: String?) in value.map { "'\($0)'" } ?? "NULL" }
-            let rows = sources.map { "(\(quoted($0.0)), \(quoted($0.1)), \(quoted($0.2)))" }.joined(separator: ", ")
-            let seed = sources.isEmpty ? seed : seed + #"; INSERT INTO "S" ("sa", "sb", "sc") VALUES "# + rows
-            _ = try PostgresStoreTests.psql(#"SET search_path TO "\#(url.schema)"; "# + seed)
-            try await sqlite.queue.write { db in try db.execute(sql: seed) }
-            let stores = PostgresLibraryInsertLinkTests.Stores(
-                sqlite: sqlite, postgres: postgres, sqliteUUID: try sqlite.metadata().storeUUID,
-                postgresUUID: try await postgres.metadata().storeUUID, sqliteChanges: sqlite.changes(), postgresChanges: postgres.changes())
-            try await body(stores)
-            await postgres.close()
-        } catch {
-            await postgres.close()
-            throw error
+        let quoted = { (value: String?) in value.map { "'\($0)'" } ?? "NULL" }
+        let rows = sources.map { "(\(quoted($0.0)), \(quoted($0.1)), \(quoted($0.2)))" }.joined(separator: ", ")
+        let seed = sources.isEmpty ? seed : seed + #"; INSERT INTO "S" ("sa", "sb", "sc") VALUES "# + rows
+        try await PostgresLibraryInsertLinkTests.withSeededStores(models, seed: seed) { sqlite, postgres, _ in
+            try await body(try await PostgresLibraryInsertLinkTests.Stores(sqlite, postgres))
         }
     }
 

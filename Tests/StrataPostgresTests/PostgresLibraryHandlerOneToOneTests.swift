@@ -28,7 +28,7 @@ struct PostgresLibraryHandlerOneToOneTests {
 
     @Test func aHandlerRowThatDoesNotNameTheKeyLosesThePartnerAnotherTookAsOnSQLite() async throws {
         let seed = #"INSERT INTO "User" ("userID") VALUES (1), (2), (3); INSERT INTO "Profile" ("uid", "user") VALUES (1, 1), (2, 2), (3, 3)"#
-        try await HandlerCounter.withSeededStores(Self.models, seed: seed) { sqlite, postgres, url in
+        try await PostgresLibraryInsertLinkTests.withSeededStores(Self.models, seed: seed) { sqlite, postgres, url in
             let counter = HandlerCounter()
             let onSQLite = try await sqlite.execute(counter.upsert(into: "Profile", Self.proposed), context: PostgresLibraryInsertLinkTests.context)
             counter.reset()

@@ -35,10 +35,8 @@ struct PostgresLibraryHandlerUpsertTests {
 
     @Test func handlerRowsUpsertIntoTwoUniquenessConstraintsAsOnSQLite() async throws {
         let seed = #"INSERT INTO "T" ("a", "b", "c") VALUES ('a1', 'b1', 'A'), ('a2', 'b2', 'B')"#
-        try await HandlerCounter.withSeededStores(Self.models, seed: seed) { sqlite, postgres, _ in
-            let stores = PostgresLibraryInsertLinkTests.Stores(
-                sqlite: sqlite, postgres: postgres, sqliteUUID: try sqlite.metadata().storeUUID,
-                postgresUUID: try await postgres.metadata().storeUUID, sqliteChanges: sqlite.changes(), postgresChanges: postgres.changes())
+        try await PostgresLibraryInsertLinkTests.withSeededStores(Self.models, seed: seed) { sqlite, postgres, _ in
+            let stores = try await PostgresLibraryInsertLinkTests.Stores(sqlite, postgres)
 
             let counter = HandlerCounter()
             let onSQLite = try await sqlite.execute(Self.handler(counter), context: PostgresLibraryInsertLinkTests.context)

@@ -53,6 +53,16 @@ struct PostgresLibraryInsertLinkTests {
         let sqliteChanges: StoreChanges
         let postgresChanges: StoreChanges
 
+        /// The two stores, their UUIDs, and a subscription to each one's changes (from now on).
+        init(_ sqlite: Store, _ postgres: PostgresStore) async throws {
+            self.sqlite = sqlite
+            self.postgres = postgres
+            sqliteUUID = try sqlite.metadata().storeUUID
+            postgresUUID = try await postgres.metadata().storeUUID
+            sqliteChanges = sqlite.changes()
+            postgresChanges = postgres.changes()
+        }
+
         /// `value` as JSON with sorted keys, each store's UUID replaced by `<uuid>` and audit durations zeroed.
         func plain<T: Encodable>(_ value: T) -> String {
             let encoder = JSONEncoder()
@@ -94,6 +104,22 @@ struct PostgresLibraryInsertLinkTests {
     /// Runs `body` on a fresh store on each engine, seeded with the same users and posts (by `psql` and SQLite, not
     /// through the requests under test); the PostgreSQL store is closed and the SQLite file removed however it ends.
     static func withStores(_ body: (Stores) async throws -> Void) async throws {
+        let users = #"INSERT INTO "User" ("_entity", "handle", "email", "score", "active", "level") VALUES "#
+            + #"('User', 'ana', 'ana@x', 3, true, NULL), ('User', 'bo', 'bo@x', 5, true, NULL), ('Admin', 'cy', 'cy@x', 9, false, 2)"#
+        let posts = #"INSERT INTO "Post" ("title", "authorHandle") VALUES ('a1', 'ana'), ('b1', 'bo'), ('c1', 'cy'), ('x', 'nobody')"#
+        let onSQLite = users.replacingOccurrences(of: "true", with: "1").replacingOccurrences(of: "false", with: "0") + "; " + posts
+        try await withSeededStores(models, seed: users + "; " + posts, sqliteSeed: onSQLite) { sqlite, postgres, _ in
+            let stores = try await Stores(sqlite, postgres)
+            #expect(try await stores.objects("User").postgres == stores.objects("User").sqlite)
+            try await body(stores)
+        }
+    }
+
+    /// Runs `body` with an SQLite store and a PostgreSQL store of `models`, seeded with the `seed` SQL (`sqliteSeed` on
+    /// SQLite when the two differ; by `psql` and SQLite, not through the requests under test); the PostgreSQL store
+    /// is closed and the SQLite file removed however it ends.
+    static func withSeededStores(_ models: [String: String], seed: String, sqliteSeed: String? = nil,
+                                 _ body: (Store, PostgresStore, PostgresStoreURL) async throws -> Void) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("strata-pglib-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -101,19 +127,9 @@ struct PostgresLibraryInsertLinkTests {
         let postgres = try await PostgresStore.open(url, models: .yaml(models))
         do {
             let sqlite = try await Store.open(at: directory.appendingPathComponent("store.sqlite").path, models: .yaml(models))
-            let users = #"INSERT INTO "User" ("_entity", "handle", "email", "score", "active", "level") VALUES "#
-                + #"('User', 'ana', 'ana@x', 3, true, NULL), ('User', 'bo', 'bo@x', 5, true, NULL), ('Admin', 'cy', 'cy@x', 9, false, 2)"#
-            let posts = #"INSERT INTO "Post" ("title", "authorHandle") VALUES ('a1', 'ana'), ('b1', 'bo'), ('c1', 'cy'), ('x', 'nobody')"#
-            _ = try PostgresStoreTests.psql(#"SET search_path TO "\#(url.schema)"; "# + users + "; " + posts)
-            try await sqlite.queue.write { db in
-                try db.execute(sql: users.replacingOccurrences(of: "true", with: "1").replacingOccurrences(of: "false", with: "0"))
-                try db.execute(sql: posts)
-            }
-            let stores = Stores(sqlite: sqlite, postgres: postgres, sqliteUUID: try sqlite.metadata().storeUUID,
-                                postgresUUID: try await postgres.metadata().storeUUID,
-                                sqliteChanges: sqlite.changes(), postgresChanges: postgres.changes())
-            #expect(try await stores.objects("User").postgres == stores.objects("User").sqlite)
-            try await body(stores)
+            _ = try PostgresStoreTests.psql(#"SET search_path TO "\#(url.schema)"; "# + seed)
+            try await sqlite.queue.write { db in try db.execute(sql: sqliteSeed ?? seed) }
+            try await body(sqlite, postgres, url)
             await postgres.close()
         } catch {
             await postgres.close()
@@ -342,26 +358,5 @@ final class HandlerCounter: @unchecked Sendable {
         }
         request.onConflict = .update
         return request
-    }
-
-    /// Runs `body` with an SQLite store and a PostgreSQL store of `models`, each seeded with the `seed` SQL,
-    /// closing them after.
-    static func withSeededStores(_ models: [String: String], seed: String,
-                                 _ body: (Store, PostgresStore, PostgresStoreURL) async throws -> Void) async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("strata-pghandler-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let url = try PostgresStoreURL(parsing: PostgresTestServer.url())
-        let postgres = try await PostgresStore.open(url, models: .yaml(models))
-        do {
-            let sqlite = try await Store.open(at: directory.appendingPathComponent("store.sqlite").path, models: .yaml(models))
-            _ = try PostgresStoreTests.psql(#"SET search_path TO "\#(url.schema)"; "# + seed)
-            try await sqlite.queue.write { db in try db.execute(sql: seed) }
-            try await body(sqlite, postgres, url)
-            await postgres.close()
-        } catch {
-            await postgres.close()
-            throw error
-        }
     }
 }
