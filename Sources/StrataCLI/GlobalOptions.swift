@@ -63,14 +63,14 @@ struct GlobalOptions: ParsableArguments {
     /// missing (a project without hooks), not a file.
     /// - Throws: exit 2 naming the directory.
     func hooksDirectory() throws -> String {
-        let directory = migrations
+        let given = Self.given(migrationsOption, environment: "STRATA_MIGRATIONS")
+        let directory = given ?? "migrations"
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory)
         if exists && !isDirectory.boolValue {
             throw Diagnostic.error("migrations directory '\(directory)' is not a directory", hint: "--migrations names the folder of hook files")
         }
-        let given = !(migrationsOption ?? "").isEmpty || !(ProcessInfo.processInfo.environment["STRATA_MIGRATIONS"] ?? "").isEmpty
-        if !exists && given {
+        if !exists && given != nil {
             throw Diagnostic.error("migrations directory '\(directory)' does not exist",
                                    hint: "check the path (a relative one starts at the current directory); without hooks, leave out --migrations")
         }
@@ -78,9 +78,14 @@ struct GlobalOptions: ParsableArguments {
     }
 
     private static func directory(_ option: String?, environment name: String, default fallback: String) -> String {
+        given(option, environment: name) ?? fallback
+    }
+
+    /// The directory the option, else the environment variable, names (nil when neither does).
+    private static func given(_ option: String?, environment name: String) -> String? {
         if let option, !option.isEmpty { return option }
         if let value = ProcessInfo.processInfo.environment[name], !value.isEmpty { return value }
-        return fallback
+        return nil
     }
 
     /// The store path from `--store` or `STRATA_STORE`.

@@ -140,9 +140,10 @@ public enum HookChecker {
             // A step stops at its first bad value; its parts alone show the others (each located), so that lint
             // reports every error at once.
             if found.contains(where: { $0.severity == .error }) {
+                var seen = Set(found)   // a set: a literal insert may have thousands of objects
                 for part in parts(of: step) {
                     for d in checkStep(part, index: index, of: hook, planner: planner, context: &context, warnings: false)
-                    where d.severity == .error && !found.contains(d) { found.append(d) }
+                    where d.severity == .error && seen.insert(d).inserted { found.append(d) }
                 }
             }
             diagnostics += found

@@ -14,13 +14,8 @@ extension ModelHistory {
             for e in model.entities {
                 if let old = e.renamedFrom, old != e.name, let before = previous.entity(e.name), previous.entity(old) != nil,
                    model.entity(old) != nil, before.renamedFrom != old {
-                    diagnostics.append(Diagnostic(
-                        .error, "\(step): \(e.name) is renamedFrom '\(old)', but v\(previous.version) has both \(e.name) and \(old), "
-                            + "and v\(model.version) keeps \(old): renamedFrom cannot swap names or move them round a cycle "
-                            + "(each name is matched to itself first)",
-                        at: e.keyLocations["renamedFrom"] ?? e.location,
-                        hint: "remove renamedFrom and carry the objects in a mapping file: \(mapping); give \(e.name) `source: \(old)`"
-                    ).withSource(model.source))
+                    diagnostics.append(swapped(step, e.name, e.name, old, previous.version, model, at: e.keyLocations["renamedFrom"] ?? e.location,
+                                               hint: "remove renamedFrom and carry the objects in a mapping file: \(mapping); give \(e.name) `source: \(old)`"))
                 }
                 let source = previous.entity(e.name) != nil ? e.name : e.renamedFrom.flatMap { previous.entity($0)?.name }
                 guard let source else { continue }
@@ -28,28 +23,28 @@ extension ModelHistory {
                     guard let old = a.renamedFrom, old != a.name, let before = previous.attribute(a.name, of: source),
                           previous.attribute(old, of: source) != nil, model.attribute(old, of: e.name) != nil,
                           before.attribute.renamedFrom != old else { continue }
-                    diagnostics.append(swapped(step, e.name, a.name, old, previous.version, model, mapping,
-                                               at: a.keyLocations["renamedFrom"] ?? a.location, what: "values"))
+                    diagnostics.append(swapped(step, "\(e.name).\(a.name)", a.name, old, previous.version, model,
+                                               at: a.keyLocations["renamedFrom"] ?? a.location,
+                                               hint: "remove renamedFrom and move the values in a mapping file: \(mapping); set `\(a.name): \"\(old)\"` under \(e.name)'s attributes"))
                 }
                 for r in e.relationships {
                     guard let old = r.renamedFrom, old != r.name, let before = previous.relationship(r.name, of: source),
                           previous.relationship(old, of: source) != nil, model.relationship(old, of: e.name) != nil,
                           before.relationship.renamedFrom != old else { continue }
-                    diagnostics.append(swapped(step, e.name, r.name, old, previous.version, model, mapping,
-                                               at: r.keyLocations["renamedFrom"] ?? r.location, what: "links"))
+                    diagnostics.append(swapped(step, "\(e.name).\(r.name)", r.name, old, previous.version, model,
+                                               at: r.keyLocations["renamedFrom"] ?? r.location,
+                                               hint: "remove renamedFrom, or rename through a version in between (\(old) to a free name, then to \(r.name))"))
                 }
             }
         }
         return diagnostics
     }
 
-    private static func swapped(_ step: String, _ entity: String, _ name: String, _ old: String, _ previous: Int, _ model: Model,
-                                _ mapping: String, at location: SourceLocation?, what: String) -> Diagnostic {
-        let hint = what == "values"
-            ? "remove renamedFrom and move the values in a mapping file: \(mapping); set `\(name): \"\(old)\"` under \(entity)'s attributes"
-            : "remove renamedFrom, or rename through a version in between (\(old) to a free name, then to \(name))"
-        return Diagnostic(
-            .error, "\(step): \(entity).\(name) is renamedFrom '\(old)', but v\(previous) has both \(name) and \(old), "
+    /// The error of one swapped `renamedFrom`: `subject` (`Person`, `Person.first`) named `name`, renamed from `old`.
+    private static func swapped(_ step: String, _ subject: String, _ name: String, _ old: String, _ previous: Int, _ model: Model,
+                                at location: SourceLocation?, hint: String) -> Diagnostic {
+        Diagnostic(
+            .error, "\(step): \(subject) is renamedFrom '\(old)', but v\(previous) has both \(name) and \(old), "
                 + "and v\(model.version) keeps \(old): renamedFrom cannot swap names or move them round a cycle "
                 + "(each name is matched to itself first)",
             at: location, hint: hint
