@@ -67,4 +67,26 @@ import Testing
         #expect(option.status == 0)
         #expect(option.stdout == good.stdout)
     }
+
+    /// On one CPU (a container's cpuset, `taskset -c 0`) the models still load at once. When they were a block on
+    /// a dispatch queue, libdispatch started no worker for it while the command's thread waited, until its
+    /// monitor noticed a second later: every such command took more than 1 s. The bound is generous (a debug
+    /// build on a loaded CI machine) and still below that second.
+    @Test func oneCPUDoesNotStallTheLoad() throws {
+        let taskset = "/usr/bin/taskset"
+        guard FileManager.default.isExecutableFile(atPath: taskset) else {
+            Issue.record("taskset (util-linux) is missing: the one-CPU case is not checked")
+            return
+        }
+        let project = try CLI.exampleProject()
+        let started = Date()
+        let created = try CLI.run(["-c", "0", CLI.binary, "migrate", "--store", "a.sqlite", "--create", "--to", "2", "--quiet"],
+                                  in: project, executable: taskset)
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(created.status == 0)
+        #expect(created.stderr == "")
+        let status = try CLI.run(["status", "--store", "a.sqlite"], in: project)
+        #expect(status.stdout.contains("version:  2 (latest model: 4; created at 2)"))
+        #expect(elapsed < 0.8, "taskset -c 0 strata migrate took \(elapsed) s")
+    }
 }
