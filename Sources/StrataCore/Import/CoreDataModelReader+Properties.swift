@@ -56,7 +56,7 @@ extension CoreDataModelReader {
         if let regex = node["regularExpressionString"], !regex.isEmpty {
             if !type.isTextual {
                 note(entity, name, "regular expression on a \(typeName) attribute is not carried (patterns apply to strings)")
-            } else if (try? MatchesRegex.compile(regex, caseInsensitive: false)) == nil {
+            } else if (try? MatchesRegex.check(regex, caseInsensitive: false)) == nil {
                 note(entity, name, "regular expression '\(regex)' is not carried (invalid pattern)")
             } else {
                 a.pattern = regex

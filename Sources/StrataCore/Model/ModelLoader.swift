@@ -232,7 +232,7 @@ enum ModelParser {
                     continue
                 }
                 guard let p = r.string(value, what: "pattern") else { continue }
-                do { _ = try MatchesRegex.compile(p, caseInsensitive: false) } catch {
+                do { try MatchesRegex.check(p, caseInsensitive: false) } catch {
                     r.error("invalid regular expression '\(p)'", at: value, hint: "check brackets, parentheses and escapes")
                     continue
                 }

@@ -12,4 +12,12 @@ public enum MatchesRegex {
         _ = try NSRegularExpression(pattern: pattern, options: options)
         return try NSRegularExpression(pattern: "\\A(?:" + pattern + ")\\z", options: options)
     }
+
+    /// Checks that `pattern` compiles as `compile(_:caseInsensitive:)` would, without compiling a plain one
+    /// (`PlainRegex`): what a model's `pattern` and a `MATCHES` literal are checked with when they load.
+    /// - Throws: the engine's error when `pattern` is not a valid regular expression.
+    public static func check(_ pattern: String, caseInsensitive: Bool) throws {
+        guard !PlainRegex.isCertainlyValid(pattern) else { return }
+        _ = try compile(pattern, caseInsensitive: caseInsensitive)
+    }
 }

@@ -140,7 +140,7 @@ extension PredicateTranslator {
                 if case .text(let text)? = pattern.boundValue {
                     // Compiled now, with the engine the SQL function uses: a bad pattern fails before any write.
                     do {
-                        _ = try MatchesRegex.compile(text, caseInsensitive: options.caseInsensitive)
+                        try MatchesRegex.check(text, caseInsensitive: options.caseInsensitive)
                     } catch {
                         throw PredicateSyntaxError("invalid regular expression \"\(text)\"", offset: right.offset,
                                                    hint: "MATCHES takes an ICU regular expression; check brackets, parentheses and escapes")
