@@ -28,11 +28,15 @@ struct AuditCommand: StrataSubcommand {
     @Option(name: .long, help: ArgumentHelp("Write the report to this file.", valueName: "file"))
     var report: String?
 
-    @Option(name: .long, parsing: .unconditional, help: "Sample objects kept per rule (counts are always exact).")
-    var maxSamples: Int = 20
+    // No default in the declaration, the help says it (NamedOptionValue.swift, "Option defaults").
+    @Option(name: .customLong("max-samples"), parsing: .unconditional, help: "Sample objects kept per rule (counts are always exact). (default: 20)")
+    var maxSamplesOption: Int?
+    var maxSamples: Int { maxSamplesOption ?? 20 }
 
-    @Option(name: .long, help: ArgumentHelp("Codes that count as failures, comma-separated (e.g. 1570,1610), or 'all'.", valueName: "codes"))
-    var failOn: String = "all"
+    // No default in the declaration, the help says it (NamedOptionValue.swift, "Option defaults").
+    @Option(name: .customLong("fail-on"), help: ArgumentHelp("Codes that count as failures, comma-separated (e.g. 1570,1610), or 'all'. (default: all)", valueName: "codes"))
+    var failOnOption: String?
+    var failOn: String { failOnOption ?? "all" }
 
     mutating func validate() throws {
         try OptionCheck.maxSamples(maxSamples)

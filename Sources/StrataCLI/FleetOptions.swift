@@ -12,8 +12,10 @@ struct FleetOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Run on the stores this file lists, one path a line (- reads stdin).", valueName: "FILE"))
     var storesFrom: String?
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Stores run at once with --stores (default 1).", valueName: "N"))
-    var jobs: Int = 1
+    // No default in the declaration, the help says it (NamedOptionValue.swift, "Option defaults").
+    @Option(name: .customLong("jobs"), parsing: .unconditional, help: ArgumentHelp("Stores run at once with --stores (default 1).", valueName: "N"))
+    var jobsOption: Int?
+    var jobs: Int { jobsOption ?? 1 }
 
     @Flag(name: .long, help: "With --stores: go on past a failed store (default: start no new store after the first failure).")
     var continueOnError = false

@@ -14,11 +14,15 @@ struct GlobalOptions: ParsableArguments {
     @Option(name: .customLong("migrations"), help: "Directory of hook files (default: $STRATA_MIGRATIONS, else migrations).")
     var migrationsOption: String?
 
-    @Option(name: .long, help: "Output format: text or json.")
-    var format: OutputFormat = .text
+    // No default in the declaration, the help says it (NamedOptionValue.swift, "Option defaults").
+    @Option(name: .customLong("format"), help: "Output format: text or json (default: text).")
+    var formatOption: OutputFormat?
+    var format: OutputFormat { formatOption ?? .text }
 
-    @Option(name: .long, help: "Colored output: auto, always or never.")
-    var color: ColorMode = .auto
+    // No default in the declaration, the help says it (NamedOptionValue.swift, "Option defaults").
+    @Option(name: .customLong("color"), help: "Colored output: auto, always or never (default: auto).")
+    var colorOption: ColorMode?
+    var color: ColorMode { colorOption ?? .auto }
 
     @Flag(name: .long, help: "Print only errors.")
     var quiet = false

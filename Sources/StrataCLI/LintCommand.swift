@@ -9,8 +9,10 @@ struct LintCommand: StrataSubcommand {
         abstract: "Check model and hook files without a store.")
 
     @OptionGroup var global: GlobalOptions
-    @Option(help: "Also warn about what a store of this engine would refuse: sqlite (default) or postgresql.")
-    var engine: SQLDialect = .sqlite
+    // No default in the declaration, the help says it (NamedOptionValue.swift, "Option defaults").
+    @Option(name: .customLong("engine"), help: "Also warn about what a store of this engine would refuse: sqlite (default) or postgresql.")
+    var engineOption: SQLDialect?
+    var engine: SQLDialect { engineOption ?? .sqlite }
 
     struct Document: Encodable {
         var ok: Bool

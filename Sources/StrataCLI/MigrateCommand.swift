@@ -35,11 +35,15 @@ struct MigrateCommand: StrataSubcommand {
     @Flag(name: .long, help: "Overwrite an existing --backup file (with --backup-dir, existing backups).")
     var force = false
 
-    @Option(name: .long, help: "What the audit after each hook checks: touched, full or none.")
-    var audit: AuditMode = .touched
+    // No default in the declaration, the help says it (NamedOptionValue.swift, "Option defaults").
+    @Option(name: .customLong("audit"), help: "What the audit after each hook checks: touched, full or none (default: touched).")
+    var auditOption: AuditMode?
+    var audit: AuditMode { auditOption ?? .touched }
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Seconds to wait for another run's lock.", valueName: "S"))
-    var lockTimeout: Double = 60
+    // No default in the declaration, the help says it (NamedOptionValue.swift, "Option defaults").
+    @Option(name: .customLong("lock-timeout"), parsing: .unconditional, help: LockOptions.help)
+    var lockTimeoutOption: Double?
+    var lockTimeout: Double { lockTimeoutOption ?? LockOptions.defaultTimeout }
 
     @Option(name: .long, help: ArgumentHelp("Write the change set (object IDs per entity) as JSON.", valueName: "FILE"))
     var changesOut: String?
@@ -57,8 +61,10 @@ struct MigrateCommand: StrataSubcommand {
     @Option(name: .long, help: ArgumentHelp("Write the report (plan, hooks, audits) to FILE.", valueName: "FILE"))
     var report: String?
 
-    @Option(name: .long, parsing: .unconditional, help: "Samples per violated rule in audits.")
-    var maxSamples: Int = 20
+    // No default in the declaration, the help says it (NamedOptionValue.swift, "Option defaults").
+    @Option(name: .customLong("max-samples"), parsing: .unconditional, help: "Samples per violated rule in audits. (default: 20)")
+    var maxSamplesOption: Int?
+    var maxSamples: Int { maxSamplesOption ?? 20 }
 
     @OptionGroup var postgres: PostgresOptions
 

@@ -3,10 +3,12 @@ import ArgumentParser
 /// Options of `migrate`, `batch`, `audit`, `meta set`, `repair` and `adopt` that only a PostgreSQL store uses
 /// (SPEC §14.2). An SQLite store accepts and ignores them, so one deploy command serves both engines.
 struct PostgresOptions: ParsableArguments {
-    @Option(name: .long, parsing: .unconditional,
-            help: ArgumentHelp("PostgreSQL: seconds each statement may wait for a lock another session holds before its transaction rolls back (exit 5).",
+    // No default in the declaration, the help says it (NamedOptionValue.swift, "Option defaults").
+    @Option(name: .customLong("ddl-lock-timeout"), parsing: .unconditional,
+            help: ArgumentHelp("PostgreSQL: seconds each statement may wait for a lock another session holds before its transaction rolls back (exit 5). (default: 5)",
                                valueName: "SECONDS"))
-    var ddlLockTimeout: Double = 5
+    var ddlLockTimeoutOption: Double?
+    var ddlLockTimeout: Double { ddlLockTimeoutOption ?? 5 }
 
     func validate() throws { try OptionCheck.ddlLockTimeout(ddlLockTimeout) }
 }

@@ -4,8 +4,13 @@ import Strata
 
 /// `--lock-timeout`, for the commands that write the store (`migrate` has its own, checked the same way).
 struct LockOptions: ParsableArguments {
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Seconds to wait for another run's lock.", valueName: "S"))
-    var lockTimeout: Double = 60
+    static let defaultTimeout: Double = 60
+    static let help = ArgumentHelp("Seconds to wait for another run's lock. (default: 60)", valueName: "S")
+
+    // No default in the declaration, the help says it (NamedOptionValue.swift, "Option defaults").
+    @Option(name: .customLong("lock-timeout"), parsing: .unconditional, help: help)
+    var lockTimeoutOption: Double?
+    var lockTimeout: Double { lockTimeoutOption ?? Self.defaultTimeout }
 
     func validate() throws { try OptionCheck.lockTimeout(lockTimeout) }
 }

@@ -25,9 +25,9 @@ import Testing
         let help = try CLI.run(["audit", "--help"]).stdout
         let flattened = help.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(flattened.contains("--report-format <report-format> Report format: text, json, junit, markdown or html. (values: text, json, junit, markdown, html)"))
-        #expect(flattened.contains("--format <format> Output format: text or json. (values: text, json; default: text)"))
-        #expect(flattened.contains("--color <color> Colored output: auto, always or never. (values: auto, always, never; default: auto)"))
+        #expect(flattened.contains("--format <format> Output format: text or json (default: text). (values: text, json)"))
+        #expect(flattened.contains("--color <color> Colored output: auto, always or never (default: auto). (values: auto, always, never)"))
         let lint = try CLI.run(["lint", "--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        #expect(lint.contains("(values: sqlite, postgresql; default: sqlite)"))
+        #expect(lint.contains("--engine <engine> Also warn about what a store of this engine would refuse: sqlite (default) or postgresql. (values: sqlite, postgresql)"))
     }
 }
