@@ -113,26 +113,24 @@ public struct StoreMetadata: Sendable, Hashable {
         // Model versions start at 1: a 0 or -1 typed by hand is damage, not drift to a version no file can have.
         guard let version = Int(try require(Key.version)), version >= 1 else { throw unreadable(Key.version, "a version number") }
         guard let createdAt = Int(try require(Key.createdAtVersion)) else { throw unreadable(Key.createdAtVersion, "a version number") }
-        guard let hashes = try? JSONDecoder().decode([String: String].self, from: Data(try require(Key.entityHashes).utf8)) else {
+        guard let hashes = try? LayoutJSON.strings(from: try require(Key.entityHashes)) else {
             throw unreadable(Key.entityHashes, "entity hashes (JSON)")
         }
-        guard let layout = try? DecodedLayouts.shared.layout(try require(Key.layout)) else {
+        guard let layout = try? LayoutJSON.layout(from: try require(Key.layout)) else {
             throw unreadable(Key.layout, "a storage layout (JSON)")
         }
         self.init(storeUUID: try require(Key.uuid), version: version, modelHash: try require(Key.modelHash),
                   entityHashes: hashes, modelYAML: try require(Key.modelYAML), layout: layout, createdAtVersion: createdAt)
     }
 
-    /// Every system key and its value, as both engines store them (JSON with sorted keys for the hashes and layout).
+    /// Every system key and its value, as both engines store them (JSON with sorted keys for the hashes and layout,
+    /// as `JSONEncoder` with `.sortedKeys` writes it).
     public var systemValues: [(key: String, value: String)] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        // Encoding string dictionaries and the layout's plain structs cannot fail.
-        return [
+        [
             (Key.uuid, storeUUID), (Key.version, String(version)), (Key.modelHash, modelHash),
-            (Key.entityHashes, String(decoding: try! encoder.encode(entityHashes), as: UTF8.self)),
+            (Key.entityHashes, LayoutJSON.text(of: entityHashes)),
             (Key.modelYAML, modelYAML),
-            (Key.layout, String(decoding: try! encoder.encode(layout), as: UTF8.self)),
+            (Key.layout, LayoutJSON.text(of: layout)),
             (Key.createdAtVersion, String(createdAtVersion)),
         ]
     }
