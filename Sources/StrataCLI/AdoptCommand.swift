@@ -10,7 +10,7 @@ struct AdoptCommand: StrataSubcommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(name: .long, help: "The model version the database's schema already has.")
+    @Option(name: .customLong("version"), help: "The model version the database's schema already has.")
     var version: Int
 
     @OptionGroup var locking: LockOptions

@@ -19,13 +19,13 @@ struct AuditCommand: StrataSubcommand {
 
     @OptionGroup var postgres: PostgresOptions
 
-    @Option(name: .long, help: ArgumentHelp("Audit only this entity and its sub-entities (repeatable).", valueName: "entity"))
+    @Option(name: .customLong("entity"), help: ArgumentHelp("Audit only this entity and its sub-entities (repeatable).", valueName: "entity"))
     var entity: [String] = []
 
-    @Option(name: .long, help: "Report format: text, json, junit, markdown or html.")
+    @Option(name: .customLong("report-format"), help: "Report format: text, json, junit, markdown or html.")
     var reportFormat: ReportFormat?
 
-    @Option(name: .long, help: ArgumentHelp("Write the report to this file.", valueName: "file"))
+    @Option(name: .customLong("report"), help: ArgumentHelp("Write the report to this file.", valueName: "file"))
     var report: String?
 
     // No default in the declaration, the help says it (NamedOptionValue.swift, "Option defaults").

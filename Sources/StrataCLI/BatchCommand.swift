@@ -13,17 +13,22 @@ struct BatchCommand: AsyncParsableCommand {
 
     /// Options shared by both subcommands.
     struct Common: ParsableArguments {
-        @Option(name: .long, help: "The entity.") var entity: String
+        @Option(name: .customLong("entity"), help: "The entity.") var entity: String
         // A predicate, an argument or a date may start with `-` (`--arg -1`, `--now -0001-12-31`): taken as given.
-        @Option(name: .long, parsing: .unconditional, help: "A predicate selecting the objects (default: all).") var `where`: String?
+        @Option(name: .customLong("where"), parsing: .unconditional, help: "A predicate selecting the objects (default: all).") var `where`: String?
         @Option(name: .customLong("arg"), parsing: .unconditionalSingleValue, help: "A value for the next %@ or %K (repeatable).") var arguments: [String] = []
-        @Option(name: .long, help: "What to print: ids, count or status.") var result: ResultKind = .count
-        @Option(name: .long, help: "Write the change set as JSON to FILE.") var changesOut: String?
-        @Option(name: .long, help: "Audit before commit: touched (the changed rows), full, or none.") var audit: AuditMode = .touched
-        @Option(name: .long, help: "On violations: rollback (exit 3) or warn (commit, report).") var onViolation: ViolationPolicy = .rollback
-        @Option(name: .long, parsing: .unconditional, help: "Samples per violated rule.") var maxSamples: Int = 20
-        @Option(name: .long, parsing: .unconditional, help: "Pin $NOW (ISO 8601).") var now: String?
-        @Flag(name: .long, help: "Only these objects, not sub-entities'.") var excludeSubentities = false
+        // No default in the declaration, the help says it (NamedOptionValue.swift, "Option defaults").
+        @Option(name: .customLong("result"), help: "What to print: ids, count or status (default: count).") var resultOption: ResultKind?
+        var result: ResultKind { resultOption ?? .count }
+        @Option(name: .customLong("changes-out"), help: "Write the change set as JSON to FILE.") var changesOut: String?
+        @Option(name: .customLong("audit"), help: "Audit before commit: touched (the changed rows, the default), full, or none.") var auditOption: AuditMode?
+        var audit: AuditMode { auditOption ?? .touched }
+        @Option(name: .customLong("on-violation"), help: "On violations: rollback (exit 3, the default) or warn (commit, report).") var onViolationOption: ViolationPolicy?
+        var onViolation: ViolationPolicy { onViolationOption ?? .rollback }
+        @Option(name: .customLong("max-samples"), parsing: .unconditional, help: "Samples per violated rule. (default: 20)") var maxSamplesOption: Int?
+        var maxSamples: Int { maxSamplesOption ?? 20 }
+        @Option(name: .customLong("now"), parsing: .unconditional, help: "Pin $NOW (ISO 8601).") var now: String?
+        @Flag(name: .customLong("exclude-subentities"), help: "Only these objects, not sub-entities'.") var excludeSubentities = false
         @OptionGroup var locking: LockOptions
         @OptionGroup var postgres: PostgresOptions
 

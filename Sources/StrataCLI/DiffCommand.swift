@@ -13,7 +13,7 @@ struct DiffCommand: StrataSubcommand {
     @Argument(help: "The source model version.") var from: Int
     @Argument(help: "The destination model version.") var to: Int
 
-    @Flag(name: .long, help: "Print the SQL of each step in run order, hooks' sql: steps expanded for --store's layout (nothing is written).")
+    @Flag(name: .customLong("sql"), help: "Print the SQL of each step in run order, hooks' sql: steps expanded for --store's layout (nothing is written).")
     var sql = false
 
     struct Document: Encodable {

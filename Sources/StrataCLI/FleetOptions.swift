@@ -5,11 +5,11 @@ import Strata
 /// `--stores GLOB` / `--stores-from FILE`, `--jobs N`, `--continue-on-error`: one command over many stores
 /// (SPEC §14.1), for `migrate`, `status` and `audit`.
 struct FleetOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Run on every store this glob matches (quote it; ** matches folders), or on the schemas a "
+    @Option(name: .customLong("stores"), help: ArgumentHelp("Run on every store this glob matches (quote it; ** matches folders), or on the schemas a "
                                                       + "postgres://USER@HOST/DB?schema=GLOB URL matches.", valueName: "GLOB"))
     var stores: String?
 
-    @Option(name: .long, help: ArgumentHelp("Run on the stores this file lists, one path a line (- reads stdin).", valueName: "FILE"))
+    @Option(name: .customLong("stores-from"), help: ArgumentHelp("Run on the stores this file lists, one path a line (- reads stdin).", valueName: "FILE"))
     var storesFrom: String?
 
     // No default in the declaration, the help says it (NamedOptionValue.swift, "Option defaults").
@@ -17,7 +17,7 @@ struct FleetOptions: ParsableArguments {
     var jobsOption: Int?
     var jobs: Int { jobsOption ?? 1 }
 
-    @Flag(name: .long, help: "With --stores: go on past a failed store (default: start no new store after the first failure).")
+    @Flag(name: .customLong("continue-on-error"), help: "With --stores: go on past a failed store (default: start no new store after the first failure).")
     var continueOnError = false
 
     /// The most stores run at once.

@@ -5,7 +5,7 @@ import StrataPostgres
 
 /// Options every subcommand takes (SPEC §8); they may follow the subcommand.
 struct GlobalOptions: ParsableArguments {
-    @Option(name: .long, help: "The store: an SQLite file, or postgres://USER@HOST[:PORT]/DATABASE[?schema=NAME] (default: $STRATA_STORE).")
+    @Option(name: .customLong("store"), help: "The store: an SQLite file, or postgres://USER@HOST[:PORT]/DATABASE[?schema=NAME] (default: $STRATA_STORE).")
     var store: String?
 
     @Option(name: .customLong("models"), help: "Directory of model files (default: $STRATA_MODELS, else models).")
@@ -24,10 +24,10 @@ struct GlobalOptions: ParsableArguments {
     var colorOption: ColorMode?
     var color: ColorMode { colorOption ?? .auto }
 
-    @Flag(name: .long, help: "Print only errors.")
+    @Flag(name: .customLong("quiet"), help: "Print only errors.")
     var quiet = false
 
-    @Flag(name: .long, help: "Never draw progress bars.")
+    @Flag(name: .customLong("no-progress"), help: "Never draw progress bars.")
     var noProgress = false
 
     @Option(name: .customLong("var"), help: ArgumentHelp("A predicate variable, NAME=VALUE (repeatable).", valueName: "NAME=VALUE"))

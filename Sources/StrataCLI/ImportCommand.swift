@@ -23,10 +23,10 @@ struct ImportCoreDataCommand: StrataSubcommand {
     @Argument(help: "The .xcdatamodeld bundle, one .xcdatamodel, or a model's contents file.")
     var path: String
 
-    @Option(name: .long, help: ArgumentHelp("A file listing the version names, oldest first (instead of their trailing numbers).", valueName: "FILE"))
+    @Option(name: .customLong("order"), help: ArgumentHelp("A file listing the version names, oldest first (instead of their trailing numbers).", valueName: "FILE"))
     var order: String?
 
-    @Flag(name: .long, help: "Replace existing models/<N>.yaml files.")
+    @Flag(name: .customLong("force"), help: "Replace existing models/<N>.yaml files.")
     var force = false
 
     struct Document: Encodable {

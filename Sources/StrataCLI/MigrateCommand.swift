@@ -17,22 +17,22 @@ struct MigrateCommand: StrataSubcommand {
 
     @OptionGroup var fleet: FleetOptions
 
-    @Option(name: .long, help: "Target model version (default: the newest).")
+    @Option(name: .customLong("to"), help: "Target model version (default: the newest).")
     var to: Int?
 
-    @Flag(name: .long, help: "Create the store at the target version when it does not exist.")
+    @Flag(name: .customLong("create"), help: "Create the store at the target version when it does not exist.")
     var create = false
 
-    @Flag(name: .long, help: "Run everything on a private snapshot and report exact counts; never write the store.")
+    @Flag(name: .customLong("dry-run"), help: "Run everything on a private snapshot and report exact counts; never write the store.")
     var dryRun = false
 
-    @Option(name: .long, help: ArgumentHelp("Write a consistent copy of the store here before the first change.", valueName: "PATH"))
+    @Option(name: .customLong("backup"), help: ArgumentHelp("Write a consistent copy of the store here before the first change.", valueName: "PATH"))
     var backup: String?
 
-    @Option(name: .long, help: ArgumentHelp("With --stores: write each store's backup into DIR before its first change.", valueName: "DIR"))
+    @Option(name: .customLong("backup-dir"), help: ArgumentHelp("With --stores: write each store's backup into DIR before its first change.", valueName: "DIR"))
     var backupDir: String?
 
-    @Flag(name: .long, help: "Overwrite an existing --backup file (with --backup-dir, existing backups).")
+    @Flag(name: .customLong("force"), help: "Overwrite an existing --backup file (with --backup-dir, existing backups).")
     var force = false
 
     // No default in the declaration, the help says it (NamedOptionValue.swift, "Option defaults").
@@ -45,20 +45,20 @@ struct MigrateCommand: StrataSubcommand {
     var lockTimeoutOption: Double?
     var lockTimeout: Double { lockTimeoutOption ?? LockOptions.defaultTimeout }
 
-    @Option(name: .long, help: ArgumentHelp("Write the change set (object IDs per entity) as JSON.", valueName: "FILE"))
+    @Option(name: .customLong("changes-out"), help: ArgumentHelp("Write the change set (object IDs per entity) as JSON.", valueName: "FILE"))
     var changesOut: String?
 
-    @Option(name: .long, parsing: .unconditional,   // a date before year 0 starts with `-`
+    @Option(name: .customLong("now"), parsing: .unconditional,   // a date before year 0 starts with `-`
             help: ArgumentHelp("Pin $NOW (ISO 8601), so a dry run and the real run match the same rows.", valueName: "ISO8601"))
     var now: String?
 
-    @Flag(name: .long, help: "Run hooks whose version the store passed before they appeared.")
+    @Flag(name: .customLong("run-late-hooks"), help: "Run hooks whose version the store passed before they appeared.")
     var runLateHooks = false
 
-    @Option(name: .long, help: "Report format for --report: text, json, junit, markdown or html.")
+    @Option(name: .customLong("report-format"), help: "Report format for --report: text, json, junit, markdown or html.")
     var reportFormat: ReportFormat?
 
-    @Option(name: .long, help: ArgumentHelp("Write the report (plan, hooks, audits) to FILE.", valueName: "FILE"))
+    @Option(name: .customLong("report"), help: ArgumentHelp("Write the report (plan, hooks, audits) to FILE.", valueName: "FILE"))
     var report: String?
 
     // No default in the declaration, the help says it (NamedOptionValue.swift, "Option defaults").
@@ -68,7 +68,7 @@ struct MigrateCommand: StrataSubcommand {
 
     @OptionGroup var postgres: PostgresOptions
 
-    @Flag(name: .long, help: "Skip the PRAGMA quick_check preflight (it reads the whole store; steps like ADD COLUMN are O(1) without it).")
+    @Flag(name: .customLong("skip-integrity-check"), help: "Skip the PRAGMA quick_check preflight (it reads the whole store; steps like ADD COLUMN are O(1) without it).")
     var skipIntegrityCheck = false
 
     func validate() throws {

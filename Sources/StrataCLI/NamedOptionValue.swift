@@ -8,7 +8,10 @@ import Strata
 // runtime answers a first question about a type by scanning every conformance record in the binary (about
 // 9,900). Measured with callgrind on the add-column migrate of Benchmarks/small_command.py: 59.2 → 54.9 M
 // instructions, argument parsing 26.4 → 22.0 M (Docs/performance.md, "Where a small command's time goes").
-// `OptionDefaultsTests` checks each default against its help.
+// `OptionDefaultsTests` checks each default against its help. Likewise every option and flag spells its name
+// (`.customLong("lock-timeout")`): `.long` derives it from the property's name, a `Character` by `Character` pass
+// ArgumentParser repeats at each build of the command, 0.86 M of the same run (51.0 → 50.2 M); the help of every
+// subcommand is byte-identical.
 
 /// An option value from a closed set of names (`--format text|json`, `--audit touched|full|none`): each value
 /// is its raw value on the command line, in help and in completions.

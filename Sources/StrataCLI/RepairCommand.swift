@@ -15,7 +15,7 @@ struct RepairCommand: StrataSubcommand {
 
     @OptionGroup var postgres: PostgresOptions
 
-    @Option(name: .long, help: ArgumentHelp("Record this late hook as skipped (repeatable); a late before-hook can never run.", valueName: "ID"))
+    @Option(name: .customLong("skip"), help: ArgumentHelp("Record this late hook as skipped (repeatable); a late before-hook can never run.", valueName: "ID"))
     var skip: [String] = []
 
     struct Document: Encodable { var repaired: [HookState.EditedHook]; var mappings: [String] }

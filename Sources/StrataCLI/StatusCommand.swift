@@ -12,13 +12,13 @@ struct StatusCommand: StrataSubcommand {
 
     @OptionGroup var fleet: FleetOptions
 
-    @Flag(name: .long, help: "Exit 7 when versions or hooks are pending (for pipelines).")
+    @Flag(name: .customLong("check"), help: "Exit 7 when versions or hooks are pending (for pipelines).")
     var check = false
 
-    @Option(name: .long, help: "With --stores: report format for --report: text, json, junit, markdown or html.")
+    @Option(name: .customLong("report-format"), help: "With --stores: report format for --report: text, json, junit, markdown or html.")
     var reportFormat: ReportFormat?
 
-    @Option(name: .long, help: ArgumentHelp("With --stores: write the summary to FILE.", valueName: "FILE"))
+    @Option(name: .customLong("report"), help: ArgumentHelp("With --stores: write the summary to FILE.", valueName: "FILE"))
     var report: String?
 
     func validate() throws {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Strata
 import Testing
 @testable import StrataCLI
 
@@ -40,6 +41,18 @@ import Testing
         #expect(try LintCommand.parse([]).engine == .sqlite)
         #expect(try LockOptions.parse([]).lockTimeout == 60)
         #expect(Self.help(RepairCommand.self).contains("--lock-timeout <S> Seconds to wait for another run's lock. (default: 60)"))
+        let batch = try BatchCommand.Common.parse(["--entity", "Recipe"])
+        #expect(batch.result == .count)
+        #expect(batch.audit == .touched)
+        #expect(batch.onViolation == .rollback)
+        #expect(batch.maxSamples == 20)
+        let update = Self.help(BatchCommand.Update.self)
+        for line in ["--result <result> What to print: ids, count or status (default: count). (values: ids, count, status)",
+                     "--audit <audit> Audit before commit: touched (the changed rows, the default), full, or none. (values: touched, full, none)",
+                     "--on-violation <on-violation> On violations: rollback (exit 3, the default) or warn (commit, report). (values: rollback, warn)",
+                     "--max-samples <max-samples> Samples per violated rule. (default: 20)"] {
+            #expect(update.contains(line), "\(line)")
+        }
     }
 
     @Test func aGivenValueWins() throws {
@@ -57,5 +70,11 @@ import Testing
         #expect(audit.failOn == "1570")
         #expect(try LintCommand.parse(["--engine", "postgresql"]).engine == .postgresql)
         #expect(try LockOptions.parse(["--lock-timeout", "0"]).lockTimeout == 0)
+        let batch = try BatchCommand.Common.parse(["--entity", "Recipe", "--result", "ids", "--audit", "none", "--on-violation", "warn",
+                                                   "--max-samples", "1"])
+        #expect(batch.result == .ids)
+        #expect(batch.audit == AuditMode.none)
+        #expect(batch.onViolation == .warn)
+        #expect(batch.maxSamples == 1)
     }
 }
