@@ -17,7 +17,7 @@ import Testing
         // A pseudo-terminal gets the bar.
         let (master, slave) = try #require(Self.pseudoTerminal())
         defer { close(master); close(slave) }
-        #expect(TerminalProgressBar(fileDescriptor: slave, environment: ["TERM": "dumb"]) == nil)
+        #expect(TerminalProgressBar(fileDescriptor: slave, term: "dumb") == nil)
         let bar = try #require(TerminalProgressBar(fileDescriptor: slave))
         bar.end(ProgressState(label: "copy", unit: "rows", done: 1, total: 2, elapsed: 1))
         var buffer = [UInt8](repeating: 0, count: 512)
