@@ -29,9 +29,9 @@ struct AuditCommand: StrataSubcommand {
     var report: String?
 
     // No default in the declaration, the help says it (NamedOptionValue.swift, "Option defaults").
-    @Option(name: .customLong("max-samples"), parsing: .unconditional, help: "Sample objects kept per rule (counts are always exact). (default: 20)")
+    @Option(name: .customLong("max-samples"), parsing: .unconditional, help: "Sample objects kept per rule (counts are always exact). (default: \(OptionCheck.defaultMaxSamples))")
     var maxSamplesOption: Int?
-    var maxSamples: Int { maxSamplesOption ?? 20 }
+    var maxSamples: Int { maxSamplesOption ?? OptionCheck.defaultMaxSamples }
 
     // No default in the declaration, the help says it (NamedOptionValue.swift, "Option defaults").
     @Option(name: .customLong("fail-on"), help: ArgumentHelp("Codes that count as failures, comma-separated (e.g. 1570,1610), or 'all'. (default: all)", valueName: "codes"))

@@ -25,8 +25,8 @@ struct BatchCommand: AsyncParsableCommand {
         var audit: AuditMode { auditOption ?? .touched }
         @Option(name: .customLong("on-violation"), help: "On violations: rollback (exit 3, the default) or warn (commit, report).") var onViolationOption: ViolationPolicy?
         var onViolation: ViolationPolicy { onViolationOption ?? .rollback }
-        @Option(name: .customLong("max-samples"), parsing: .unconditional, help: "Samples per violated rule. (default: 20)") var maxSamplesOption: Int?
-        var maxSamples: Int { maxSamplesOption ?? 20 }
+        @Option(name: .customLong("max-samples"), parsing: .unconditional, help: "Samples per violated rule. (default: \(OptionCheck.defaultMaxSamples))") var maxSamplesOption: Int?
+        var maxSamples: Int { maxSamplesOption ?? OptionCheck.defaultMaxSamples }
         @Option(name: .customLong("now"), parsing: .unconditional, help: "Pin $NOW (ISO 8601).") var now: String?
         @Flag(name: .customLong("exclude-subentities"), help: "Only these objects, not sub-entities'.") var excludeSubentities = false
         @OptionGroup var locking: LockOptions

@@ -62,9 +62,9 @@ struct MigrateCommand: StrataSubcommand {
     var report: String?
 
     // No default in the declaration, the help says it (NamedOptionValue.swift, "Option defaults").
-    @Option(name: .customLong("max-samples"), parsing: .unconditional, help: "Samples per violated rule in audits. (default: 20)")
+    @Option(name: .customLong("max-samples"), parsing: .unconditional, help: "Samples per violated rule in audits. (default: \(OptionCheck.defaultMaxSamples))")
     var maxSamplesOption: Int?
-    var maxSamples: Int { maxSamplesOption ?? 20 }
+    var maxSamples: Int { maxSamplesOption ?? OptionCheck.defaultMaxSamples }
 
     @OptionGroup var postgres: PostgresOptions
 

@@ -5,7 +5,7 @@ import Strata
 /// `--lock-timeout`, for the commands that write the store (`migrate` has its own, checked the same way).
 struct LockOptions: ParsableArguments {
     static let defaultTimeout: Double = 60
-    static let help = ArgumentHelp("Seconds to wait for another run's lock. (default: 60)", valueName: "S")
+    static let help = ArgumentHelp("Seconds to wait for another run's lock. (default: \(Int(defaultTimeout)))", valueName: "S")
 
     // No default in the declaration, the help says it (NamedOptionValue.swift, "Option defaults").
     @Option(name: .customLong("lock-timeout"), parsing: .unconditional, help: help)
@@ -25,6 +25,9 @@ enum OptionCheck {
             throw ValidationError("--lock-timeout must be a number of seconds from 0 to \(Int(maxLockTimeout)), got '\(value)'")
         }
     }
+
+    /// `--max-samples` when not given (`migrate`, `audit`, `batch`).
+    static let defaultMaxSamples = 20
 
     static func maxSamples(_ value: Int) throws {
         guard value >= 0 else { throw ValidationError("--max-samples must be 0 or more, got '\(value)'") }

@@ -45,17 +45,7 @@ package struct LayoutJSONReader {
 
     /// Reads an object, calling `member` with each key (in full: escapes decoded); `member` reads or skips the value.
     package mutating func readObject(_ member: (inout LayoutJSONReader, String) throws -> Void) throws {
-        guard try next() == .openBrace else { throw error("expected an object") }
-        try enter()
-        defer { depth -= 1 }
-        if try next() == .closeBrace { index += 1; return }
-        repeat {
-            guard try next() == .quote else { throw error("expected a key") }
-            let key = try readString()
-            guard try next() == .colon else { throw error("expected ':'") }
-            index += 1
-            try member(&self, key)
-        } while try !closed(by: .closeBrace)
+        try object(key: { try $0.readString() }, member)
     }
 
     /// Reads an array, calling `element` for each element.
@@ -125,21 +115,9 @@ package struct LayoutJSONReader {
         case .quote:
             try skipString()
         case .openBrace:
-            try enter()
-            defer { depth -= 1 }
-            if try next() == .closeBrace { index += 1; return }
-            repeat {
-                guard try next() == .quote else { throw error("expected a key") }
-                try skipString()
-                guard try next() == .colon else { throw error("expected ':'") }
-                index += 1
-                try skipValue()
-            } while try !closed(by: .closeBrace)
+            try object(key: { try $0.skipString(); return "" }) { reader, _ in try reader.skipValue() }
         case .openBracket:
-            try enter()
-            defer { depth -= 1 }
-            if try next() == .closeBracket { index += 1; return }
-            repeat { try skipValue() } while try !closed(by: .closeBracket)
+            try readArray { try $0.skipValue() }
         case UInt8(ascii: "t"): try expect("true")
         case UInt8(ascii: "f"): try expect("false")
         case UInt8(ascii: "n"): try expect("null")
@@ -186,6 +164,22 @@ package struct LayoutJSONReader {
     }
 
     // MARK: Pieces
+
+    /// An object whose keys `key` reads (in full, or skipped for shape only), calling `member` for each value.
+    private mutating func object(key: (inout LayoutJSONReader) throws -> String,
+                                 _ member: (inout LayoutJSONReader, String) throws -> Void) throws {
+        guard try next() == .openBrace else { throw error("expected an object") }
+        try enter()
+        defer { depth -= 1 }
+        if try next() == .closeBrace { index += 1; return }
+        repeat {
+            guard try next() == .quote else { throw error("expected a key") }
+            let name = try key(&self)
+            guard try next() == .colon else { throw error("expected ':'") }
+            index += 1
+            try member(&self, name)
+        } while try !closed(by: .closeBrace)
+    }
 
     private mutating func skipWhitespace() {
         while index < bytes.count {

@@ -54,27 +54,8 @@ public indirect enum CanonicalJSON: Hashable, Sendable {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Appends `s` as a JSON string literal, its UTF-8 bytes between escapes appended as runs.
+    /// Appends `s` as a JSON string literal.
     static func escape(_ s: String, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        var run = s.utf8.startIndex   // the first byte not appended yet
-        for index in s.utf8.indices {
-            let byte = s.utf8[index]
-            let escaped: String
-            switch byte {
-            case UInt8(ascii: "\""): escaped = "\\\""
-            case UInt8(ascii: "\\"): escaped = "\\\\"
-            case UInt8(ascii: "\n"): escaped = "\\n"
-            case UInt8(ascii: "\r"): escaped = "\\r"
-            case UInt8(ascii: "\t"): escaped = "\\t"
-            case 0..<0x20: escaped = (byte < 0x10 ? "\\u000" : "\\u00") + String(byte, radix: 16)
-            default: continue
-            }
-            out += s.utf8[run..<index]
-            out += escaped.utf8
-            run = s.utf8.index(after: index)
-        }
-        out += s.utf8[run...]
-        out.append(UInt8(ascii: "\""))
+        JSONString.append(s, to: &out, style: .canonical)
     }
 }
